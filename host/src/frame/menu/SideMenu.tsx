@@ -1,0 +1,137 @@
+import {
+  type Language,
+  localized,
+  type MenuGroup,
+  type PlanFlags,
+  permissionTable,
+  type SessionUser,
+  type UiMenuEntry,
+} from '@balcao/plugin-sdk/ui';
+import { Empty, Flex, Menu, type MenuProps, Skeleton, Typography, theme } from 'antd';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { useVersion } from '../useVersion';
+import { MenuIcon } from './MenuIcon';
+import { buildMenuSections, type GateableMenuEntry, selectedMenuKey } from './menu-gating';
+
+interface VisibilityProbeProps {
+  path: string;
+  useVisible: () => boolean;
+  onChange(path: string, visible: boolean): void;
+}
+
+/** Runs an entry's `useVisible` hook in a component of its own, so each hook keeps a stable call order. */
+function VisibilityProbe({ path, useVisible, onChange }: VisibilityProbeProps) {
+  const visible = useVisible();
+  useEffect(() => onChange(path, visible), [path, visible, onChange]);
+  return null;
+}
+
+/** Props of the side menu. */
+export interface SideMenuProps {
+  user: SessionUser;
+  plan: PlanFlags | undefined;
+  /** Entries of modules and plugins; undefined while they load. */
+  entries: GateableMenuEntry[] | undefined;
+  collapsed: boolean;
+  /** Called after a click navigates (the narrow-screen drawer closes then). */
+  onNavigate?(): void;
+}
+
+/** The side menu of 1-core §2: three groups, gated by plan, profile, super flag and permissions, then the version. */
+export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMenuProps) {
+  const { t, i18n } = useTranslation('shell');
+  const language = (i18n.resolvedLanguage ?? 'pt') as Language;
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const { token } = theme.useToken();
+  const version = useVersion();
+  const [hiddenByData, setHiddenByData] = useState<ReadonlySet<string>>(new Set());
+
+  const reportVisibility = useCallback((path: string, visible: boolean) => {
+    setHiddenByData((previous) => {
+      if (previous.has(path) === !visible) return previous;
+      const next = new Set(previous);
+      if (visible) next.delete(path);
+      else next.add(path);
+      return next;
+    });
+  }, []);
+
+  const sections = useMemo(
+    () =>
+      buildMenuSections(
+        (entries ?? []).filter((entry) => !hiddenByData.has(entry.path)),
+        { user, plan, table: permissionTable() },
+        language,
+      ),
+    [entries, hiddenByData, user, plan, language],
+  );
+
+  const groupTitle: Record<MenuGroup, string | null> = {
+    management: t('menu.management'),
+    main: null,
+    admin: t('menu.administration'),
+  };
+
+  type MenuItems = NonNullable<MenuProps['items']>;
+  const items: MenuItems = sections.flatMap((section, index): MenuItems => {
+    const children = section.entries.map((entry) => ({
+      key: entry.path,
+      icon: <MenuIcon name={entry.icon} />,
+      label: localized(entry.label, language),
+    }));
+    const title = groupTitle[section.group];
+    const divider = index > 0 ? [{ type: 'divider' as const, key: `divider-${section.group}` }] : [];
+    if (!title || collapsed) return [...divider, ...children];
+    return [...divider, { type: 'group' as const, key: `group-${section.group}`, label: title, children }];
+  });
+
+  const selected = selectedMenuKey(
+    sections.flatMap((section) => section.entries.map((entry) => entry.path)),
+    pathname,
+  );
+
+  return (
+    <Flex vertical style={{ height: '100%' }}>
+      {(entries ?? []).map((entry) => {
+        const { useVisible } = entry as UiMenuEntry;
+        return useVisible ? (
+          <VisibilityProbe key={entry.path} path={entry.path} useVisible={useVisible} onChange={reportVisibility} />
+        ) : null;
+      })}
+      <nav aria-label={t('menu.label')} style={{ flex: 1, overflowY: 'auto' }}>
+        {entries === undefined ? (
+          <div style={{ padding: 16 }} data-testid="menu-skeleton">
+            <Skeleton active title={false} paragraph={{ rows: 5 }} />
+          </div>
+        ) : items.length === 0 ? (
+          collapsed ? null : (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('menu.empty')} style={{ padding: 16 }} />
+          )
+        ) : (
+          <Menu
+            mode="inline"
+            inlineCollapsed={collapsed}
+            items={items}
+            selectedKeys={selected ? [selected] : []}
+            onClick={({ key }) => {
+              navigate(key);
+              onNavigate?.();
+            }}
+            style={{ borderInlineEnd: 'none' }}
+          />
+        )}
+      </nav>
+      {!collapsed && version ? (
+        <Typography.Text
+          type="secondary"
+          style={{ padding: '8px 16px', fontSize: 12, borderTop: `1px solid ${token.colorSplit}` }}
+        >
+          v{version}
+        </Typography.Text>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,28 @@
+import { companyEvent, subscribeSocketEvent, toast } from '@balcao/plugin-sdk/ui';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** 1-core §9: the page reloads this long after a session takeover. */
+export const TAKEOVER_RELOAD_DELAY_MS = 1_000;
+
+/**
+ * 1-core §4: when the same user logs in elsewhere the server emits `company-{id}-auth` for that user;
+ * this session then says so, clears local storage and reloads after one second.
+ */
+export function useSessionTakeover(companyId: number, userId: number): void {
+  const { t } = useTranslation('shell');
+  useEffect(() => {
+    let reload: ReturnType<typeof setTimeout> | undefined;
+    const stop = subscribeSocketEvent<{ user?: { id?: number } }>(companyEvent(companyId, 'auth'), (payload) => {
+      if (payload?.user?.id !== userId || reload !== undefined) return;
+      toast.warning(t('session.takenOver'), 'top-center');
+      try {
+        globalThis.localStorage.clear();
+      } catch {
+        // nothing stored
+      }
+      reload = setTimeout(() => globalThis.location.reload(), TAKEOVER_RELOAD_DELAY_MS);
+    });
+    return stop;
+  }, [companyId, userId, t]);
+}

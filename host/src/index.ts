@@ -1,0 +1,2 @@
+// The async boundary Module Federation needs: shared singletons are negotiated before any of them runs.
+void import('./bootstrap');

@@ -1,0 +1,169 @@
+import type { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { Knex } from 'knex';
+import type { Permission, Profile } from '../shared/permissions';
+import type { PlanFlag, PlanFlags } from '../shared/plan-flags';
+import type { SessionUser } from '../shared/session';
+import type { BalcaoServices, EventBus } from './events';
+
+/** The Fastify instance a feature registers its routes on (TypeBox-typed schemas). */
+export type PluginApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What the core knows about the caller of an authenticated request (`request.session`). */
+export interface RequestSession {
+  userId: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's session; null on public routes called without a token. */
+    session: RequestSession | null;
+  }
+}
+
+/** Database access. Prefer tenant-scoped models; raw knex is for migrations, reports and bulk work. */
+export interface PluginDb {
+  knex: Knex;
+  /** Runs `fn` in one transaction; the tenant scope carries through. */
+  transaction<T>(fn: (trx: Knex.Transaction) => Promise<T>): Promise<T>;
+}
+
+/** Plan flags of a company, resolved in one place and cached (invalidated when a plan or company changes). */
+export interface PlanService {
+  flags(companyId: number): Promise<PlanFlags>;
+  has(companyId: number, flag: PlanFlag): Promise<boolean>;
+  /** Throws 403 ERR_PLAN_FEATURE_DISABLED when the company lacks the flag. */
+  require(companyId: number, flag: PlanFlag): Promise<void>;
+}
+
+/** Access checks for use inside handlers and services (routes declare theirs in `config`). */
+export interface AccessService {
+  /** Whether the user holds the permission (static table, features' permissions, profile-user exceptions). */
+  can(user: SessionUser, permission: Permission): boolean;
+  /** The full session user of a request (cached), for rules that read permission fields. */
+  sessionUser(request: FastifyRequest): Promise<SessionUser>;
+  /** Throws 403 ERR_NO_PERMISSION unless the request's user holds the permission. */
+  require(request: FastifyRequest, permission: Permission): Promise<void>;
+}
+
+/** Options of a realtime emit. */
+export interface EmitOptions {
+  /** Only sockets in these rooms of the company's namespace (for example `user:7`, `notification`, `open`). */
+  rooms?: string | string[];
+}
+
+/** Realtime: socket.io, one namespace per company, shared across processes through Redis. */
+export interface RealtimeService {
+  /** Emits `event` to the company's namespace (optionally only to some rooms). */
+  emit(companyId: number, event: string, payload: unknown, options?: EmitOptions): void;
+  /** Emits to every company (for example `company-announcement`). */
+  emitAll(event: string, payload: unknown): void;
+  /**
+   * Decides who may join a parametrised room (`joinChatBox` with a ticket id …). The handler runs in the
+   * socket user's tenant scope and returns whether to let them in.
+   */
+  authorizeRoom(kind: string, check: (session: RequestSession, id: string) => boolean | Promise<boolean>): void;
+}
+
+/** Options of a job enqueue. */
+export interface EnqueueOptions {
+  /** The company the job works for; its handler runs in this tenant scope. Defaults to the current scope. */
+  companyId?: number;
+  /** Run no sooner than this many milliseconds from now. */
+  delayMs?: number;
+  /** A deterministic id: enqueueing twice with the same id while the first is pending makes one job. */
+  jobId?: string;
+  /** Retries on failure (with exponential backoff); default 0. */
+  retries?: number;
+  /** Milliseconds after which a running job counts as failed. */
+  timeoutMs?: number;
+}
+
+/** Background jobs on bee-queue, namespaced per feature. */
+export interface JobService {
+  /** Enqueues one of this feature's jobs (`name`) or another feature's (`feature:name`). */
+  enqueue(name: string, data: Record<string, unknown>, options?: EnqueueOptions): Promise<{ id: string } | null>;
+}
+
+/** Company settings (key/value pairs, 2-administration §3 Setting). */
+export interface SettingsService {
+  get(companyId: number, key: string): Promise<string | null>;
+  all(companyId: number): Promise<Record<string, string>>;
+  set(companyId: number, key: string, value: string): Promise<void>;
+}
+
+/** Stored files, always under a company (local disk by default; the interface allows object storage). */
+export interface StorageService {
+  put(
+    companyId: number,
+    key: string,
+    data: Readable | Buffer,
+    options?: { maxBytes?: number },
+  ): Promise<{ key: string; size: number }>;
+  get(companyId: number, key: string): Promise<Readable | null>;
+  stat(companyId: number, key: string): Promise<{ size: number; modifiedAt: Date } | null>;
+  delete(companyId: number, key: string): Promise<void>;
+  /** Totals for a company's folder (2-administration §2 Companies: folder size, number of files, last update). */
+  usage(companyId: number): Promise<{ bytes: number; files: number; updatedAt: Date | null }>;
+}
+
+/** Key/value cache on Redis with a per-feature namespace. */
+export interface CacheService {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  del(key: string): Promise<void>;
+}
+
+/** Services features publish to each other (`provide` in one, `use` in another). */
+export interface ServiceRegistry {
+  provide<K extends keyof BalcaoServices>(name: K, implementation: BalcaoServices[K]): void;
+  use<K extends keyof BalcaoServices>(name: K): BalcaoServices[K];
+}
+
+/** Hooks the core calls so that caches of session data stay true after writes. */
+export interface SessionService {
+  /** Drop cached session data of a user (after changing their profile or permission fields). */
+  invalidateUser(userId: number): Promise<void>;
+  /** Drop cached data of a company (its plan, due date, settings). */
+  invalidateCompany(companyId: number): Promise<void>;
+}
+
+/** Everything a feature receives from the core. */
+export interface PluginContext {
+  /** This feature's id. */
+  id: string;
+  log: FastifyBaseLogger;
+  config: { apiPrefix: string; publicUrl: string; env: 'development' | 'test' | 'production' };
+  db: PluginDb;
+  plans: PlanService;
+  access: AccessService;
+  realtime: RealtimeService;
+  jobs: JobService;
+  events: EventBus;
+  settings: SettingsService;
+  storage: StorageService;
+  cache: CacheService;
+  services: ServiceRegistry;
+  session: SessionService;
+}
+
+/** A route handler's request and reply, for helpers that take them. */
+export type { FastifyReply, FastifyRequest };

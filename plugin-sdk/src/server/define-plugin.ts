@@ -1,0 +1,84 @@
+import type { Profile } from '../shared/permissions';
+import type { SessionUser } from '../shared/session';
+import type { PluginApp, PluginContext } from './context';
+import type { BalcaoEvents } from './events';
+
+/** A background job a feature declares. Its handler runs in the job's company scope. */
+export interface JobDefinition<D extends Record<string, unknown> = Record<string, unknown>> {
+  handler(data: D, ctx: PluginContext, job: { id: string; companyId: number | null }): Promise<unknown>;
+  /** Jobs of this name processed at once per worker process (default 1). */
+  concurrency?: number;
+}
+
+/** Repeating work: the core scheduler enqueues `job` once per `everyMs` across all worker processes. */
+export interface ScheduleDefinition {
+  name: string;
+  everyMs: number;
+  /** One of this feature's job names; it runs with no company scope (it fans out itself). */
+  job: string;
+}
+
+/** Ids of fixture rows a feature seeded for one company, keyed by entity name (`ticket`, `contact` …). */
+export type FixtureIds = Record<string, number | string>;
+
+/** What a feature's fixture seeder receives: the two test companies and a helper to act as each. */
+export interface FixtureSeedContext {
+  ctx: PluginContext;
+  /** A unique marker string; fixture rows of company A contain it so leak checks can find it. */
+  marker: string;
+  companyA: { id: number; adminId: number; userId: number };
+  companyB: { id: number; adminId: number; userId: number };
+  /** Ids other features seeded before this one (in dependency order) for company A. */
+  seededA: FixtureIds;
+}
+
+/** What `definePlugin` takes. Folders follow the convention: `server/migrations`, `server/routes`. */
+export interface PluginDefinition {
+  /** Must equal the `balcao.id` of the package.json. */
+  id: string;
+  /** Extra permissions this feature defines, with the profiles that hold them. */
+  permissions?: Record<string, readonly Profile[]>;
+  /** Registers routes and hooks, in the feature's own encapsulated context, paths exactly as the spec's. */
+  register?(app: PluginApp, ctx: PluginContext): void | Promise<void>;
+  /** Named jobs (queue per feature). */
+  jobs?: Record<string, JobDefinition>;
+  /** Repeating work driven by the core scheduler. */
+  schedules?: ScheduleDefinition[];
+  /** Event bus handlers; each runs in the payload's company scope. */
+  on?: { [E in keyof BalcaoEvents]?: (payload: BalcaoEvents[E], ctx: PluginContext) => void | Promise<void> };
+  /** Fields this feature adds to the session user (`GET /auth/me`), computed per user and cached. */
+  session?(user: SessionUser, ctx: PluginContext): Promise<Partial<SessionUser>>;
+  /** Demo data for `npm start` (idempotent: only inserts what is missing) and fixtures for the test walkers. */
+  seed?: {
+    demo?(ctx: PluginContext, demo: { companies: Record<string, number>; users: Record<string, number> }): Promise<void>;
+    fixtures?(seed: FixtureSeedContext): Promise<FixtureIds>;
+  };
+  /** Called once when the process stops. */
+  close?(ctx: PluginContext): Promise<void>;
+}
+
+/**
+ * Declares a module or plugin's server side. The default export of its `server/index.ts`.
+ *
+ * @example
+ * export default definePlugin({
+ *   id: 'kanban',
+ *   register(app, ctx) { app.get('/ticket/kanban', { schema, config: access.authenticated }, handler) },
+ *   jobs: { 'lane-timeout': { handler: laneTimeout } },
+ * });
+ */
+export function definePlugin(definition: PluginDefinition): PluginDefinition {
+  return definition;
+}
+
+/**
+ * Declares one routes file of `server/routes/`: the loader registers each file in the feature's context.
+ *
+ * @example export default defineRoutes((app, ctx) => { app.get('/tags', {...}, handler) })
+ */
+export function defineRoutes(register: (app: PluginApp, ctx: PluginContext) => void | Promise<void>) {
+  const plugin = async (app: PluginApp, options: { ctx: PluginContext }) => {
+    await register(app, options.ctx);
+  };
+  return plugin;
+}

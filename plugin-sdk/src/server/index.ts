@@ -1,0 +1,13 @@
+/**
+ * The server side of the plugin SDK: the only thing a module or plugin imports from the core.
+ * @packageDocumentation
+ */
+export * from '../shared';
+export * from './access';
+export * from './context';
+export * from './define-plugin';
+export * from './errors';
+export * from './events';
+export * from './manifest';
+export * from './schemas';
+export * from './tenancy';

@@ -1,0 +1,15 @@
+/**
+ * Types, data and pure functions that the server and the browser share: plan flags, permissions,
+ * error codes, the session shape and the plugin listing.
+ */
+export * from './errors';
+export * from './permissions';
+export * from './plan-flags';
+export * from './realtime';
+export * from './session';
+
+/** The version shown in the menu and answered by `GET /version` (1-core §9). */
+export const PRODUCT_VERSION = '4.2.0';
+
+/** The semver version of the plugin SDK contract; plugins declare a range against it. */
+export const SDK_VERSION = '1.0.0';

@@ -1,0 +1,40 @@
+/**
+ * Realtime conventions (1-core §7 Realtime): one socket.io namespace per company, named `/<companyId>`,
+ * the spec's event names, and the rooms that the spec's client events join.
+ */
+
+/** The namespace of a company. */
+export function companyNamespace(companyId: number): string {
+  return `/${companyId}`;
+}
+
+/** Ticket statuses a client may follow with `joinTickets`. */
+export const TICKET_ROOM_STATUSES = ['open', 'pending', 'closed', 'group', 'lgpd', 'nps'] as const;
+
+/** Room names inside a company namespace. Features emit to these; the core joins sockets to them. */
+export const ROOMS = {
+  /** Every socket of one user (their sessions on all devices). */
+  user: (userId: number) => `user:${userId}`,
+  /** Sockets that asked for notifications (`joinNotification`). */
+  notification: 'notification',
+  /** Sockets following a ticket list by status (`joinTickets`). */
+  tickets: (status: string) => `tickets:${status}`,
+  /** Sockets with one ticket open (`joinChatBox`). */
+  chatBox: (ticketId: number | string) => `chatBox:${ticketId}`,
+} as const;
+
+/** Client events the core understands (emitted by the browser). */
+export const CLIENT_EVENTS = {
+  joinNotification: 'joinNotification',
+  leaveNotification: 'leaveNotification',
+  joinTickets: 'joinTickets',
+  leaveTickets: 'leaveTickets',
+  joinChatBox: 'joinChatBox',
+  joinChatBoxLeave: 'joinChatBoxLeave',
+  userStatus: 'userStatus',
+} as const;
+
+/** The spec's event name for a company channel: `company-{id}-{channel}`. */
+export function companyEvent(companyId: number, channel: string): string {
+  return `company-${companyId}-${channel}`;
+}

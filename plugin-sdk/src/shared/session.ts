@@ -1,0 +1,81 @@
+import type { Profile, Toggle } from './permissions';
+import type { PlanFlag, PlanFlags } from './plan-flags';
+
+/** A company setting as the session carries it (1-core §3 `companieSettings`). */
+export interface CompanySettingPair {
+  key: string;
+  value: string;
+}
+
+/** The session user of 1-core §3, as `POST /auth/login`, `/auth/refresh_token` and `GET /auth/me` return it. */
+export interface SessionUser {
+  id: number;
+  name: string;
+  email: string;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+  showDashboard: Toggle;
+  allowRealTime: Toggle;
+  allowConnections: Toggle;
+  allTicket: 'enable' | 'disable';
+  allowGroup: boolean;
+  allHistoric: Toggle;
+  allUserChat: Toggle;
+  userClosePendingTicket: Toggle;
+  defaultTheme: 'light' | 'dark';
+  defaultMenu: 'open' | 'closed';
+  defaultTicketsManagerWidth: number;
+  profileImage: string | null;
+  online: boolean;
+  company: {
+    id: number;
+    name: string;
+    dueDate: string;
+    companieSettings: CompanySettingPair[];
+  };
+  queues: Array<{ id: number; name: string; color: string }>;
+  /** Extra fields that features contribute (see `definePlugin({ session })`). */
+  [extra: string]: unknown;
+}
+
+/** What `POST /auth/login` and `POST /auth/refresh_token` answer. */
+export interface AuthResponse {
+  token: string;
+  user: SessionUser;
+}
+
+/** One plugin the session's company may load (`GET /plugins`). */
+export interface PluginListing {
+  id: string;
+  version: string;
+  planFlag: PlanFlag | null;
+  /** URL of the plugin's Module Federation manifest (`mf-manifest.json`), or null when it has no UI. */
+  remote: string | null;
+  /** The federation container name the remote exposes itself under. */
+  remoteName: string | null;
+  menu: MenuEntry[];
+  routes: Array<{ path: string }>;
+}
+
+/** Which menu group an entry belongs to (1-core §2 side menu). */
+export type MenuGroup = 'management' | 'main' | 'admin';
+
+/** A side-menu entry a feature declares. Gating is evaluated by the host with the session and plan. */
+export interface MenuEntry {
+  key: string;
+  group: MenuGroup;
+  path: string;
+  /** Icon name from @ant-design/icons (for example `TagsOutlined`). */
+  icon?: string;
+  /** The label in each language: pt (default), en, es, tr. */
+  label: Record<'pt' | 'en' | 'es' | 'tr', string>;
+  /** Shown only to holders of this permission. */
+  permission?: string;
+  /** Shown only to super users. */
+  superOnly?: boolean;
+  /** Order inside its group (lower first). */
+  order?: number;
+}
+
+export type { PlanFlags };

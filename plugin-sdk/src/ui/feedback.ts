@@ -1,0 +1,96 @@
+import { errorCodeOf } from './base-query';
+import { formatDate } from './dates';
+import { CORE_NAMESPACE, i18n, translationNamespaces } from './i18n';
+
+/** 1-core §8: toasts close after 2 seconds… */
+export const TOAST_DURATION_SECONDS = 2;
+/** …and after 3 seconds in the top-centre toast setup. */
+export const TOP_CENTER_TOAST_DURATION_SECONDS = 3;
+
+/** Where a toast shows: the corner stack (2 s) or the top-centre bar (3 s). */
+export type ToastPlacement = 'top-right' | 'top-center';
+
+/** What a toast says about itself. */
+export type ToastKind = 'success' | 'info' | 'warning' | 'error';
+
+/** The instance APIs of antd's `message.useMessage()` and `notification.useNotification()`. */
+export interface ToastApis {
+  message: ReturnType<typeof import('antd/es/message').default.useMessage>[0];
+  notification: ReturnType<typeof import('antd/es/notification').default.useNotification>[0];
+}
+
+let holders: ToastApis | null = null;
+/** Toasts asked for while no `ToastHost` is mounted yet (the first paint, a page change): shown when one is. */
+const waiting: Array<(apis: ToastApis) => void> = [];
+/** A page without a host never shows its toasts; it keeps only the latest few for when one mounts. */
+const MAX_WAITING_TOASTS = 5;
+
+/**
+ * Called by the mounted `ToastHost`: toasts go to its holders from now on (and the waiting ones now).
+ * Returns the detach function for its unmount.
+ */
+export function attachToastHolders(apis: ToastApis): () => void {
+  holders = apis;
+  for (const show of waiting.splice(0)) show(apis);
+  return () => {
+    if (holders === apis) holders = null;
+  };
+}
+
+function show(kind: ToastKind, text: string, placement: ToastPlacement): void {
+  const open = ({ message, notification }: ToastApis) => {
+    if (placement === 'top-center') {
+      void message.open({ type: kind, content: text, duration: TOP_CENTER_TOAST_DURATION_SECONDS });
+    } else {
+      notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'topRight' });
+    }
+  };
+  if (holders) open(holders);
+  else if (waiting.push(open) > MAX_WAITING_TOASTS) waiting.shift();
+}
+
+/** Toasts: `toast.success(t('saved'))`. Texts are already translated by the caller. */
+export const toast = {
+  success: (text: string, placement: ToastPlacement = 'top-right') => show('success', text, placement),
+  info: (text: string, placement: ToastPlacement = 'top-right') => show('info', text, placement),
+  warning: (text: string, placement: ToastPlacement = 'top-right') => show('warning', text, placement),
+  error: (text: string, placement: ToastPlacement = 'top-right') => show('error', text, placement),
+};
+
+/** The error code carried by an API error, an `Error('ERR_…')`, or a bare code string. */
+function codeOf(error: unknown): string | undefined {
+  if (typeof error === 'string') return error.length > 0 ? error : undefined;
+  if (error instanceof Error) return /^ERR_[A-Z0-9_]+$/.test(error.message) ? error.message : undefined;
+  return errorCodeOf(error);
+}
+
+/** Values an error body carries for its message (`retryAfter`, `dueDate` as `date`, …). */
+function interpolationOf(error: unknown): Record<string, unknown> {
+  const data = typeof error === 'object' && error !== null ? (error as { data?: unknown }).data : undefined;
+  if (typeof data !== 'object' || data === null) return {};
+  const values: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  if (typeof values.dueDate === 'string') values.date = formatDate(values.dueDate);
+  delete values.error;
+  return values;
+}
+
+/**
+ * The text of an error by the rule of 1-core §8: the translation of its code when one exists (in the
+ * core's namespace or any feature's `errors.<code>`), otherwise the raw code, otherwise
+ * 'An error occurred!' (translated).
+ */
+export function errorMessage(error: unknown): string {
+  const code = codeOf(error);
+  if (!code) return i18n.t('errors.generic', { ns: CORE_NAMESPACE });
+  const key = `errors.${code}`;
+  const values = interpolationOf(error);
+  for (const ns of translationNamespaces()) {
+    if (i18n.exists(key, { ns })) return i18n.t(key, { ...values, ns });
+  }
+  return code;
+}
+
+/** Shows an error toast with `errorMessage(error)`. */
+export function showError(error: unknown, placement: ToastPlacement = 'top-right'): void {
+  show('error', errorMessage(error), placement);
+}

@@ -1,0 +1,112 @@
+/**
+ * The UI side of the plugin SDK: the only thing feature UIs (modules bundled into the host, and plugin
+ * remotes) import from the shell. It is shared as a Module Federation singleton, so the store, the RTK
+ * Query `api`, the company socket and the i18n instance below exist once per page.
+ * @packageDocumentation
+ */
+
+export { skipToken } from '@reduxjs/toolkit/query/react';
+export { Trans, useTranslation } from 'react-i18next';
+export type { Permission, PermissionSubject, PermissionTable, Profile } from '../shared/permissions';
+export { CORE_PERMISSION_TABLE, can } from '../shared/permissions';
+export type { PlanFlag, PlanFlags } from '../shared/plan-flags';
+export { PLAN_FLAGS } from '../shared/plan-flags';
+export { CLIENT_EVENTS, companyEvent } from '../shared/realtime';
+export type { AuthResponse, MenuEntry, MenuGroup, PluginListing, SessionUser } from '../shared/session';
+export {
+  API_BASE,
+  api,
+  type BalcaoApi,
+  type CompanyPlan,
+  refreshSession,
+  useGetCompanyPlanQuery,
+  useGetSessionUserQuery,
+} from './api';
+export {
+  type AuthBaseQuery,
+  type AuthBaseQueryKit,
+  type AuthBaseQueryOptions,
+  createAuthBaseQuery,
+  errorCodeOf,
+} from './base-query';
+export { daysUntil, formatDate } from './dates';
+export {
+  activatePluginUi,
+  definePluginUi,
+  isPluginUi,
+  type PluginUi,
+  type PluginUiOptions,
+  type PluginUiSlots,
+  type UiMenuEntry,
+  type UiRoute,
+  type UserMenuItem,
+} from './define-plugin-ui';
+export {
+  errorMessage,
+  showError,
+  TOAST_DURATION_SECONDS,
+  TOP_CENTER_TOAST_DURATION_SECONDS,
+  type ToastApis,
+  type ToastKind,
+  type ToastPlacement,
+  toast,
+} from './feedback';
+export {
+  Can,
+  type CanProps,
+  useAppDispatch,
+  useAppSelector,
+  useCompanySocketConnection,
+  usePermission,
+  usePlan,
+  usePlanFlag,
+  useSession,
+  useSessionState,
+} from './hooks';
+export {
+  CORE_NAMESPACE,
+  currentLanguage,
+  i18n,
+  loadLanguage,
+  localized,
+  registerTranslations,
+  setLanguage,
+  translationNamespaces,
+} from './i18n';
+export {
+  DEFAULT_LANGUAGE,
+  type FeatureTranslations,
+  isLanguage,
+  LANGUAGES,
+  type Language,
+  type TranslationSource,
+  type TranslationTree,
+} from './languages';
+export { permissionTable, registerPermissions } from './permissions';
+export {
+  type CacheEntryLifecycle,
+  type CompanySocketOptions,
+  connectCompanySocket,
+  disconnectCompanySocket,
+  emitSocketEvent,
+  getCompanySocket,
+  joinSocketRoom,
+  SOCKET_RECONNECT_DELAY_MS,
+  type SocketEventHandler,
+  type SocketEventRef,
+  streamSocketEvent,
+  subscribeSocketEvent,
+  USER_STATUS_INTERVAL_MS,
+} from './realtime';
+export {
+  type SessionEndReason,
+  type SessionState,
+  type SessionStatus,
+  selectSession,
+  selectSessionUser,
+  sessionEnded,
+  sessionStarted,
+} from './session-slice';
+export { type AppDispatch, injectSlice, type RootState, rootReducer, store } from './store';
+export { ToastHost } from './ToastHost';
+export { TOKEN_KEY, type TokenStore, tokens } from './token-storage';

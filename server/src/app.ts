@@ -1,0 +1,234 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { CORE_PERMISSION_TABLE, type PluginDefinition } from '@balcao/plugin-sdk/server';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import type { Knex } from 'knex';
+import { registerAuthRoutes } from './auth/auth-routes';
+import type { AuthService } from './auth/auth-service';
+import { Authenticator } from './auth/authenticator';
+import { redactUrl, registerPasswordResetRoutes } from './auth/password-reset';
+import { LoginThrottle } from './auth/throttle';
+import { TokenService } from './auth/tokens';
+import { type AppConfig, REPO_ROOT } from './config';
+import { type CoreServices, createServiceRegistry } from './core-services';
+import { bindModels, createKnex } from './db/knex';
+import { type MigrationOwner, migrateAll } from './db/migrator';
+import { EventBusImpl } from './events/bus';
+import { installAccessHook } from './http/access-hook';
+import { frameworkErrors, installErrorHandling } from './http/error-handler';
+import { RouteRegistry } from './http/route-registry';
+import { createValidatorCompiler } from './http/validation';
+import { connectRedis, type RedisClient } from './infra/redis';
+import { JobRunner, Scheduler } from './jobs/job-runner';
+import { createMailer } from './mail/mailer';
+import { registerHealthRoutes, registerPlatformRoutes } from './platform/platform-routes';
+import { bundledRegistry } from './plugins/bundled-registry';
+import { type DiscoveredPlugin, discoverPlugins } from './plugins/discover';
+import { importDefinitions, type LoadedPlugin, mergePermissions, registerPlugins } from './plugins/loader';
+import { RealtimeServer } from './realtime/realtime-server';
+import { createSettingsService } from './settings/settings-service';
+import { LocalDiskStorage } from './storage/local-disk';
+import { InvalidationBus } from './tenancy/invalidation';
+import { createPlanService } from './tenancy/plan-service';
+import { SessionStore } from './tenancy/session-store';
+import { registerStaticFiles } from './web/static-files';
+
+/** The core's own migrations folder. */
+export const CORE_MIGRATIONS = path.join(REPO_ROOT, 'server', 'src', 'db', 'migrations');
+
+export interface BuildOptions {
+  /** Apply pending migrations before serving (default true). */
+  migrate?: boolean;
+  /** Features discovered ahead of time (default: discovered from config). */
+  plugins?: DiscoveredPlugin[];
+}
+
+/** A built application: the Fastify instance, the core's services, the loaded features and the route table. */
+export interface BalcaoApp {
+  app: FastifyInstance;
+  core: CoreServices;
+  plugins: LoadedPlugin[];
+  routes: RouteRegistry;
+  auth: AuthService;
+  /** Shuts down in order: stop taking work, finish what runs, close connections. */
+  close(): Promise<void>;
+}
+
+/** The migration owners in load order: the core first, then every feature with migrations. */
+export function migrationOwners(plugins: DiscoveredPlugin[]): MigrationOwner[] {
+  const bundled = bundledRegistry();
+  return [
+    { id: 'core', directory: CORE_MIGRATIONS, ...(bundled ? { modules: bundled.coreMigrations } : {}) },
+    ...plugins.map((p) => ({
+      id: p.manifest.id,
+      directory: p.migrationsDir,
+      ...(p.bundled ? { modules: p.bundled.migrations } : {}),
+    })),
+  ];
+}
+
+async function checkDatabase(knex: Knex, url: string): Promise<void> {
+  try {
+    await knex.raw('select 1');
+  } catch (error) {
+    const safeUrl = url.replace(/\/\/([^:@/]+):[^@/]+@/, '//$1:***@');
+    throw new Error(`Cannot reach PostgreSQL at ${safeUrl}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Builds the whole application for a configuration: connects Postgres and Redis, migrates, loads every
+ * feature and wires routes, sockets and jobs. Used by the process entry and by tests (`createTestApp`).
+ */
+export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BalcaoApp> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          reqId: req.id,
+        }),
+      },
+    },
+    trustProxy: config.trustProxy,
+    genReqId: () => randomUUID(),
+    bodyLimit: 1_048_576,
+    routerOptions: { maxParamLength: 500 },
+    frameworkErrors,
+    ajv: { customOptions: {} },
+  });
+  app.setValidatorCompiler(createValidatorCompiler() as Parameters<FastifyInstance['setValidatorCompiler']>[0]);
+  const log = app.log;
+
+  const knex = createKnex(config.databaseUrl);
+  bindModels(knex);
+  const redisClients: RedisClient[] = [];
+  const closeConnections = async () => {
+    await Promise.all(redisClients.map((client) => client.quit().catch(() => client.destroy())));
+    await knex.destroy();
+  };
+
+  try {
+    await checkDatabase(knex, config.databaseUrl);
+    const [redis, subscriber, adapterPub] = await Promise.all([
+      connectRedis(config.redisUrl, 'balcao-main'),
+      connectRedis(config.redisUrl, 'balcao-sub'),
+      connectRedis(config.redisUrl, 'balcao-adapter-pub'),
+    ]).catch((error: Error) => {
+      throw new Error(`Cannot reach Redis at ${config.redisUrl}: ${error.message}`);
+    });
+    redisClients.push(redis, subscriber, adapterPub);
+
+    const discovered = options.plugins ?? discoverPlugins(config.extraPlugins);
+    if ((options.migrate ?? config.migrateOnStart) !== false) await migrateAll(knex, migrationOwners(discovered));
+    const definitions = await importDefinitions(discovered);
+
+    const invalidation = new InvalidationBus(redis, subscriber, config.redisPrefix);
+    const sessions = new SessionStore(knex, invalidation);
+    const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
+    const authenticator = new Authenticator(tokens, sessions, invalidation);
+    const events = new EventBusImpl(log);
+    const plans = createPlanService(sessions);
+    const isWorker = config.role !== 'web';
+    const core: CoreServices = {
+      config,
+      log,
+      knex,
+      redis,
+      invalidation,
+      sessions,
+      tokens,
+      authenticator,
+      throttle: new LoginThrottle(
+        redis,
+        config.redisPrefix,
+        config.loginMaxPerIp,
+        config.loginMaxFailuresPerAccount,
+        config.loginWindowSeconds,
+      ),
+      realtime: new RealtimeServer(authenticator, knex, log, adapterPub, subscriber, config.redisPrefix, invalidation),
+      jobs: new JobRunner({
+        redisUrl: config.redisUrl,
+        prefix: config.redisPrefix,
+        isWorker,
+        log,
+        hasFlag: (companyId, flag) => plans.has(companyId, flag),
+      }),
+      scheduler: new Scheduler(redis, config.redisPrefix, log),
+      events,
+      settings: createSettingsService(knex, sessions, events),
+      storage: new LocalDiskStorage(config.storageDir),
+      mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log }),
+      plans,
+      services: createServiceRegistry(),
+      permissions: { ...CORE_PERMISSION_TABLE },
+    };
+    mergePermissions(core, definitions);
+
+    const routes = new RouteRegistry();
+    routes.install(app);
+    await app.register(fastifySwagger, {
+      openapi: {
+        info: { title: 'Balcão API', version: '4.2.0', description: 'Multi-tenant customer-service platform' },
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+        security: [{ bearer: [] }],
+      },
+    });
+    installErrorHandling(app);
+    installAccessHook(app, authenticator, () => core.permissions);
+    await app.register(fastifyCookie);
+    await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024 * 1024, files: 20, fields: 50 } });
+
+    let loaded: LoadedPlugin[] = [];
+    let auth: AuthService | undefined;
+    await app.register(
+      async (api) => {
+        auth = registerAuthRoutes(api, core);
+        registerPasswordResetRoutes(api, core, auth);
+        registerPlatformRoutes(api, core, () => loaded);
+      },
+      { prefix: config.apiPrefix },
+    );
+    loaded = await registerPlugins(app, core, definitions, { isWorker });
+    registerHealthRoutes(app, core);
+    await app.register(async (docs) => {
+      docs.addHook('onRoute', (route: RouteOptions) => {
+        route.config = { ...(route.config ?? {}), access: 'public', infra: true } as RouteOptions['config'];
+      });
+      await docs.register(fastifySwaggerUi, { routePrefix: `${config.apiPrefix}/docs` });
+    });
+    await registerStaticFiles(app, { hostDist: config.hostDist, apiPrefix: config.apiPrefix, plugins: loaded });
+
+    await app.ready();
+    core.realtime.attach(app.server);
+    core.realtime.listenForBroadcasts();
+    await Promise.all([invalidation.start(), authenticator.loadRevoked(knex), core.jobs.start()]);
+
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      core.scheduler.close();
+      await core.realtime.close().catch(() => {});
+      await app.close();
+      await core.jobs.close();
+      for (const plugin of loaded) await plugin.definition.close?.(plugin.ctx).catch(() => {});
+      await closeConnections();
+    };
+    if (!auth) throw new Error('auth routes did not register');
+    return { app, core, plugins: loaded, routes, auth, close };
+  } catch (error) {
+    await app.close().catch(() => {});
+    await closeConnections().catch(() => {});
+    throw error;
+  }
+}
+
+export type { PluginDefinition };

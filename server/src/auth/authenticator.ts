@@ -1,0 +1,84 @@
+import type { RequestSession, SessionUser } from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
+import type { InvalidationBus } from '../tenancy/invalidation';
+import type { CompanyState, SessionStore } from '../tenancy/session-store';
+import type { TokenService } from './tokens';
+
+/** Why a token was refused, as the status and code to answer with. */
+export interface AuthFailure {
+  ok: false;
+  status: number;
+  error: string;
+  extra?: Record<string, unknown>;
+}
+
+/** A caller who passed authentication. */
+export interface Authenticated {
+  ok: true;
+  session: RequestSession;
+  user: SessionUser;
+  company: CompanyState;
+  /** True when the company's subscription is past its due date (routes decide whether that matters). */
+  expired: boolean;
+  /** The session family of the token (refresh-token rotation chain), to end live sockets with it. */
+  familyId: string;
+}
+
+/** Today's date as YYYY-MM-DD in the server's time zone (due dates are calendar days). */
+export function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/**
+ * Turns an access token into a session, for HTTP and sockets alike: the token must be valid, its
+ * session family not revoked, the user still in that company, and the company active.
+ */
+export class Authenticator {
+  private readonly revokedFamilies = new Map<string, number>();
+
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly sessions: SessionStore,
+    bus: InvalidationBus,
+  ) {
+    bus.onInvalidate((message) => {
+      if (message.kind === 'family') this.revokedFamilies.set(message.id, message.until);
+    });
+    const sweep = setInterval(() => {
+      const now = Date.now();
+      for (const [family, until] of this.revokedFamilies) if (until < now) this.revokedFamilies.delete(family);
+    }, 60_000);
+    sweep.unref();
+  }
+
+  /** Loads families revoked recently by other processes, so their access tokens are refused here too. */
+  async loadRevoked(knex: Knex): Promise<void> {
+    const horizon = new Date(Date.now() - this.tokens.accessTtlSeconds * 1000);
+    const rows: Array<{ familyId: string }> = await knex('refreshTokens').distinct('familyId').where('revokedAt', '>', horizon);
+    const until = Date.now() + this.tokens.accessTtlSeconds * 1000;
+    for (const row of rows) this.revokedFamilies.set(row.familyId, until);
+  }
+
+  async authenticate(token: string | undefined): Promise<Authenticated | AuthFailure> {
+    const claims = this.tokens.readAccessToken(token);
+    if (claims === 'missing') return { ok: false, status: 401, error: 'ERR_UNAUTHENTICATED' };
+    // 1-core §4: a 403 makes the client refresh its token; a 401 ends the session.
+    if (claims === 'expired' || claims === 'invalid') return { ok: false, status: 403, error: 'ERR_TOKEN_EXPIRED' };
+    if (this.revokedFamilies.has(claims.familyId)) return { ok: false, status: 401, error: 'ERR_SESSION_EXPIRED' };
+    const user = await this.sessions.user(claims.userId, claims.companyId);
+    if (!user) return { ok: false, status: 401, error: 'ERR_SESSION_EXPIRED' };
+    const company = await this.sessions.company(claims.companyId);
+    if (!company) return { ok: false, status: 401, error: 'ERR_SESSION_EXPIRED' };
+    if (!company.status && !user.super) return { ok: false, status: 403, error: 'ERR_COMPANY_INACTIVE' };
+    return {
+      ok: true,
+      session: { userId: user.id, companyId: company.id, profile: user.profile, super: user.super },
+      user,
+      company,
+      expired: !user.super && company.dueDate < today(),
+      familyId: claims.familyId,
+    };
+  }
+}

@@ -1,0 +1,119 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { AppError, defineErrors, NoBody, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import type { FastifyInstance } from 'fastify';
+import type { CoreServices } from '../core-services';
+import type { AuthService } from './auth-service';
+import { hashPassword } from './passwords';
+import { errors } from './schemas';
+
+defineErrors({ ERR_INVALID_RESET_CODE: 400 });
+
+/** How long a reset code lives, and how many wrong tries it survives. */
+const CODE_TTL_MS = 15 * 60 * 1000;
+const MAX_ATTEMPTS = 5;
+
+/** 2-administration §5: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
+export const STRONG_PASSWORD = '^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d).{8,50}$';
+
+function hashCode(userId: number, code: string): string {
+  return createHash('sha256').update(`${userId}:${code}`).digest('hex');
+}
+
+/**
+ * The two-step password reset of 2-administration §2/§4: a six-digit code mailed to the user, then the
+ * code with the new password. Paths are the spec's (the new password travels in the path, so request
+ * logs redact these URLs).
+ */
+export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServices, auth: AuthService): void {
+  app.post(
+    '/forgetpassword/:email',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Step 1: mail a reset code (404 when no user has this e-mail)',
+        params: StrictObject({ email: Type.String({ format: 'email', maxLength: 255 }) }),
+        body: NoBody,
+        response: { 200: Type.Object({ status: Type.Literal('sent') }), ...errors(400, 404, 429) },
+      },
+      config: { access: 'public' },
+    },
+    async (request) => {
+      const wait = await core.throttle.hitIp(request.ip);
+      if (wait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: wait });
+      const email = (request.params as { email: string }).email.trim().toLowerCase();
+      const user = await core.knex('users').whereRaw('lower(email) = ?', [email]).first('id', 'companyId', 'name');
+      if (!user) throw new AppError('ERR_NO_USER_FOUND');
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      await core.knex.transaction(async (trx) => {
+        await trx('passwordResetCodes').where({ userId: user.id }).whereNull('usedAt').update({ usedAt: trx.fn.now() });
+        await trx('passwordResetCodes').insert({
+          userId: user.id,
+          companyId: user.companyId,
+          codeHash: hashCode(user.id, code),
+          expiresAt: new Date(Date.now() + CODE_TTL_MS),
+        });
+      });
+      await core.mailer.send({
+        to: email,
+        subject: 'Balcão — código de redefinição de senha',
+        text: `Olá ${user.name},\n\nSeu código de verificação é ${code}. Ele vale por 15 minutos.\n\nSe você não pediu a redefinição, ignore esta mensagem.`,
+      });
+      return { status: 'sent' as const };
+    },
+  );
+
+  app.post(
+    '/resetpasswords/:email/:token/:newPassword',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Step 2: set a new password with the mailed code',
+        params: StrictObject({
+          email: Type.String({ format: 'email', maxLength: 255 }),
+          token: Type.String({ pattern: '^\\d{6}$' }),
+          newPassword: Type.String({ pattern: STRONG_PASSWORD }),
+        }),
+        body: NoBody,
+        response: { 200: Type.Object({ status: Type.Literal('reset') }), ...errors(400, 429) },
+      },
+      config: { access: 'public' },
+    },
+    async (request) => {
+      const wait = await core.throttle.hitIp(request.ip);
+      if (wait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: wait });
+      const params = request.params as { email: string; token: string; newPassword: string };
+      const email = params.email.trim().toLowerCase();
+      const user = await core.knex('users').whereRaw('lower(email) = ?', [email]).first('id');
+      if (!user) throw new AppError('ERR_INVALID_RESET_CODE');
+      const pending = await core
+        .knex('passwordResetCodes')
+        .where({ userId: user.id })
+        .whereNull('usedAt')
+        .where('expiresAt', '>', new Date())
+        .orderBy('id', 'desc')
+        .first('id', 'codeHash', 'attempts');
+      if (!pending || pending.attempts >= MAX_ATTEMPTS) throw new AppError('ERR_INVALID_RESET_CODE');
+      const matches = timingSafeEqual(Buffer.from(pending.codeHash, 'hex'), Buffer.from(hashCode(user.id, params.token), 'hex'));
+      if (!matches) {
+        await core.knex('passwordResetCodes').where({ id: pending.id }).increment('attempts', 1);
+        throw new AppError('ERR_INVALID_RESET_CODE');
+      }
+      const passwordHash = await hashPassword(params.newPassword, core.config.passwordHashCost);
+      await core.knex.transaction(async (trx) => {
+        await trx('passwordResetCodes').where({ id: pending.id }).update({ usedAt: trx.fn.now() });
+        await trx('users').where({ id: user.id }).update({ passwordHash, updatedAt: trx.fn.now() });
+      });
+      // a new password ends every session that the old one opened
+      await auth.revokeUserSessions(user.id, 'password-reset');
+      await core.throttle.recordSuccess(email);
+      return { status: 'reset' as const };
+    },
+  );
+}
+
+/** Request URLs as logs may show them: the reset path carries a password and a code. */
+export function redactUrl(url: string): string {
+  return url
+    .replace(/\/resetpasswords\/.*/, '/resetpasswords/[redacted]')
+    .replace(/\/forgetpassword\/[^?]*/, '/forgetpassword/[redacted]');
+}

@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Static, Type } from '@balcao/plugin-sdk/server';
+import { Ajv } from 'ajv';
+
+/**
+ * The repository root (where `host/`, `modules/` and `plugins/` live): BALCAO_ROOT, else the nearest
+ * folder above this file whose package.json is the `balcao` workspace root (the same from source and
+ * from the bundle in `.build/`).
+ */
+export const REPO_ROOT = findRepoRoot();
+
+function findRepoRoot(): string {
+  if (process.env.BALCAO_ROOT) return path.resolve(process.env.BALCAO_ROOT);
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const manifest = path.join(dir, 'package.json');
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'balcao') return dir;
+      } catch {
+        // not ours; keep climbing
+      }
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('Cannot find the Balcão repository root: set BALCAO_ROOT');
+    dir = parent;
+  }
+}
+
+const ConfigSchema = Type.Object({
+  env: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')]),
+  role: Type.Union([Type.Literal('web'), Type.Literal('worker'), Type.Literal('all')]),
+  host: Type.String({ minLength: 1 }),
+  port: Type.Integer({ minimum: 0, maximum: 65535 }),
+  publicUrl: Type.String({ pattern: '^https?://' }),
+  apiPrefix: Type.String({ pattern: '^/[a-z0-9/_-]*$' }),
+  databaseUrl: Type.String({ pattern: '^postgres(ql)?://' }),
+  redisUrl: Type.String({ pattern: '^rediss?://' }),
+  /** Prefix of every Redis key, queue and channel: lets test apps share one Redis. */
+  redisPrefix: Type.String({ pattern: '^[a-z0-9:_-]+$' }),
+  jwtSecret: Type.String({ minLength: 32 }),
+  accessTokenTtlSeconds: Type.Integer({ minimum: 10, maximum: 86_400 }),
+  refreshTokenTtlDays: Type.Integer({ minimum: 1, maximum: 365 }),
+  storageDir: Type.String({ minLength: 1 }),
+  /** Extra plugin folders or package names, besides `modules/*` and `plugins/*`. */
+  extraPlugins: Type.Array(Type.String({ minLength: 1 })),
+  /** Folder of the built host shell (served at `/`). */
+  hostDist: Type.String(),
+  logLevel: Type.Union([
+    Type.Literal('fatal'),
+    Type.Literal('error'),
+    Type.Literal('warn'),
+    Type.Literal('info'),
+    Type.Literal('debug'),
+    Type.Literal('trace'),
+    Type.Literal('silent'),
+  ]),
+  trustProxy: Type.Boolean(),
+  trialDays: Type.Integer({ minimum: 0, maximum: 365 }),
+  /** Login throttling: attempts per IP and failures per account in the window. */
+  loginMaxPerIp: Type.Integer({ minimum: 1 }),
+  loginMaxFailuresPerAccount: Type.Integer({ minimum: 1 }),
+  loginWindowSeconds: Type.Integer({ minimum: 1 }),
+  /** scrypt cost (N). Tests lower it; production keeps the default. */
+  passwordHashCost: Type.Integer({ minimum: 1024 }),
+  /** Apply pending migrations when the process starts (a release step may do it instead). */
+  migrateOnStart: Type.Boolean(),
+  /** SMTP server for outgoing mail (`smtp://user:pass@host:587`); without it mail goes to the outbox folder. */
+  smtpUrl: Type.Union([Type.String({ pattern: '^smtps?://' }), Type.Null()]),
+  mailFrom: Type.String({ minLength: 3 }),
+  /** Where mail is written when no SMTP server is configured. */
+  mailOutboxDir: Type.String({ minLength: 1 }),
+});
+
+/** The validated configuration of a Balcão process. */
+export type AppConfig = Static<typeof ConfigSchema>;
+
+/** Thrown with every problem of the environment at once, each naming the variable to fix. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const ENV_NAMES: Record<keyof AppConfig, string> = {
+  env: 'NODE_ENV',
+  role: 'ROLE',
+  host: 'HOST',
+  port: 'PORT',
+  publicUrl: 'PUBLIC_URL',
+  apiPrefix: 'API_PREFIX',
+  databaseUrl: 'DATABASE_URL',
+  redisUrl: 'REDIS_URL',
+  redisPrefix: 'REDIS_PREFIX',
+  jwtSecret: 'JWT_SECRET',
+  accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
+  refreshTokenTtlDays: 'REFRESH_TOKEN_TTL_DAYS',
+  storageDir: 'STORAGE_DIR',
+  extraPlugins: 'BALCAO_PLUGINS',
+  hostDist: 'HOST_DIST',
+  logLevel: 'LOG_LEVEL',
+  trustProxy: 'TRUST_PROXY',
+  trialDays: 'TRIAL_DAYS',
+  loginMaxPerIp: 'LOGIN_MAX_PER_IP',
+  loginMaxFailuresPerAccount: 'LOGIN_MAX_FAILURES_PER_ACCOUNT',
+  loginWindowSeconds: 'LOGIN_WINDOW_SECONDS',
+  passwordHashCost: 'PASSWORD_HASH_COST',
+  migrateOnStart: 'MIGRATE_ON_START',
+  smtpUrl: 'SMTP_URL',
+  mailFrom: 'MAIL_FROM',
+  mailOutboxDir: 'MAIL_OUTBOX_DIR',
+};
+
+const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/balcao';
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A value as a problem message shows it: never the JWT secret, never the password of a URL. */
+function shownValue(key: keyof AppConfig, value: unknown): string {
+  if (key === 'jwtSecret') return `${String(value ?? '').length} characters`;
+  return (JSON.stringify(value) ?? '').replace(/\/\/([^:@/]+):[^@/]*@/g, '//$1:***@');
+}
+
+function integer(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^-?\d+$/.test(raw)) {
+    problems.push(`${name} must be an integer (got '${raw}')`);
+    return fallback;
+  }
+  return Number(raw);
+}
+
+/**
+ * Reads the configuration from an environment (process.env by default) and validates it. Every problem
+ * is reported at once, naming the variable. `overrides` win over the environment (tests use them).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
+  const problems: string[] = [];
+  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  const port = integer('PORT', env.PORT, 8080, problems);
+  const jwtSecret = env.JWT_SECRET ?? (nodeEnv === 'production' ? '' : randomBytes(32).toString('hex'));
+  const candidate: AppConfig = {
+    env: nodeEnv,
+    role: (env.ROLE ?? 'all') as AppConfig['role'],
+    host: env.HOST ?? '0.0.0.0',
+    port,
+    publicUrl: env.PUBLIC_URL ?? `http://localhost:${port}`,
+    apiPrefix: env.API_PREFIX ?? '/api',
+    databaseUrl: env.DATABASE_URL ?? DEFAULT_DATABASE_URL,
+    redisUrl: env.REDIS_URL ?? DEFAULT_REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX ?? 'balcao',
+    jwtSecret,
+    accessTokenTtlSeconds: integer('ACCESS_TOKEN_TTL_SECONDS', env.ACCESS_TOKEN_TTL_SECONDS, 900, problems),
+    refreshTokenTtlDays: integer('REFRESH_TOKEN_TTL_DAYS', env.REFRESH_TOKEN_TTL_DAYS, 30, problems),
+    storageDir: path.resolve(env.STORAGE_DIR ?? path.join(REPO_ROOT, '.data', 'storage')),
+    extraPlugins: (env.BALCAO_PLUGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    hostDist: path.resolve(env.HOST_DIST ?? path.join(REPO_ROOT, 'host', 'dist')),
+    logLevel: (env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as AppConfig['logLevel'],
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trialDays: integer('TRIAL_DAYS', env.TRIAL_DAYS, 7, problems),
+    loginMaxPerIp: integer('LOGIN_MAX_PER_IP', env.LOGIN_MAX_PER_IP, 30, problems),
+    loginMaxFailuresPerAccount: integer('LOGIN_MAX_FAILURES_PER_ACCOUNT', env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 5, problems),
+    loginWindowSeconds: integer('LOGIN_WINDOW_SECONDS', env.LOGIN_WINDOW_SECONDS, 900, problems),
+    passwordHashCost: integer('PASSWORD_HASH_COST', env.PASSWORD_HASH_COST, 16_384, problems),
+    migrateOnStart: env.MIGRATE_ON_START !== 'false' && env.MIGRATE_ON_START !== '0',
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'Balcão <no-reply@balcao.local>',
+    mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR ?? path.join(REPO_ROOT, '.data', 'outbox')),
+    ...overrides,
+  };
+  if (nodeEnv === 'production' && !env.JWT_SECRET && !overrides.jwtSecret) {
+    problems.push('JWT_SECRET is required in production (at least 32 characters)');
+  }
+  const validate = new Ajv({ allErrors: true }).compile(ConfigSchema);
+  if (!validate(candidate)) {
+    for (const error of validate.errors ?? []) {
+      const key = error.instancePath.split('/')[1] as keyof AppConfig | undefined;
+      const name = key ? ENV_NAMES[key] : 'configuration';
+      const got = key ? shownValue(key, candidate[key]) : '';
+      problems.push(`${name} ${error.message ?? 'is invalid'}${got ? ` (got ${got})` : ''}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  return candidate;
+}

@@ -1,0 +1,88 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Knex } from 'knex';
+
+/** One owner of migrations: the core or a feature, with its folder and its own migrations table. */
+export interface MigrationOwner {
+  id: string;
+  directory: string;
+  /** The migrations compiled into the server bundle (name → module); read from `directory` when absent. */
+  modules?: Record<string, () => Promise<unknown>>;
+}
+
+interface MigrationModule {
+  up(knex: Knex): Promise<void>;
+  down?(knex: Knex): Promise<void>;
+}
+
+const MIGRATION_FILE = /^\d{4}[-_].+\.(ts|js|mjs)$/;
+
+/** Knex migration source that imports TypeScript or JavaScript migrations of one folder, in name order. */
+class FolderMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly directory: string) {}
+
+  async getMigrations(): Promise<string[]> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.directory);
+    } catch {
+      return [];
+    }
+    return entries.filter((name) => MIGRATION_FILE.test(name) && !name.endsWith('.d.ts')).sort();
+  }
+
+  getMigrationName(migration: string): string {
+    return migration.replace(/\.(ts|js|mjs)$/, '');
+  }
+
+  async getMigration(migration: string): Promise<Knex.Migration> {
+    const module = (await import(pathToFileURL(path.join(this.directory, migration)).href)) as MigrationModule;
+    return { up: module.up, down: module.down ?? (async () => {}) };
+  }
+}
+
+/** Knex migration source over migrations compiled into the server bundle. */
+class BundledMigrationSource implements Knex.MigrationSource<string> {
+  constructor(private readonly modules: Record<string, () => Promise<unknown>>) {}
+
+  async getMigrations(): Promise<string[]> {
+    return Object.keys(this.modules).sort();
+  }
+
+  getMigrationName(migration: string): string {
+    return migration;
+  }
+
+  async getMigration(migration: string): Promise<Knex.Migration> {
+    const load = this.modules[migration];
+    if (!load) throw new Error(`migration ${migration} is not in the bundle`);
+    const module = (await load()) as MigrationModule;
+    return { up: module.up, down: module.down ?? (async () => {}) };
+  }
+}
+
+function sourceOf(owner: MigrationOwner): Knex.MigrationSource<string> {
+  return owner.modules ? new BundledMigrationSource(owner.modules) : new FolderMigrationSource(owner.directory);
+}
+
+/** The table that records one owner's applied migrations. */
+export function migrationsTable(ownerId: string): string {
+  return `knex_migrations_${ownerId.replace(/[^a-z0-9]/g, '_')}`;
+}
+
+/**
+ * Applies pending migrations of every owner, in the given (dependency) order. Each owner has its own
+ * migrations table so features never collide on file names. Returns the names applied.
+ */
+export async function migrateAll(knex: Knex, owners: MigrationOwner[]): Promise<string[]> {
+  const applied: string[] = [];
+  for (const owner of owners) {
+    const [, names] = (await knex.migrate.latest({
+      migrationSource: sourceOf(owner),
+      tableName: migrationsTable(owner.id),
+    })) as [number, string[]];
+    applied.push(...names.map((name) => `${owner.id}/${name}`));
+  }
+  return applied;
+}

@@ -1,0 +1,44 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+
+/** A message the platform sends (password reset codes, later notices). */
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/**
+ * SMTP through nodemailer when SMTP_URL is set. Without it (a local demo), messages are written as files
+ * to the outbox folder and the log says where, so a newcomer can still finish a password reset.
+ */
+export function createMailer(options: {
+  smtpUrl: string | null;
+  from: string;
+  outboxDir: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  if (options.smtpUrl) {
+    const transport = nodemailer.createTransport(options.smtpUrl);
+    return {
+      async send(message) {
+        await transport.sendMail({ from: options.from, ...message });
+      },
+    };
+  }
+  return {
+    async send(message) {
+      await mkdir(options.outboxDir, { recursive: true });
+      const file = path.join(options.outboxDir, `${Date.now()}-${message.to.replace(/[^a-z0-9@.]/gi, '_')}.txt`);
+      await writeFile(file, `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}\n`);
+      options.log.warn({ file }, 'SMTP_URL is not set: mail written to the outbox folder instead of sent');
+    },
+  };
+}

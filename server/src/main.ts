@@ -1,0 +1,45 @@
+/**
+ * The process entry: `ROLE=web|worker|all` (default all). Reads the environment, builds the app,
+ * listens (web roles) and shuts down cleanly on SIGINT/SIGTERM.
+ */
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { seedDemo } from './seed/demo';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const balcao = await buildApp(config);
+  // `npm start` asks the server to seed the demo (features seed through their own contexts)
+  if (process.env.SEED_DEMO === 'true') {
+    await seedDemo(balcao.core.knex, { passwordHashCost: config.passwordHashCost, plugins: balcao.plugins });
+  }
+  if (config.role !== 'worker') await balcao.app.listen({ host: config.host, port: config.port });
+  balcao.app.log.info({ role: config.role, plugins: balcao.plugins.map((p) => p.discovered.manifest.id) }, 'Balcão ready');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    balcao.app.log.info({ signal }, 'stopping');
+    const timer = setTimeout(() => process.exit(1), 15_000);
+    timer.unref();
+    await balcao.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});

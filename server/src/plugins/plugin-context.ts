@@ -1,0 +1,46 @@
+import { type AccessService, AppError, can, type PluginContext, type SessionUser } from '@balcao/plugin-sdk/server';
+import type { CoreServices } from '../core-services';
+import type { DiscoveredPlugin } from './discover';
+
+/** The typed context a feature receives: the core's services, namespaced to the feature where it matters. */
+export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredPlugin, 'manifest'>): PluginContext {
+  const id = plugin.manifest.id;
+  const access: AccessService = {
+    can: (user, permission) => can(user, permission, core.permissions),
+    async sessionUser(request) {
+      if (!request.auth) throw new AppError('ERR_UNAUTHENTICATED');
+      return request.auth.user as SessionUser;
+    },
+    async require(request, permission) {
+      if (!request.auth || !can(request.auth.user, permission, core.permissions)) throw new AppError('ERR_NO_PERMISSION');
+    },
+  };
+  const cachePrefix = `${core.config.redisPrefix}:cache:${id}:`;
+  return {
+    id,
+    log: core.log.child({ plugin: id }),
+    config: { apiPrefix: core.config.apiPrefix, publicUrl: core.config.publicUrl, env: core.config.env },
+    db: { knex: core.knex, transaction: (fn) => core.knex.transaction(fn) },
+    plans: core.plans,
+    access,
+    realtime: core.realtime,
+    jobs: { enqueue: (name, data, options) => core.jobs.enqueue(id, name, data, options) },
+    events: core.events,
+    settings: core.settings,
+    storage: core.storage,
+    cache: {
+      get: (key) => core.redis.get(cachePrefix + key),
+      async set(key, value, ttlMs) {
+        await (ttlMs ? core.redis.set(cachePrefix + key, value, { PX: ttlMs }) : core.redis.set(cachePrefix + key, value));
+      },
+      async del(key) {
+        await core.redis.del(cachePrefix + key);
+      },
+    },
+    services: core.services,
+    session: {
+      invalidateUser: (userId) => core.sessions.invalidateUser(userId),
+      invalidateCompany: (companyId) => core.sessions.invalidateCompany(companyId),
+    },
+  };
+}

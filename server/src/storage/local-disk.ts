@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { AppError, type StorageService } from '@balcao/plugin-sdk/server';
+
+const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+/**
+ * Files on local disk, one folder per company (`<root>/company<id>/<key>`). Keys are checked so that no
+ * key can climb out of its company's folder. Writes go to a temporary name first, so a failed or
+ * oversized upload never leaves half a file.
+ */
+export class LocalDiskStorage implements StorageService {
+  constructor(private readonly root: string) {}
+
+  private companyDir(companyId: number): string {
+    if (!Number.isInteger(companyId) || companyId < 1) throw new Error(`bad company id ${companyId}`);
+    return path.join(this.root, `company${companyId}`);
+  }
+
+  private filePath(companyId: number, key: string): string {
+    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+      throw new AppError('ERR_VALIDATION', { details: [{ field: 'key', message: 'invalid file name' }] });
+    }
+    return path.join(this.companyDir(companyId), key);
+  }
+
+  async put(companyId: number, key: string, data: Readable | Buffer, options: { maxBytes?: number } = {}) {
+    const target = this.filePath(companyId, key);
+    await mkdir(path.dirname(target), { recursive: true });
+    // unique per write: two uploads of one key at once must not share (and corrupt) one part file
+    const temporary = `${target}.${randomUUID()}.part`;
+    let size = 0;
+    const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        if (size > limit) callback(new AppError('ERR_PAYLOAD_TOO_LARGE'));
+        else callback(null, chunk);
+      },
+    });
+    try {
+      await pipeline(Buffer.isBuffer(data) ? Readable.from([data]) : data, counter, createWriteStream(temporary));
+      await rename(temporary, target);
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return { key, size };
+  }
+
+  async get(companyId: number, key: string): Promise<Readable | null> {
+    const file = this.filePath(companyId, key);
+    try {
+      // a folder is no file: reading it would fail later, inside the stream
+      if (!(await stat(file)).isFile()) return null;
+    } catch {
+      return null;
+    }
+    return createReadStream(file);
+  }
+
+  async stat(companyId: number, key: string) {
+    const file = this.filePath(companyId, key); // a bad key is refused, not reported as missing
+    try {
+      const info = await stat(file);
+      return info.isFile() ? { size: info.size, modifiedAt: info.mtime } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(companyId: number, key: string): Promise<void> {
+    await rm(this.filePath(companyId, key), { force: true });
+  }
+
+  async usage(companyId: number) {
+    let bytes = 0;
+    let files = 0;
+    let updatedAt: Date | null = null;
+    const walk = async (dir: string): Promise<void> => {
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else if (entry.isFile()) {
+          const info = await stat(full);
+          bytes += info.size;
+          files += 1;
+          if (!updatedAt || info.mtime > updatedAt) updatedAt = info.mtime;
+        }
+      }
+    };
+    await walk(this.companyDir(companyId));
+    return { bytes, files, updatedAt };
+  }
+}

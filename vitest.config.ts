@@ -1,0 +1,65 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects: server-side tests (Node, real Postgres and Redis, one throwaway database per app), UI
+ * component tests (happy-dom), and browser tests (Debian's chromium against a real app serving the built
+ * shell; `npm run test:browser`, kept out of `npm run test:unit`).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: [
+            'server/**/*.test.ts',
+            'plugin-sdk/src/**/*.test.ts',
+            'modules/*/server/**/*.test.ts',
+            'plugins/*/server/**/*.test.ts',
+          ],
+          // the UI SDK's tests need a DOM: they run in the ui project
+          exclude: ['**/node_modules/**', '**/dist/**', 'plugin-sdk/src/ui/**'],
+          globalSetup: ['server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          // two cores: two files at a time keeps Postgres and the CPU from thrashing
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          environment: 'happy-dom',
+          include: [
+            'host/src/**/*.test.{ts,tsx}',
+            'plugin-sdk/src/ui/**/*.test.{ts,tsx}',
+            'modules/*/ui/**/*.test.{ts,tsx}',
+            'plugins/*/ui/**/*.test.{ts,tsx}',
+          ],
+          setupFiles: ['host/test/setup-dom.ts'],
+          testTimeout: 15_000,
+          // projects with different worker counts must run as separate groups (after the server's)
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // one chromium and one app at a time: two cores
+          fileParallelism: false,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        },
+      },
+    ],
+  },
+});
