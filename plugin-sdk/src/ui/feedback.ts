@@ -37,6 +37,21 @@ export function attachToastHolders(apis: ToastApis): () => void {
   };
 }
 
+let toastRequested = false;
+const requestListeners = new Set<() => void>();
+
+/**
+ * For `ToastHost`: whether a toast was ever asked for on this page. The holders' code loads only then, so
+ * the login page's first download does without it.
+ */
+export const toastDemand = {
+  subscribe(listener: () => void): () => void {
+    requestListeners.add(listener);
+    return () => requestListeners.delete(listener);
+  },
+  requested: (): boolean => toastRequested,
+};
+
 function show(kind: ToastKind, text: string, placement: ToastPlacement): void {
   const open = ({ message, notification }: ToastApis) => {
     if (placement === 'top-center') {
@@ -45,8 +60,15 @@ function show(kind: ToastKind, text: string, placement: ToastPlacement): void {
       notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'topRight' });
     }
   };
-  if (holders) open(holders);
-  else if (waiting.push(open) > MAX_WAITING_TOASTS) waiting.shift();
+  if (holders) {
+    open(holders);
+    return;
+  }
+  if (waiting.push(open) > MAX_WAITING_TOASTS) waiting.shift();
+  if (!toastRequested) {
+    toastRequested = true;
+    for (const listener of requestListeners) listener();
+  }
 }
 
 /** Toasts: `toast.success(t('saved'))`. Texts are already translated by the caller. */
