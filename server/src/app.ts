@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { CORE_PERMISSION_TABLE, type PluginDefinition } from '@balcao/plugin-sdk/server';
+import { CORE_PERMISSION_TABLE, type PluginDefinition, PRODUCT_VERSION } from '@balcao/plugin-sdk/server';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -176,7 +176,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     routes.install(app);
     await app.register(fastifySwagger, {
       openapi: {
-        info: { title: 'Balcão API', version: '4.2.0', description: 'Multi-tenant customer-service platform' },
+        info: { title: 'Balcão API', version: PRODUCT_VERSION, description: 'Multi-tenant customer-service platform' },
         components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
         security: [{ bearer: [] }],
       },
@@ -219,7 +219,11 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await core.realtime.close().catch(() => {});
       await app.close();
       await core.jobs.close();
-      for (const plugin of loaded) await plugin.definition.close?.(plugin.ctx).catch(() => {});
+      for (const plugin of loaded) {
+        await plugin.definition.close?.(plugin.ctx).catch((error: unknown) => {
+          app.log.error({ err: error, plugin: plugin.definition.id }, 'plugin close failed');
+        });
+      }
       await closeConnections();
     };
     if (!auth) throw new Error('auth routes did not register');

@@ -92,6 +92,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x' })).toThrow(/PORT[\s\S]*DATABASE_URL/);
   });
 
+  it('names the allowed values of a choice, once, instead of ajv’s "must be equal to constant"', () => {
+    const problems = problemsOf({ ROLE: 'boss', LOG_LEVEL: 'loud', SMTP_URL: 'http://mail' });
+    expect(problems).toEqual([
+      'ROLE must be one of web, worker, all (got "boss")',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+      'SMTP_URL must match pattern "^smtps?://" (got "http://mail")',
+    ]);
+  });
+
+  it('refuses a switch that is neither true nor false, and an unknown NODE_ENV, instead of guessing', () => {
+    const problems = problemsOf({ TRUST_PROXY: 'yes', MIGRATE_ON_START: 'no', NODE_ENV: 'staging' });
+    expect(problems).toEqual([
+      "NODE_ENV must be one of development, test, production (got 'staging')",
+      "TRUST_PROXY must be true or false (got 'yes')",
+      "MIGRATE_ON_START must be true or false (got 'no')",
+    ]);
+    expect(loadConfig({ TRUST_PROXY: '1', MIGRATE_ON_START: 'false' })).toMatchObject({
+      trustProxy: true,
+      migrateOnStart: false,
+    });
+    expect(loadConfig({ TRUST_PROXY: 'false', MIGRATE_ON_START: '' })).toMatchObject({ trustProxy: false, migrateOnStart: true });
+  });
+
   it('refuses a port out of range', () => {
     expect(problemsOf({ PORT: '70000' }).join('\n')).toMatch(/^PORT must be <= 65535/m);
   });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Static, Type } from '@balcao/plugin-sdk/server';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 
 /**
  * The repository root (where `host/`, `modules/` and `plugins/` live): BALCAO_ROOT, else the nearest
@@ -124,6 +124,34 @@ function shownValue(key: keyof AppConfig, value: unknown): string {
   return (JSON.stringify(value) ?? '').replace(/\/\/([^:@/]+):[^@/]*@/g, '//$1:***@');
 }
 
+function boolean(name: string, raw: string | undefined, fallback: boolean, problems: string[]): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  problems.push(`${name} must be true or false (got '${raw}')`);
+  return fallback;
+}
+
+type AjvIssue = NonNullable<ValidateFunction['errors']>[number];
+
+/**
+ * One line per failing variable, in words an operator can act on: ajv reports a failed choice as one
+ * "must be equal to constant" per option plus "must match a schema in anyOf", naming none of them.
+ */
+function describeIssues(issues: AjvIssue[]): string[] {
+  const choice = issues.find((issue) => issue.keyword === 'anyOf');
+  if (!choice) return issues.map((issue) => issue.message ?? 'is invalid');
+  const options = choice.schema as Array<{ const?: unknown }>;
+  if (options.every((option) => 'const' in option)) {
+    return [`must be one of ${options.map((option) => String(option.const)).join(', ')}`];
+  }
+  // a value or nothing (SMTP_URL): what is wrong with the value is what matters
+  const reasons = issues.filter(
+    (issue) => issue.keyword !== 'anyOf' && !(issue.keyword === 'type' && issue.params.type === 'null'),
+  );
+  return reasons.length > 0 ? reasons.map((issue) => issue.message ?? 'is invalid') : ['is invalid'];
+}
+
 function integer(name: string, raw: string | undefined, fallback: number, problems: string[]): number {
   if (raw === undefined || raw === '') return fallback;
   if (!/^-?\d+$/.test(raw)) {
@@ -140,6 +168,10 @@ function integer(name: string, raw: string | undefined, fallback: number, proble
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const problems: string[] = [];
   const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  // anything else would silently run as development (a throwaway JWT secret per process, for one)
+  if (env.NODE_ENV && env.NODE_ENV !== nodeEnv) {
+    problems.push(`NODE_ENV must be one of development, test, production (got '${env.NODE_ENV}')`);
+  }
   const port = integer('PORT', env.PORT, 8080, problems);
   const jwtSecret = env.JWT_SECRET ?? (nodeEnv === 'production' ? '' : randomBytes(32).toString('hex'));
   const candidate: AppConfig = {
@@ -162,13 +194,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     hostDist: path.resolve(env.HOST_DIST ?? path.join(REPO_ROOT, 'host', 'dist')),
     logLevel: (env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info')) as AppConfig['logLevel'],
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: boolean('TRUST_PROXY', env.TRUST_PROXY, false, problems),
     trialDays: integer('TRIAL_DAYS', env.TRIAL_DAYS, 7, problems),
     loginMaxPerIp: integer('LOGIN_MAX_PER_IP', env.LOGIN_MAX_PER_IP, 30, problems),
     loginMaxFailuresPerAccount: integer('LOGIN_MAX_FAILURES_PER_ACCOUNT', env.LOGIN_MAX_FAILURES_PER_ACCOUNT, 5, problems),
     loginWindowSeconds: integer('LOGIN_WINDOW_SECONDS', env.LOGIN_WINDOW_SECONDS, 900, problems),
     passwordHashCost: integer('PASSWORD_HASH_COST', env.PASSWORD_HASH_COST, 16_384, problems),
-    migrateOnStart: env.MIGRATE_ON_START !== 'false' && env.MIGRATE_ON_START !== '0',
+    migrateOnStart: boolean('MIGRATE_ON_START', env.MIGRATE_ON_START, true, problems),
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Balcão <no-reply@balcao.local>',
     mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR ?? path.join(REPO_ROOT, '.data', 'outbox')),
@@ -177,13 +209,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (nodeEnv === 'production' && !env.JWT_SECRET && !overrides.jwtSecret) {
     problems.push('JWT_SECRET is required in production (at least 32 characters)');
   }
-  const validate = new Ajv({ allErrors: true }).compile(ConfigSchema);
+  const validate = new Ajv({ allErrors: true, verbose: true }).compile(ConfigSchema);
   if (!validate(candidate)) {
+    const byKey = new Map<string, AjvIssue[]>();
     for (const error of validate.errors ?? []) {
-      const key = error.instancePath.split('/')[1] as keyof AppConfig | undefined;
-      const name = key ? ENV_NAMES[key] : 'configuration';
-      const got = key ? shownValue(key, candidate[key]) : '';
-      problems.push(`${name} ${error.message ?? 'is invalid'}${got ? ` (got ${got})` : ''}`);
+      const key = error.instancePath.split('/')[1] ?? '';
+      byKey.set(key, [...(byKey.get(key) ?? []), error]);
+    }
+    for (const [key, issues] of byKey) {
+      if (!key) {
+        problems.push(...issues.map((issue) => `configuration ${issue.message ?? 'is invalid'}`));
+        continue;
+      }
+      const name = ENV_NAMES[key as keyof AppConfig];
+      const got = shownValue(key as keyof AppConfig, candidate[key as keyof AppConfig]);
+      for (const message of describeIssues(issues)) problems.push(`${name} ${message} (got ${got})`);
     }
   }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);

@@ -40,6 +40,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  console.error(error.message);
+  // the message says what to fix (a database that doesn't answer, a plugin's manifest); the stack is for
+  // what nobody foresaw
+  console.error(process.env.NODE_ENV === 'production' ? error.message : (error.stack ?? error.message));
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import { AppError, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CoreServices } from '../core-services';
+import { bearerToken } from '../http/access-hook';
 import { AuthService, type IssuedSession } from './auth-service';
 import { AuthResponseSchema, errors, LoginBody, SessionUserSchema, SignupBody, SignupResponse } from './schemas';
 
@@ -11,7 +12,10 @@ export const REFRESH_COOKIE = 'jrt';
 export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): AuthService {
   const service = new AuthService(core);
   const cookiePath = `${core.config.apiPrefix}/auth`;
-  const secure = core.config.publicUrl.startsWith('https://');
+  // Secure whenever the public address is https, and otherwise whenever this request came over https
+  // (directly or, with TRUST_PROXY, through a proxy that says so): a deployment behind TLS that forgot
+  // PUBLIC_URL must not hand out its refresh token in a cookie that travels over plain http too.
+  const secure = core.config.publicUrl.startsWith('https://') ? true : 'auto';
 
   const sendSession = (reply: FastifyReply, session: IssuedSession) => {
     reply.setCookie(REFRESH_COOKIE, session.refreshCookie, {
@@ -74,7 +78,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       config: { access: 'public' },
     },
     async (request, reply) => {
-      const claims = core.tokens.readAccessToken(request.headers.authorization?.replace(/^Bearer\s+/i, ''));
+      const claims = core.tokens.readAccessToken(bearerToken(request));
       const family = typeof claims === 'object' ? claims.familyId : undefined;
       const userId = typeof claims === 'object' ? claims.userId : undefined;
       await service.logout(request.cookies[REFRESH_COOKIE], family, userId);

@@ -40,27 +40,27 @@ export class AuthService {
   }): Promise<IssuedSession> {
     const { throttle, config } = this.core;
     const email = input.email.trim().toLowerCase();
-    const wait = Math.max(await throttle.hitIp(input.ip), await throttle.accountLocked(email));
-    if (wait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: wait });
+    const ipWait = await throttle.hitIp(input.ip);
+    if (ipWait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: ipWait });
+    // counted (as a failure) before the slow hash, so concurrent guesses can't all slip past the limit
+    const accountWait = await throttle.hitAccount(email);
+    if (accountWait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: accountWait });
 
     const row = await this.knex('users').whereRaw('lower(email) = ?', [email]).first('id', 'companyId', 'passwordHash', 'super');
     if (!row) {
       this.decoy ??= decoyHash(config.passwordHashCost);
       await verifyPassword(input.password, await this.decoy);
-      await throttle.recordFailure(email);
       throw new AppError('ERR_INVALID_CREDENTIALS');
     }
-    if (!(await verifyPassword(input.password, row.passwordHash))) {
-      await throttle.recordFailure(email);
-      throw new AppError('ERR_INVALID_CREDENTIALS');
-    }
+    if (!(await verifyPassword(input.password, row.passwordHash))) throw new AppError('ERR_INVALID_CREDENTIALS');
+    // the right password: this attempt was no failure, and neither were the ones before it
+    await throttle.recordSuccess(email);
     const company = await this.core.sessions.company(row.companyId);
     if (!company) throw new AppError('ERR_INVALID_CREDENTIALS');
     if (!company.status && !row.super) throw new AppError('ERR_COMPANY_INACTIVE');
     if (!row.super && company.dueDate < today()) {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: company.dueDate });
     }
-    await throttle.recordSuccess(email);
 
     // One session per user (1-core §4 session takeover): older sessions end now and are told why.
     await this.revokeUserSessions(row.id, 'takeover');
@@ -106,7 +106,9 @@ export class AuthService {
         throw new AppError('ERR_SESSION_EXPIRED');
       }
     }
-    return this.issue(row.userId, row.companyId, row.familyId, row.persistent);
+    // a browser-session login lives at most SESSION_TTL_MS from the login, however often it rotates
+    const expiresAt = row.persistent ? undefined : new Date(row.expiresAt);
+    return this.issue(row.userId, row.companyId, row.familyId, row.persistent, expiresAt);
   }
 
   /** Ends the session of a refresh cookie and/or of an access token's family. */
@@ -144,7 +146,7 @@ export class AuthService {
     // a calendar day of the server's zone, like today() that expiry is checked against (not UTC's)
     const pad = (n: number) => String(n).padStart(2, '0');
     const dueDate = `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}`;
-    return this.knex.transaction(async (trx) => {
+    const created = this.knex.transaction(async (trx) => {
       const [company] = await trx('companies')
         .insert({
           name: input.companyName.trim(),
@@ -162,6 +164,11 @@ export class AuthService {
         .returning(['id']);
       await ensureSettings(trx, company.id, DEFAULT_COMPANY_SETTINGS);
       return { companyId: company.id as number, userId: user.id as number, dueDate };
+    });
+    // two signups with one e-mail at once both pass the check above; the unique index decides
+    return created.catch((error: unknown) => {
+      if ((error as { constraint?: string }).constraint === 'users_email_unique') throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
+      throw error;
     });
   }
 
@@ -184,7 +191,13 @@ export class AuthService {
     });
   }
 
-  private async issue(userId: number, companyId: number, familyId: string, persistent: boolean): Promise<IssuedSession> {
+  private async issue(
+    userId: number,
+    companyId: number,
+    familyId: string,
+    persistent: boolean,
+    expiresAt?: Date,
+  ): Promise<IssuedSession> {
     const { config } = this.core;
     const refresh = newRefreshToken();
     const ttlMs = persistent ? config.refreshTokenTtlDays * 86_400_000 : SESSION_TTL_MS;
@@ -195,7 +208,7 @@ export class AuthService {
       companyId,
       tokenHash: refresh.hash,
       persistent,
-      expiresAt: new Date(Date.now() + ttlMs),
+      expiresAt: expiresAt ?? new Date(Date.now() + ttlMs),
     });
     await this.core.sessions.invalidateUser(userId);
     const user = await this.core.sessions.user(userId, companyId);

@@ -66,6 +66,14 @@ export class Authenticator {
     if (claims === 'missing') return { ok: false, status: 401, error: 'ERR_UNAUTHENTICATED' };
     // 1-core §4: a 403 makes the client refresh its token; a 401 ends the session.
     if (claims === 'expired' || claims === 'invalid') return { ok: false, status: 403, error: 'ERR_TOKEN_EXPIRED' };
+    return this.check(claims);
+  }
+
+  /**
+   * The state of a session now, for a caller authenticated earlier (a live socket): the same rules as
+   * `authenticate` but the token's own expiry, after the user, the company or the family changed.
+   */
+  async check(claims: { userId: number; companyId: number; familyId: string }): Promise<Authenticated | AuthFailure> {
     if (this.revokedFamilies.has(claims.familyId)) return { ok: false, status: 401, error: 'ERR_SESSION_EXPIRED' };
     const user = await this.sessions.user(claims.userId, claims.companyId);
     if (!user) return { ok: false, status: 401, error: 'ERR_SESSION_EXPIRED' };

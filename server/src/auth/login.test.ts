@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
+import { DEFAULT_COMPANY_SETTINGS, hashPassword } from '@balcao/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, dayFromToday, expiredAccessToken, familyOf, TEST_PASSWORD } from '../../test/realtime/helpers';
 
@@ -126,6 +126,33 @@ describe('POST /auth/login', () => {
     }
   });
 
+  it('gives company 1 the due date 2999-12-31 whatever its row says, for its users who are not super too', async () => {
+    const { knex, sessions } = t.balcao.core;
+    const [staff] = await knex('users')
+      .insert({
+        companyId: 1,
+        name: 'Platform Staff',
+        email: 'staff@balcao.test',
+        passwordHash: await hashPassword(TEST_PASSWORD, 1024),
+      })
+      .returning('id');
+    const past = dayFromToday(-3);
+    await knex('companies').where({ id: 1 }).update({ dueDate: past });
+    await sessions.invalidateCompany(1);
+    try {
+      const res = await login({ email: 'staff@balcao.test', password: TEST_PASSWORD });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().user).toMatchObject({ super: false, companyId: 1, company: { id: 1, dueDate: '2999-12-31' } });
+      const me = await t.inject({ method: 'GET', url: '/api/auth/me', token: res.json().token });
+      expect(me.statusCode).toBe(200);
+      expect(me.json().company.dueDate).toBe('2999-12-31');
+    } finally {
+      await knex('companies').where({ id: 1 }).update({ dueDate: '2999-12-31' });
+      await knex('users').where({ id: staff.id }).delete();
+      await sessions.invalidateCompany(1);
+    }
+  });
+
   it('answers 400 ERR_VALIDATION naming every failing field', async () => {
     const res = await login({ email: 'a', remember: 'yes', extra: 1 });
     expect(res.statusCode).toBe(400);
@@ -242,5 +269,34 @@ describe('access token lifetime', () => {
     const claims = JSON.parse(Buffer.from(payload ?? '', 'base64url').toString('utf8'));
     expect(claims.exp - claims.iat).toBe(t.config.accessTokenTtlSeconds);
     expect(claims).not.toHaveProperty('email');
+  });
+});
+
+describe('the refresh cookie behind a TLS proxy', () => {
+  let proxied: TestApp;
+  beforeAll(async () => {
+    // PUBLIC_URL left at its http default: what a deployment that forgot it looks like
+    proxied = await createTestApp({ config: { trustProxy: true } });
+  });
+  afterAll(async () => {
+    await proxied.close();
+  });
+
+  it('is Secure when the request came over https, even though PUBLIC_URL says http; httpOnly, strict and scoped always', async () => {
+    const payload = { email: 'agent@acme.test', password: 'demo1234' };
+    const overTls = await proxied.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload,
+      headers: { 'x-forwarded-proto': 'https' },
+    });
+    expect(overTls.statusCode).toBe(200);
+    const cookie = setCookieOf(overTls);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Path=\/api\/auth/);
+    const plain = await proxied.inject({ method: 'POST', url: '/api/auth/login', payload });
+    expect(setCookieOf(plain)).not.toMatch(/; Secure/);
   });
 });

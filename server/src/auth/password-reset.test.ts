@@ -97,4 +97,38 @@ describe('password reset (2-administration §4)', () => {
     expect(right.statusCode).toBe(400);
     expect(right.json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
   });
+
+  const mailedCode = async (email: string) => {
+    await t.inject({ method: 'POST', url: `/api/forgetpassword/${email}` });
+    const mail = await waitFor(() => smtp.inbox.find((raw) => raw.includes(email)));
+    return /(\d{6})\. Ele vale/.exec(mail.replace(/=\r?\n/g, ''))?.[1] ?? '';
+  };
+
+  it('compares no more than five codes, even when the guesses arrive all at once', async () => {
+    const code = await mailedCode('agent@acme.test');
+    const guesses = Array.from({ length: 12 }, (_, n) => String((Number(code) + n + 1) % 1_000_000).padStart(6, '0'));
+    const burst = await Promise.all(
+      guesses.map((guess) => t.inject({ method: 'POST', url: `/api/resetpasswords/agent@acme.test/${guess}/NewPass123` })),
+    );
+    expect(burst.every((res) => res.statusCode === 400)).toBe(true);
+    const row = await t.balcao.core
+      .knex('passwordResetCodes')
+      .where({ userId: t.demo.users.acmeAgent })
+      .orderBy('id', 'desc')
+      .first('attempts');
+    expect(row.attempts).toBe(5);
+    const right = await t.inject({ method: 'POST', url: `/api/resetpasswords/agent@acme.test/${code}/NewPass123` });
+    expect(right.json()).toEqual({ error: 'ERR_INVALID_RESET_CODE' });
+  });
+
+  it('spends a code once: of concurrent resets with the right code exactly one wins', async () => {
+    const code = await mailedCode('admin@acme.test');
+    const passwords = ['FirstPass1', 'SecondPass2', 'ThirdPass3', 'FourthPass4'];
+    const burst = await Promise.all(
+      passwords.map((password) => t.inject({ method: 'POST', url: `/api/resetpasswords/admin@acme.test/${code}/${password}` })),
+    );
+    expect(burst.map((res) => res.statusCode).sort()).toEqual([200, 400, 400, 400]);
+    const winner = passwords[burst.findIndex((res) => res.statusCode === 200)] ?? '';
+    expect((await t.login('admin@acme.test', winner)).user.email).toBe('admin@acme.test');
+  });
 });

@@ -91,16 +91,27 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
         .whereNull('usedAt')
         .where('expiresAt', '>', new Date())
         .orderBy('id', 'desc')
-        .first('id', 'codeHash', 'attempts');
-      if (!pending || pending.attempts >= MAX_ATTEMPTS) throw new AppError('ERR_INVALID_RESET_CODE');
+        .first('id', 'codeHash');
+      if (!pending) throw new AppError('ERR_INVALID_RESET_CODE');
+      // Each try takes one of the code's attempts before it is compared, in one statement: concurrent
+      // guesses can't all read "0 attempts" and be compared before any of them is counted.
+      const counted = await core
+        .knex('passwordResetCodes')
+        .where({ id: pending.id })
+        .whereNull('usedAt')
+        .where('attempts', '<', MAX_ATTEMPTS)
+        .increment('attempts', 1);
+      if (counted === 0) throw new AppError('ERR_INVALID_RESET_CODE');
       const matches = timingSafeEqual(Buffer.from(pending.codeHash, 'hex'), Buffer.from(hashCode(user.id, params.token), 'hex'));
-      if (!matches) {
-        await core.knex('passwordResetCodes').where({ id: pending.id }).increment('attempts', 1);
-        throw new AppError('ERR_INVALID_RESET_CODE');
-      }
+      if (!matches) throw new AppError('ERR_INVALID_RESET_CODE');
       const passwordHash = await hashPassword(params.newPassword, core.config.passwordHashCost);
       await core.knex.transaction(async (trx) => {
-        await trx('passwordResetCodes').where({ id: pending.id }).update({ usedAt: trx.fn.now() });
+        // spent once: of concurrent resets with the right code, one finds it unused
+        const spent = await trx('passwordResetCodes')
+          .where({ id: pending.id })
+          .whereNull('usedAt')
+          .update({ usedAt: trx.fn.now() });
+        if (spent === 0) throw new AppError('ERR_INVALID_RESET_CODE');
         await trx('users').where({ id: user.id }).update({ passwordHash, updatedAt: trx.fn.now() });
       });
       // a new password ends every session that the old one opened

@@ -57,7 +57,10 @@ async function ageRotation(cookie: string, ms: number): Promise<void> {
 describe('POST /auth/refresh_token', () => {
   it('refuses a missing, a garbage and an unknown cookie with 401 ERR_SESSION_EXPIRED and clears the cookie', async () => {
     const unknown = `jrt=00000000-0000-4000-8000-000000000000.${'A'.repeat(43)}`;
-    for (const cookie of [undefined, 'jrt=garbage', 'jrt=', unknown]) {
+    // shaped like ours, but no uuid: it must never reach Postgres (whose refusal would answer 400)
+    const notUuid = `jrt=${'-'.repeat(36)}.${'A'.repeat(43)}`;
+    const notUuid2 = `jrt=${'a'.repeat(36)}.${'A'.repeat(43)}`;
+    for (const cookie of [undefined, 'jrt=garbage', 'jrt=', unknown, notUuid, notUuid2]) {
       const res = await refresh(cookie);
       expect(res.statusCode).toBe(401);
       expect(res.json()).toEqual({ error: 'ERR_SESSION_EXPIRED' });
@@ -158,6 +161,24 @@ describe('POST /auth/refresh_token', () => {
     expect((await me(rotated.json().token)).statusCode).toBe(401);
   });
 
+  it('ends a session that was not remembered 12 hours after its login, however often it rotated', async () => {
+    const session = await freshSession();
+    const id = session.cookie.replace(/^jrt=/, '').split('.')[0];
+    const login = await t.balcao.core.knex('refreshTokens').where({ id }).first('expiresAt');
+    // at most 12 h (and no less than, say, 11 h 59 min) from the login
+    const lifeMs = new Date(login.expiresAt).getTime() - Date.now();
+    expect(lifeMs).toBeLessThanOrEqual(12 * 3_600_000);
+    expect(lifeMs).toBeGreaterThan(12 * 3_600_000 - 60_000);
+    // as if the session were 11 h 55 min old: rotating it must not give it another 12 h
+    const nearEnd = new Date(Date.now() + 5 * 60_000);
+    await t.balcao.core.knex('refreshTokens').where({ id }).update({ expiresAt: nearEnd });
+    const rotated = await refresh(session.cookie);
+    expect(rotated.statusCode).toBe(200);
+    const newId = cookieOf(rotated).replace(/^jrt=/, '').split('.')[0];
+    const next = await t.balcao.core.knex('refreshTokens').where({ id: newId }).first('expiresAt');
+    expect(new Date(next.expiresAt).getTime()).toBe(nearEnd.getTime());
+  });
+
   it('refuses a refresh token past its expiry', async () => {
     const session = await freshSession();
     const id = session.cookie.replace(/^jrt=/, '').split('.')[0];
@@ -246,6 +267,15 @@ describe('DELETE /auth/logout', () => {
     expect(res.statusCode).toBe(204);
     expect((await refresh(session.cookie)).statusCode).toBe(401);
     expect((await me(session.token)).statusCode).toBe(401);
+  });
+
+  it('answers 204 to a cookie that is not ours, without asking Postgres about it', async () => {
+    const res = await t.inject({
+      method: 'DELETE',
+      url: '/api/auth/logout',
+      headers: { cookie: `jrt=${'-'.repeat(36)}.${'A'.repeat(43)}` },
+    });
+    expect(res.statusCode).toBe(204);
   });
 
   it('answers 204 without any session and ends nobody else’s', async () => {

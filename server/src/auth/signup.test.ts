@@ -117,6 +117,15 @@ describe('POST /auth/signup', () => {
     expect(companies[0]?.n).toBe(1);
   });
 
+  it('makes one company of two signups with one e-mail at once; the other gets ERR_EMAIL_ALREADY_EXISTS', async () => {
+    const email = `twice-${Date.now()}@race.test`;
+    const both = await Promise.all([signup(form({ email })), signup(form({ email: email.toUpperCase() }))]);
+    expect(both.map((res) => res.statusCode).sort()).toEqual([201, 409]);
+    expect(both.find((res) => res.statusCode === 409)?.json()).toEqual({ error: 'ERR_EMAIL_ALREADY_EXISTS' });
+    const companies = await t.balcao.core.knex('companies').where({ email }).count({ n: '*' });
+    expect(companies[0]?.n).toBe(1);
+  });
+
   it('answers 400 ERR_VALIDATION listing every failing field', async () => {
     const res = await signup({
       name: 'N',

@@ -45,6 +45,16 @@ describe('per IP', () => {
     expect((await login('agent@lite.test', 'demo1234', freshIp())).statusCode).toBe(200);
   });
 
+  it('counts an IPv6 client by its /64 network (one host holds them all), not by single addresses', async () => {
+    const net = `2001:db8:${(++ipCounter).toString(16)}:7`;
+    for (let n = 1; n <= MAX_PER_IP; n++) {
+      expect((await login(`nobody${n}@v6.test`, 'wrong', `${net}::${n.toString(16)}`)).statusCode).toBe(401);
+    }
+    expectThrottled(await login('admin@acme.test', 'demo1234', `${net}:ffff:1:2:3`));
+    // the next /64 is another client
+    expect((await login('admin@acme.test', 'demo1234', `2001:db8:${ipCounter.toString(16)}:8::1`)).statusCode).toBe(200);
+  });
+
   it('throttles signups from the same address too', async () => {
     const ip = freshIp();
     const plan = await t.balcao.core.knex('plans').where({ name: 'Lite' }).first('id');
@@ -94,6 +104,35 @@ describe('per account', () => {
       expect((await login('ghost@nowhere.test', 'wrong', freshIp())).json()).toEqual({ error: 'ERR_INVALID_CREDENTIALS' });
     }
     expectThrottled(await login('ghost@nowhere.test', 'wrong', freshIp()));
+  });
+
+  it('holds against a burst of concurrent guesses from many addresses: no more than the limit reach the password check', async () => {
+    const email = 'agent@acme.test';
+    await t.balcao.core.redis.del(`${t.config.redisPrefix}:login:acct:${email}`);
+    const burst = await Promise.all(Array.from({ length: 12 }, (_, n) => login(email, `guess-${n}`, freshIp())));
+    const statuses = burst.map((res) => res.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(MAX_FAILURES);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(12 - MAX_FAILURES);
+    expectThrottled(await login(email, 'demo1234', freshIp()));
+    await t.balcao.core.redis.del(`${t.config.redisPrefix}:login:acct:${email}`);
+  });
+
+  it('forgives the failures of an account whose right password then meets an expired subscription', async () => {
+    const { knex, sessions } = t.balcao.core;
+    const email = 'agent@lite.test';
+    const lite = t.demo.companies.lite;
+    const due = (await knex('companies').where({ id: lite }).first('dueDate')).dueDate as string;
+    await knex('companies').where({ id: lite }).update({ dueDate: '2000-01-01' });
+    await sessions.invalidateCompany(lite);
+    try {
+      for (let round = 0; round < MAX_FAILURES + 1; round++) {
+        expect((await login(email, 'demo1234', freshIp())).statusCode).toBe(402);
+      }
+    } finally {
+      await knex('companies').where({ id: lite }).update({ dueDate: due });
+      await sessions.invalidateCompany(lite);
+    }
+    expect((await login(email, 'demo1234', freshIp())).statusCode).toBe(200);
   });
 
   it('lifts the lock when the window ends', async () => {

@@ -58,7 +58,7 @@ export function newRefreshToken(): { id: string; cookie: string; hash: string } 
 /** Splits a refresh cookie into its id and secret, or null when it isn't one of ours. */
 export function parseRefreshCookie(value: string | undefined): { id: string; secret: string } | null {
   if (!value) return null;
-  const match = /^([0-9a-f-]{36})\.([A-Za-z0-9_-]{43})$/.exec(value);
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([A-Za-z0-9_-]{43})$/.exec(value);
   return match?.[1] && match[2] ? { id: match[1], secret: match[2] } : null;
 }
 

@@ -78,6 +78,16 @@ describe('enqueue and processing', () => {
     expect(system).toMatchObject({ companyId: null, scope: undefined });
   });
 
+  it("refuses, inside one company's scope, to enqueue for another company", async () => {
+    await expect(
+      runInTenant({ companyId: lite, userId: 1 }, () => enqueue({ tag: 'crossing' }, { companyId: acme })),
+    ).rejects.toThrow(/company \d+ named from the scope of company \d+/);
+    await drain();
+    expect(probe.tagged('crossing')).toEqual([]);
+    await runInTenant({ companyId: acme, userId: 1 }, () => enqueue({ tag: 'same-company' }, { companyId: acme }));
+    await ran('same-company');
+  });
+
   it('holds a delayed job back at least delayMs without holding back the jobs behind it', async () => {
     const before = Date.now();
     await enqueue({ tag: 'late' }, { companyId: acme, delayMs: 400 });
@@ -91,22 +101,48 @@ describe('enqueue and processing', () => {
   it('makes one job of two enqueues with the same jobId while the first is pending', async () => {
     const first = await enqueue({ tag: 'once', copy: 1 }, { companyId: acme, jobId: 'campaign-7', delayMs: 200 });
     const second = await enqueue({ tag: 'once', copy: 2 }, { companyId: acme, jobId: 'campaign-7', delayMs: 200 });
-    expect(first).toEqual({ id: 'record:campaign-7' });
+    expect(first).toEqual({ id: `record:${acme}:campaign-7` });
     expect(second).toBeNull();
     await drain(400);
     expect(probe.tagged('once').map((run) => run.data.copy)).toEqual([1]);
 
     // once done, the id is free again (a later shipping of the same campaign is a new job)
     const again = await enqueue({ tag: 'once', copy: 3 }, { companyId: acme, jobId: 'campaign-7' });
-    expect(again).toEqual({ id: 'record:campaign-7' });
+    expect(again).toEqual({ id: `record:${acme}:campaign-7` });
     await waitFor(() => probe.tagged('once').length === 2, { what: 'second run' });
+  });
+
+  it('keeps the jobIds of two companies apart: the same id makes one job per company, each in its own scope', async () => {
+    const company = await createCompany(t);
+    const mine = await enqueue({ tag: 'per-company', who: 'acme' }, { companyId: acme, jobId: 'daily-close', delayMs: 200 });
+    const theirs = await enqueue(
+      { tag: 'per-company', who: 'other' },
+      { companyId: company.companyId, jobId: 'daily-close', delayMs: 200 },
+    );
+    const system = await enqueue({ tag: 'per-company', who: 'system' }, { jobId: 'daily-close', delayMs: 200 });
+    expect(mine).toEqual({ id: `record:${acme}:daily-close` });
+    expect(theirs).toEqual({ id: `record:${company.companyId}:daily-close` });
+    expect(system).toEqual({ id: 'record:system:daily-close' });
+    // a repeat within one company is still a no-op
+    expect(await enqueue({ tag: 'per-company', who: 'again' }, { companyId: acme, jobId: 'daily-close' })).toBeNull();
+    await waitFor(() => probe.tagged('per-company').length === 3, { what: 'three runs' });
+    await drain(300);
+    const runs = probe.tagged('per-company').map((run) => ({ who: run.data.who, scope: run.scope }));
+    expect(runs).toEqual(
+      expect.arrayContaining([
+        { who: 'acme', scope: acme },
+        { who: 'other', scope: company.companyId },
+        { who: 'system', scope: undefined },
+      ]),
+    );
+    expect(runs).toHaveLength(3);
   });
 
   it('lets a jobId whose job failed be enqueued again (only a pending job makes a repeat a no-op)', async () => {
     const failedSet = `${t.config.redisPrefix}:bq:jobs-probe:failed`;
     const first = await t.balcao.core.jobs.enqueue('jobs-probe', 'flaky', { fail: true }, { companyId: acme, jobId: 'ship-9' });
-    expect(first).toEqual({ id: 'flaky:ship-9' });
-    await waitFor(() => t.balcao.core.redis.sIsMember(failedSet, 'flaky:ship-9'), { what: 'the job to fail' });
+    expect(first).toEqual({ id: `flaky:${acme}:ship-9` });
+    await waitFor(() => t.balcao.core.redis.sIsMember(failedSet, `flaky:${acme}:ship-9`), { what: 'the job to fail' });
 
     const retry = await t.balcao.core.jobs.enqueue(
       'jobs-probe',
@@ -114,9 +150,9 @@ describe('enqueue and processing', () => {
       { tag: 'retried' },
       { companyId: acme, jobId: 'ship-9' },
     );
-    expect(retry).toEqual({ id: 'flaky:ship-9' });
+    expect(retry).toEqual({ id: `flaky:${acme}:ship-9` });
     const [run] = await ran('retried');
-    expect(run).toMatchObject({ job: 'flaky', jobId: 'flaky:ship-9', companyId: acme });
+    expect(run).toMatchObject({ job: 'flaky', jobId: `flaky:${acme}:ship-9`, companyId: acme });
   });
 
   it('refuses to enqueue for a company whose plan lacks the plugin flag', async () => {

@@ -79,19 +79,25 @@ export class JobRunner {
     const [featureId, jobName] = name.includes(':') ? (name.split(':', 2) as [string, string]) : [callerId, name];
     const feature = this.features.get(featureId);
     if (!feature?.jobs[jobName]) throw new Error(`Unknown job ${featureId}:${jobName}`);
-    const companyId = options.companyId ?? currentTenant()?.companyId ?? null;
+    const scope = currentTenant()?.companyId;
+    // inside a company's scope (a request, a job, an event), work is enqueued for that company only
+    if (options.companyId !== undefined && scope !== undefined && options.companyId !== scope) {
+      throw new Error(`Job ${featureId}:${jobName}: company ${options.companyId} named from the scope of company ${scope}`);
+    }
+    const companyId = options.companyId ?? scope ?? null;
     if (feature.planFlag && companyId !== null && !(await this.options.hasFlag(companyId, feature.planFlag))) {
       throw new AppError('ERR_PLAN_FEATURE_DISABLED');
     }
     const job = feature.queue.createJob({ name: jobName, companyId, data });
-    if (options.jobId) job.setId(`${jobName}:${options.jobId}`);
+    // the id is the company's own: the same jobId of two companies makes two jobs, not one
+    const id = options.jobId ? `${jobName}:${companyId ?? 'system'}:${options.jobId}` : undefined;
+    if (id) job.setId(id);
     if (options.delayMs && options.delayMs > 0) job.delayUntil(Date.now() + options.delayMs);
     if (options.retries) job.retries(options.retries).backoff('exponential', 1_000);
     if (options.timeoutMs) job.timeout(options.timeoutMs);
     let saved = await job.save();
-    if (!saved.id && options.jobId) {
+    if (!saved.id && id) {
       // a failed job keeps its id in Redis (for inspection): it is over, so a new enqueue replaces it
-      const id = `${jobName}:${options.jobId}`;
       if ((await feature.queue.getJob(id))?.status === 'failed') {
         await feature.queue.removeJob(id);
         saved = await job.setId(id).save();

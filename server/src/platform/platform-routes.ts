@@ -7,6 +7,7 @@ import {
   PLAN_FLAGS,
   type PluginListing,
   PRODUCT_VERSION,
+  remoteContainerName,
   StrictObject,
   Type,
 } from '@balcao/plugin-sdk/server';
@@ -167,11 +168,6 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
   );
 }
 
-/** The Module Federation container name of a plugin's remote (must match the rspack preset). */
-export function remoteContainerName(pluginId: string): string {
-  return `balcao_${pluginId.replaceAll('-', '_')}`;
-}
-
 /** Liveness and readiness, outside the API prefix (for orchestrators). */
 export function registerHealthRoutes(app: FastifyInstance, core: CoreServices): void {
   app.get(
@@ -197,11 +193,17 @@ export function registerHealthRoutes(app: FastifyInstance, core: CoreServices): 
     },
     async (_request, reply) => {
       const check = async (probe: () => Promise<unknown>) => {
+        let timer: NodeJS.Timeout | undefined;
         try {
-          await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2_000))]);
+          const timeout = new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timeout')), 2_000);
+          });
+          await Promise.race([probe(), timeout]);
           return 'ok';
         } catch {
           return 'down';
+        } finally {
+          clearTimeout(timer);
         }
       };
       const [db, redis] = await Promise.all([check(() => core.knex.raw('select 1')), check(() => core.redis.ping())]);

@@ -78,8 +78,20 @@ describe('handshake', () => {
   it("refuses a valid token of another company's namespace with ERR_NO_PERMISSION", async () => {
     expect(await handshakeRefusal(url, acmeId, liteAdmin.token)).toBe('ERR_NO_PERMISSION');
     expect(await handshakeRefusal(url, liteId, acmeAdmin.token)).toBe('ERR_NO_PERMISSION');
-    // a namespace of a company that doesn't exist is refused the same way
-    expect(await handshakeRefusal(url, 999_999, acmeAdmin.token)).toBe('ERR_NO_PERMISSION');
+  });
+
+  it('creates no namespace for a company that does not exist (a knock on /<any number> costs nothing)', async () => {
+    const namespaces = () => [...t.balcao.core.realtime.io._nsps.keys()];
+    const before = namespaces();
+    expect(await handshakeRefusal(url, 999_999, acmeAdmin.token)).toBe('message:Invalid namespace');
+    expect(await handshakeRefusal(url, 999_998, undefined)).toBe('message:Invalid namespace');
+    expect(await handshakeRefusal(url, '9999999999', acmeAdmin.token)).toBe('message:Invalid namespace');
+    expect(namespaces()).toEqual(before);
+    // an existing company's namespace still answers with the guard's reasons
+    const company = await createCompany(t);
+    expect(namespaces()).not.toContain(`/${company.companyId}`);
+    expect(await handshakeRefusal(url, company.companyId, undefined)).toBe('ERR_UNAUTHENTICATED');
+    expect(await handshakeRefusal(url, company.companyId, acmeAdmin.token)).toBe('ERR_NO_PERMISSION');
   });
 
   it('refuses a session that ended, and a company past its due date', async () => {
@@ -95,6 +107,36 @@ describe('handshake', () => {
       .update({ dueDate: dayFromToday(-1) });
     await t.balcao.core.sessions.invalidateCompany(company.companyId);
     expect(await handshakeRefusal(url, company.companyId, admin.token)).toBe('ERR_SUBSCRIPTION_EXPIRED');
+  });
+
+  it('re-checks live sockets when their user or company changes: new profile taken, deactivation and expiry end them', async () => {
+    const { knex, sessions, realtime } = t.balcao.core;
+    const company = await createCompany(t);
+    const user = await t.login(company.userEmail, TEST_PASSWORD);
+    const admin = await t.login(company.adminEmail, TEST_PASSWORD);
+    const serverSide = async (socket: Socket) =>
+      (await realtime.io.of(`/${company.companyId}`).fetchSockets()).find((s) => s.id === socket.id);
+
+    const userSocket = await connect(company.companyId, user.token);
+    expect((await serverSide(userSocket))?.data.session.profile).toBe('user');
+    await knex('users').where({ email: company.userEmail }).update({ profile: 'admin' });
+    await sessions.invalidateUser(user.user.id);
+    await waitFor(async () => (await serverSide(userSocket))?.data.session.profile === 'admin', { what: 'new profile' });
+    expect(userSocket.connected).toBe(true);
+
+    const adminSocket = await connect(company.companyId, admin.token);
+    const ended = nextEvent(adminSocket, 'disconnect');
+    await knex('companies')
+      .where({ id: company.companyId })
+      .update({ dueDate: dayFromToday(-1) });
+    await sessions.invalidateCompany(company.companyId);
+    expect(await ended).toBe('io server disconnect');
+    await waitFor(() => !userSocket.connected, { what: 'every socket of the company ended' });
+    // a socket of another company is left alone
+    const acme = await connect(acmeId, acmeAdmin.token);
+    await sessions.invalidateCompany(company.companyId);
+    await barrier(acmeId, acme);
+    expect(acme.connected).toBe(true);
   });
 
   it('accepts the right company and puts the socket in its user room', async () => {

@@ -19,6 +19,8 @@ import type { InvalidationBus } from '../tenancy/invalidation';
 
 const COMPANY_NAMESPACE = /^\/(\d{1,10})$/;
 const USER_STATUS_MIN_INTERVAL_MS = 10_000;
+/** Ids are Postgres integers. */
+const MAX_ID = 2_147_483_647;
 
 interface SocketData {
   session: RequestSession;
@@ -57,6 +59,11 @@ export class RealtimeServer implements RealtimeService {
     invalidation: InvalidationBus,
   ) {
     invalidation.onInvalidate((message) => {
+      if (message.kind === 'user' || message.kind === 'company') {
+        // after the caches have dropped the old copy (their listeners run in this same dispatch)
+        setImmediate(() => this.recheckSockets(message.kind, message.id));
+        return;
+      }
       if (message.kind !== 'family') return;
       const sockets = this.socketsByFamily.get(message.id);
       if (!sockets) return;
@@ -84,7 +91,22 @@ export class RealtimeServer implements RealtimeService {
     this.io.sockets.on('new_namespace', (namespace: Namespace) => {
       if (COMPANY_NAMESPACE.test(namespace.name)) this.guard(namespace);
     });
-    this.io.of((name, _auth, next) => next(null, COMPANY_NAMESPACE.test(name)));
+    // A namespace lives for good (see above) and costs Redis subscriptions: create one only for a company
+    // that exists, or anyone could create them without limit just by knocking on /<any number>.
+    this.io.of((name, _auth, next) => {
+      const companyId = Number(COMPANY_NAMESPACE.exec(name)?.[1] ?? 0);
+      if (companyId < 1 || companyId > MAX_ID) return next(null, false);
+      this.knex('companies')
+        .where({ id: companyId })
+        .first('id')
+        .then(
+          (row) => next(null, row !== undefined),
+          (error: unknown) => {
+            this.log.error({ err: error }, 'socket namespace check failed');
+            next(null, false);
+          },
+        );
+    });
     this.io.on('connection', (socket) => socket.disconnect(true)); // the main namespace serves nothing
   }
 
@@ -202,6 +224,31 @@ export class RealtimeServer implements RealtimeService {
       );
     });
     this.track(this.setOnline(companyId, session.userId, true));
+  }
+
+  /**
+   * A socket carries the session it opened with. When its user or company changes (profile, deletion,
+   * deactivation, due date), this process's sockets of them are checked again: a session still good takes
+   * the new state, any other is disconnected, and its reconnection meets the handshake's refusal.
+   */
+  private recheckSockets(kind: 'user' | 'company', id: number): void {
+    for (const sockets of this.socketsByFamily.values()) {
+      for (const socket of sockets) {
+        const data = socket.data as SocketData;
+        if ((kind === 'user' ? data.session.userId : data.session.companyId) !== id) continue;
+        this.track(
+          this.authenticator
+            .check({ userId: data.session.userId, companyId: data.session.companyId, familyId: data.familyId })
+            .then(
+              (result) => {
+                if (result.ok && !result.expired) data.session = result.session;
+                else socket.disconnect(true);
+              },
+              (error: unknown) => this.log.error({ err: error }, 'socket session check failed'),
+            ),
+        );
+      }
+    }
   }
 
   private track(work: Promise<void>): void {

@@ -4,6 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import type { LoadedPlugin } from '../plugins/loader';
 import { DEFAULT_COMPANY_SETTINGS, PUBLIC_SETTING_DEFAULTS } from '../settings/defaults';
 import { ensureSettings } from '../settings/settings-service';
+import { PLATFORM_COMPANY_ID, PLATFORM_DUE_DATE } from '../tenancy/session-store';
 
 /** The demo password of every demo login. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -61,18 +62,18 @@ export async function seedDemo(knex: Knex, options: { passwordHashCost: number; 
     }
 
     const companies = {} as DemoIds['companies'];
-    const platform = await trx('companies').where({ id: 1 }).first('id');
+    const platform = await trx('companies').where({ id: PLATFORM_COMPANY_ID }).first('id');
     if (!platform) {
       await trx('companies').insert({
-        id: 1,
+        id: PLATFORM_COMPANY_ID,
         ...DEMO_COMPANIES.platform,
         planId: planIds.platform,
-        dueDate: '2999-12-31',
+        dueDate: PLATFORM_DUE_DATE,
         status: true,
       });
       await trx.raw("select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))");
     }
-    companies.platform = 1;
+    companies.platform = PLATFORM_COMPANY_ID;
     for (const key of ['acme', 'lite'] as const) {
       const existing = await trx('companies').where({ name: DEMO_COMPANIES[key].name }).orderBy('id').first('id');
       companies[key] =

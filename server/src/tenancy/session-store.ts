@@ -14,6 +14,10 @@ export interface CompanyState {
   settings: Record<string, string>;
 }
 
+/** The platform company (the super user's), whose subscription never ends (1-core §4 and §9). */
+export const PLATFORM_COMPANY_ID = 1;
+export const PLATFORM_DUE_DATE = '2999-12-31';
+
 /** A feature's contribution to the session user (queues, …). */
 export type SessionContributor = (user: SessionUser) => Promise<Partial<SessionUser>>;
 
@@ -116,7 +120,8 @@ export class SessionStore {
       id: row.id,
       name: row.name,
       status: row.status,
-      dueDate: row.dueDate,
+      // 1-core §4: "The company with id 1 is given due date 2999-12-31", whatever its row says
+      dueDate: row.id === PLATFORM_COMPANY_ID ? PLATFORM_DUE_DATE : row.dueDate,
       planId: row.planId,
       flags,
       settings: Object.fromEntries(settingRows.map((s) => [s.key, s.value])),
