@@ -10,5 +10,6 @@ export { createKnex } from './db/knex';
 export { migrateAll, migrationsTable } from './db/migrator';
 export type { RegisteredRoute } from './http/route-registry';
 export { type DiscoveredPlugin, discoverPlugins, PluginManifestError } from './plugins/discover';
+export { migrationFiles, migrationName, moduleFiles } from './plugins/feature-files';
 export { DEMO_LOGINS, DEMO_PASSWORD, type DemoIds, seedDemo } from './seed/demo';
 export { DEFAULT_COMPANY_SETTINGS, PUBLIC_SETTING_DEFAULTS } from './settings/defaults';

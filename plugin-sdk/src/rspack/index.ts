@@ -14,6 +14,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ModuleFederationPlugin } from '@module-federation/enhanced/rspack';
 import { type Configuration, type RuleSetRule, rspack } from '@rspack/core';
+import { remoteContainerName } from '../shared/session';
+
+export { remoteContainerName };
 
 /** Build mode of a compiler. */
 export type BuildMode = 'production' | 'development';
@@ -53,14 +56,6 @@ export interface FeatureManifest {
   root: string;
   version: string;
   ui?: FeatureUiManifest;
-}
-
-/**
- * The federation container name of a plugin's remote. It must stay equal to the server's
- * `remoteContainerName` (server/src/platform/platform-routes.ts), which tells the host what to load.
- */
-export function remoteContainerName(pluginId: string): string {
-  return `balcao_${pluginId.replaceAll('-', '_')}`;
 }
 
 /** Reads a feature's `balcao` manifest from its package.json, or null when the folder holds no feature. */

@@ -42,11 +42,14 @@ export interface PluginDefinition {
   register?(app: PluginApp, ctx: PluginContext): void | Promise<void>;
   /** Named jobs (queue per feature). */
   jobs?: Record<string, JobDefinition>;
-  /** Repeating work driven by the core scheduler. */
+  /** Repeating work driven by the core scheduler; the loader refuses one naming a job `jobs` doesn't declare. */
   schedules?: ScheduleDefinition[];
-  /** Event bus handlers; each runs in the payload's company scope. */
+  /** Event bus handlers; each runs in the payload's company scope (a plugin's: only for companies with its flag). */
   on?: { [E in keyof BalcaoEvents]?: (payload: BalcaoEvents[E], ctx: PluginContext) => void | Promise<void> };
-  /** Fields this feature adds to the session user (`GET /auth/me`), computed per user and cached. */
+  /**
+   * Fields this feature adds to the session user (`GET /auth/me`), computed per user and cached; a
+   * plugin's are added only for companies whose plan has its flag.
+   */
   session?(user: SessionUser, ctx: PluginContext): Promise<Partial<SessionUser>>;
   /** Demo data for `npm start` (idempotent: only inserts what is missing) and fixtures for the test walkers. */
   seed?: {

@@ -79,3 +79,11 @@ export interface MenuEntry {
 }
 
 export type { PlanFlags };
+
+/**
+ * The Module Federation container name of a plugin's remote: what the rspack preset builds and what the
+ * server's plugin listing tells the host to load, from this one function.
+ */
+export function remoteContainerName(pluginId: string): string {
+  return `balcao_${pluginId.replaceAll('-', '_')}`;
+}

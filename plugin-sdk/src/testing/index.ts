@@ -34,7 +34,10 @@ export * from './fixtures';
 
 /** Options of `createTestApp`. */
 export interface TestAppOptions {
-  /** Extra plugin folders to load (test fixtures, a third-party plugin under test). */
+  /**
+   * Extra plugins to load, as `BALCAO_PLUGINS` names them: folders (test fixtures, a third-party plugin
+   * under test) or names of installed packages. The repository's own features are always loaded.
+   */
   plugins?: string[];
   /** Configuration overrides. */
   config?: Partial<AppConfig>;
@@ -101,7 +104,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       passwordHashCost: 1024,
       loginMaxPerIp: 100_000,
       storageDir: path.join(process.env.TMPDIR ?? '/tmp', 'balcao-test-storage', redisPrefix),
-      extraPlugins: (options.plugins ?? []).map((p) => path.resolve(p)),
+      extraPlugins: options.plugins ?? [],
       port: 0,
       host: '127.0.0.1',
       ...options.config,

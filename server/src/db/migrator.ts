@@ -1,7 +1,7 @@
-import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import { migrationFiles, migrationName } from '../plugins/feature-files';
 
 /** One owner of migrations: the core or a feature, with its folder and its own migrations table. */
 export interface MigrationOwner {
@@ -16,24 +16,16 @@ interface MigrationModule {
   down?(knex: Knex): Promise<void>;
 }
 
-const MIGRATION_FILE = /^\d{4}[-_].+\.(ts|js|mjs)$/;
-
 /** Knex migration source that imports TypeScript or JavaScript migrations of one folder, in name order. */
 class FolderMigrationSource implements Knex.MigrationSource<string> {
   constructor(private readonly directory: string) {}
 
   async getMigrations(): Promise<string[]> {
-    let entries: string[];
-    try {
-      entries = await readdir(this.directory);
-    } catch {
-      return [];
-    }
-    return entries.filter((name) => MIGRATION_FILE.test(name) && !name.endsWith('.d.ts')).sort();
+    return migrationFiles(this.directory);
   }
 
   getMigrationName(migration: string): string {
-    return migration.replace(/\.(ts|js|mjs)$/, '');
+    return migrationName(migration);
   }
 
   async getMigration(migration: string): Promise<Knex.Migration> {

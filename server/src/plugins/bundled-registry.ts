@@ -5,6 +5,9 @@
  * folder relative to the repository root, and hands it over here before the core starts. Without a
  * registry (development, tests) everything is imported from disk.
  */
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { migrationFiles, migrationName, moduleFiles } from './feature-files';
 
 /** A lazily imported module. */
 export type ModuleLoader = () => Promise<unknown>;
@@ -27,8 +30,8 @@ export interface BundledRegistry {
 
 let registry: BundledRegistry | null = null;
 
-/** Called by the bundle's entry before anything else runs. */
-export function useBundledRegistry(bundled: BundledRegistry): void {
+/** Called by the bundle's entry before anything else runs (and by tests, with null to go back to source). */
+export function useBundledRegistry(bundled: BundledRegistry | null): void {
   registry = bundled;
 }
 
@@ -49,4 +52,28 @@ export function ensureTypeScriptLoader(): Promise<void> {
     register();
   });
   return typeScriptLoader;
+}
+
+/** Imports a file of a feature outside the bundle, registering tsx first when it is TypeScript. */
+function importFromDisk(file: string): ModuleLoader {
+  return async () => {
+    if (file.endsWith('.ts')) await ensureTypeScriptLoader();
+    return import(pathToFileURL(file).href);
+  };
+}
+
+/**
+ * The same shape as a bundled feature for one that the bundle doesn't hold (a plugin of BALCAO_PLUGINS):
+ * its files imported from disk through tsx. Used when running from the bundle, where nothing else
+ * registers a TypeScript loader — without it the feature's migrations, which run first, can't load.
+ */
+export function featureFromDisk(paths: { serverEntry: string | null; migrationsDir: string; routesDir: string }): BundledFeature {
+  const loaders = (dir: string, names: string[], key: (name: string) => string) =>
+    Object.fromEntries(names.map((name) => [key(name), importFromDisk(path.join(dir, name))]));
+  // the same files the migrator takes from a folder when running from source
+  return {
+    ...(paths.serverEntry ? { server: importFromDisk(paths.serverEntry) } : {}),
+    migrations: loaders(paths.migrationsDir, migrationFiles(paths.migrationsDir), migrationName),
+    routes: loaders(paths.routesDir, moduleFiles(paths.routesDir), (name) => name),
+  };
 }

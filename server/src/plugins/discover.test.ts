@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SDK_VERSION } from '@balcao/plugin-sdk/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { migrationOwners } from '../app';
+import { useBundledRegistry } from './bundled-registry';
 import { type DiscoveredPlugin, discoverPlugins, orderByDependencies, PluginManifestError } from './discover';
 
 const roots: string[] = [];
@@ -178,6 +180,60 @@ describe('discoverPlugins', () => {
     expect(refusal(() => discoverPlugins(['@acme/not-installed'], root)).message).toBe(
       "BALCAO_PLUGINS: '@acme/not-installed' is neither a plugin folder nor an installed package",
     );
+  });
+
+  it('finds an extra plugin named by its package name, even behind an exports map that hides package.json', () => {
+    const root = repo({});
+    const pkg = path.join(root, 'node_modules', '@acme', 'crm');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(
+      path.join(pkg, 'package.json'),
+      JSON.stringify({
+        name: '@acme/crm',
+        version: '2.0.0',
+        type: 'module',
+        // the usual ESM package: only its entry points are exported, not ./package.json
+        exports: { './server': './server/index.js' },
+        balcao: plugin('acme-crm'),
+      }),
+    );
+    const [crm] = discoverPlugins(['@acme/crm'], root);
+    expect(crm).toMatchObject({ origin: 'extra', root: pkg, version: '2.0.0', manifest: { id: 'acme-crm' } });
+    // a path that doesn't exist is no package name, whatever a node_modules folder holds
+    expect(refusal(() => discoverPlugins(['../crm'], root)).message).toMatch(/'\.\.\/crm' is neither a plugin folder/);
+  });
+
+  it('running from the server bundle, imports a plugin the bundle does not hold from its folder', async () => {
+    const root = repo({});
+    const extra = repo({ crm: plugin('crm') });
+    const files: Record<string, string> = {
+      'server/index.js': "export default { id: 'crm' };",
+      'server/migrations/0001_contacts.js': 'export async function up() {}',
+      'server/migrations/helpers.js': 'export const notAMigration = true;',
+      'server/routes/contacts.js': 'export default async function routes() {}',
+      'server/routes/contacts.test.js': '',
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(extra, 'crm', file)), { recursive: true });
+      writeFileSync(path.join(extra, 'crm', file), text);
+    }
+    const pkg = path.join(extra, 'crm', 'package.json');
+    writeFileSync(pkg, JSON.stringify({ name: 'crm', version: '1.0.0', balcao: plugin('crm', { server: 'server/index.js' }) }));
+
+    expect(discoverPlugins([path.join(extra, 'crm')], root)[0]?.bundled).toBeNull();
+    useBundledRegistry({ coreMigrations: {}, features: {} });
+    try {
+      const [crm] = discoverPlugins([path.join(extra, 'crm')], root);
+      const bundled = crm?.bundled;
+      // the migrator takes these loaders (a TypeScript file would register tsx first)
+      expect(Object.keys(bundled?.migrations ?? {})).toEqual(['0001_contacts']);
+      expect(Object.keys(bundled?.routes ?? {})).toEqual(['contacts.js']);
+      expect(migrationOwners(crm ? [crm] : [])[1]).toMatchObject({ id: 'crm', modules: bundled?.migrations });
+      expect(await bundled?.migrations['0001_contacts']?.()).toHaveProperty('up');
+      expect(await bundled?.server?.()).toHaveProperty('default', { id: 'crm' });
+    } finally {
+      useBundledRegistry(null);
+    }
   });
 
   it('refuses an extra plugin whose id an installed feature already has', () => {

@@ -5,7 +5,7 @@ import { PluginManifest, SDK_VERSION } from '@balcao/plugin-sdk/server';
 import { Ajv } from 'ajv';
 import semver from 'semver';
 import { REPO_ROOT } from '../config';
-import { type BundledFeature, bundledRegistry } from './bundled-registry';
+import { type BundledFeature, bundledRegistry, featureFromDisk } from './bundled-registry';
 
 /** A feature found on disk, validated and ready to load. */
 export interface DiscoveredPlugin {
@@ -21,7 +21,10 @@ export interface DiscoveredPlugin {
   uiDist: string;
   /** Where the repo came from: `modules`, `plugins` or `extra`. */
   origin: 'modules' | 'plugins' | 'extra';
-  /** This feature's modules inside the server bundle, when running from one. */
+  /**
+   * When running from the server bundle, how to import this feature's modules: the bundle's own, or
+   * from disk through tsx for a feature the bundle doesn't hold. Null when running from source.
+   */
   bundled: BundledFeature | null;
 }
 
@@ -93,18 +96,23 @@ function readFeature(root: string, origin: DiscoveredPlugin['origin']): Discover
   if (manifest.kind === 'module' && manifest.planFlag) {
     throw new PluginManifestError(`${manifest.id}: a module is always on; plan-gated features are plugins`);
   }
-  const serverEntry = path.join(root, manifest.server ?? 'server/index.ts');
-  const bundled = bundledRegistry()?.features[path.relative(REPO_ROOT, root).split(path.sep).join('/')] ?? null;
+  const entry = path.join(root, manifest.server ?? 'server/index.ts');
+  const migrationsDir = path.join(root, 'server', 'migrations');
+  const routesDir = path.join(root, 'server', 'routes');
+  const registry = bundledRegistry();
+  const inBundle = registry?.features[path.relative(REPO_ROOT, root).split(path.sep).join('/')];
+  const serverEntry = inBundle?.server || existsSync(entry) ? entry : null;
   return {
     manifest,
     version: pkg.version ?? '0.0.0',
     root,
-    serverEntry: bundled?.server || existsSync(serverEntry) ? serverEntry : null,
-    migrationsDir: path.join(root, 'server', 'migrations'),
-    routesDir: path.join(root, 'server', 'routes'),
+    serverEntry,
+    migrationsDir,
+    routesDir,
     uiDist: path.join(root, 'dist', 'ui'),
     origin,
-    bundled,
+    // running from the bundle, a feature it doesn't hold is imported from disk, through tsx when TypeScript
+    bundled: registry ? (inBundle ?? featureFromDisk({ serverEntry, migrationsDir, routesDir })) : null,
   };
 }
 
@@ -116,16 +124,22 @@ function subfolders(dir: string): string[] {
     .sort();
 }
 
-/** Resolves an extra plugin named in config: a folder path, or the name of an installed package. */
-function resolveExtra(entry: string): string {
+/**
+ * Resolves an extra plugin named in config: a folder path, or the name of a package installed where Node
+ * would find it from the repository. The package's folder is found through the node_modules lookup
+ * paths, not `require.resolve('<name>/package.json')`, which an `exports` map without `./package.json`
+ * (the usual ESM package) refuses.
+ */
+function resolveExtra(entry: string, repoRoot: string): string {
   const asPath = path.resolve(entry);
   if (existsSync(path.join(asPath, 'package.json'))) return asPath;
-  try {
-    const require = createRequire(path.join(REPO_ROOT, 'package.json'));
-    return path.dirname(require.resolve(`${entry}/package.json`));
-  } catch {
-    throw new PluginManifestError(`BALCAO_PLUGINS: '${entry}' is neither a plugin folder nor an installed package`);
+  const isPackageName = /^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*$/i.test(entry);
+  const lookup = isPackageName ? (createRequire(path.join(repoRoot, 'package.json')).resolve.paths(entry) ?? []) : [];
+  for (const nodeModules of lookup) {
+    const root = path.join(nodeModules, entry);
+    if (existsSync(path.join(root, 'package.json'))) return root;
   }
+  throw new PluginManifestError(`BALCAO_PLUGINS: '${entry}' is neither a plugin folder nor an installed package`);
 }
 
 /**
@@ -172,7 +186,7 @@ export function discoverPlugins(extra: string[], repoRoot = REPO_ROOT): Discover
     if (feature) found.push(feature);
   }
   for (const entry of extra) {
-    const feature = readFeature(resolveExtra(entry), 'extra');
+    const feature = readFeature(resolveExtra(entry, repoRoot), 'extra');
     if (feature) found.push(feature);
   }
   const seen = new Map<string, string>();

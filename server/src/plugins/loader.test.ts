@@ -25,6 +25,16 @@ feature('good', "export default { id: 'good', permissions: { 'good:use': ['admin
 feature('bare');
 feature('nameless', 'export const something = 1;');
 feature('impostor', "export default { id: 'someone-else' };");
+const job = 'jobs: { sweep: { async handler() {} } }';
+feature('scheduled', `export default { id: 'scheduled', ${job}, schedules: [{ name: 'tick', everyMs: 100, job: 'sweep' }] };`);
+feature('typo', `export default { id: 'typo', ${job}, schedules: [{ name: 'tick', everyMs: 60000, job: 'swep' }] };`);
+feature('spin', `export default { id: 'spin', ${job}, schedules: [{ name: 'tick', everyMs: 0, job: 'sweep' }] };`);
+feature(
+  'twice',
+  `export default { id: 'twice', ${job}, schedules: [{ name: 'a', everyMs: 9, job: 'sweep' }, { name: 'a', everyMs: 7, job: 'sweep' }] };`,
+);
+feature('handless', "export default { id: 'handless', jobs: { sweep: { concurrency: 2 } } };");
+feature('colon', "export default { id: 'colon', jobs: { 'crm:sync': { async handler() {} } } };");
 
 const discovered = (id: string) => {
   const found = discoverPlugins([], root).find((p) => p.manifest.id === id);
@@ -50,6 +60,23 @@ describe('importDefinitions', () => {
     await expect(importDefinitions([discovered('impostor')])).rejects.toThrow(
       "impostor: definePlugin id 'someone-else' differs from the manifest id",
     );
+  });
+});
+
+describe('importDefinitions: jobs and schedules', () => {
+  it('takes schedules that run one of the feature’s own jobs', async () => {
+    const [scheduled] = await importDefinitions([discovered('scheduled')]);
+    expect(scheduled?.definition.schedules).toEqual([{ name: 'tick', everyMs: 100, job: 'sweep' }]);
+  });
+
+  it.each([
+    ['typo', "typo: schedule 'tick' runs job 'swep', which definePlugin({ jobs }) doesn't declare"],
+    ['spin', "spin: schedule 'tick' needs everyMs as a positive whole number of milliseconds (got 0)"],
+    ['twice', "twice: two schedules are named 'a'"],
+    ['handless', "handless: job 'sweep' has no handler function"],
+    ['colon', "colon: job name 'crm:sync' can't contain ':' (it separates feature and job on enqueue)"],
+  ])('refuses at start what would fail on every tick (%s)', async (id, message) => {
+    await expect(importDefinitions([discovered(id)])).rejects.toThrow(new PluginManifestError(message));
   });
 });
 

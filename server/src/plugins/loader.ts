@@ -1,4 +1,3 @@
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BalcaoEvents, type PluginContext, type PluginDefinition, runInTenant } from '@balcao/plugin-sdk/server';
@@ -8,6 +7,7 @@ import type { StampedConfig } from '../http/route-registry';
 import { ensureTypeScriptLoader, type ModuleLoader } from './bundled-registry';
 import type { DiscoveredPlugin } from './discover';
 import { PluginManifestError } from './discover';
+import { moduleFiles } from './feature-files';
 import { createPluginContext } from './plugin-context';
 
 /** A feature after loading: its manifest, definition and context. */
@@ -17,10 +17,7 @@ export interface LoadedPlugin {
   ctx: PluginContext;
 }
 
-const ROUTE_FILE = /^[^.].*\.(ts|js|mjs)$/;
-const NOT_A_ROUTE_FILE = /\.(test|spec)\.(ts|js|mjs)$|\.d\.ts$/;
-
-/** Imports one module of a feature: from the bundle when it holds it, else from disk. */
+/** Imports one module of a feature: through the bundle's loader when running from it, else from disk. */
 async function importFeatureModule(file: string, bundled: ModuleLoader | undefined): Promise<unknown> {
   if (bundled) return bundled();
   if (file.endsWith('.ts')) await ensureTypeScriptLoader();
@@ -37,14 +34,10 @@ async function routeModules(plugin: DiscoveredPlugin): Promise<Array<{ name: str
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([name, load]) => ({ name, load }));
   }
-  if (!existsSync(plugin.routesDir)) return [];
-  return readdirSync(plugin.routesDir)
-    .filter((name) => ROUTE_FILE.test(name) && !NOT_A_ROUTE_FILE.test(name))
-    .sort()
-    .map((name) => {
-      const file = path.join(plugin.routesDir, name);
-      return { name, load: () => importFeatureModule(file, undefined) };
-    });
+  return moduleFiles(plugin.routesDir).map((name) => {
+    const file = path.join(plugin.routesDir, name);
+    return { name, load: () => importFeatureModule(file, undefined) };
+  });
 }
 
 /** Imports each feature's server entry and checks it matches its manifest. */
@@ -63,10 +56,37 @@ export async function importDefinitions(
       if (definition.id !== plugin.manifest.id) {
         throw new PluginManifestError(`${plugin.manifest.id}: definePlugin id '${definition.id}' differs from the manifest id`);
       }
+      checkJobsAndSchedules(definition);
     }
     result.push({ discovered: plugin, definition });
   }
   return result;
+}
+
+/**
+ * Refuses at start what would otherwise fail on every tick or enqueue, far from its cause: a job without
+ * a handler, a schedule naming a job the feature doesn't declare, a period that is no positive number,
+ * two schedules sharing a name (they would share the scheduler's slot key).
+ */
+function checkJobsAndSchedules(definition: PluginDefinition): void {
+  const refuse = (problem: string) => {
+    throw new PluginManifestError(`${definition.id}: ${problem}`);
+  };
+  for (const [name, job] of Object.entries(definition.jobs ?? {})) {
+    if (name.includes(':')) refuse(`job name '${name}' can't contain ':' (it separates feature and job on enqueue)`);
+    if (typeof job?.handler !== 'function') refuse(`job '${name}' has no handler function`);
+  }
+  const names = new Set<string>();
+  for (const schedule of definition.schedules ?? []) {
+    if (names.has(schedule.name)) refuse(`two schedules are named '${schedule.name}'`);
+    names.add(schedule.name);
+    if (!definition.jobs?.[schedule.job]) {
+      refuse(`schedule '${schedule.name}' runs job '${schedule.job}', which definePlugin({ jobs }) doesn't declare`);
+    }
+    if (!Number.isInteger(schedule.everyMs) || schedule.everyMs <= 0) {
+      refuse(`schedule '${schedule.name}' needs everyMs as a positive whole number of milliseconds (got ${schedule.everyMs})`);
+    }
+  }
 }
 
 /** Merges features' permissions into the core's table (a feature can't redefine a core permission). */
@@ -137,9 +157,11 @@ export async function registerPlugins(
     }
     if (definition.session) {
       const contribute = definition.session;
-      core.sessions.addContributor((user) =>
-        runInTenant({ companyId: user.companyId, userId: user.id }, () => contribute(user, ctx)),
-      );
+      // like its routes, jobs and event handlers, a plan-gated plugin adds nothing for a company without the flag
+      core.sessions.addContributor(async (user) => {
+        if (planFlag && !(await core.plans.has(user.companyId, planFlag))) return {};
+        return runInTenant({ companyId: user.companyId, userId: user.id }, () => contribute(user, ctx));
+      });
     }
     loaded.push({ discovered, definition, ctx });
   }

@@ -36,8 +36,22 @@ function preparePlugins(): void {
   writeFileSync(path.join(dist, 'mf-manifest.json'), JSON.stringify(MF_MANIFEST));
   writeFileSync(path.join(dist, 'remoteEntry.js'), REMOTE_ENTRY);
   writeFileSync(path.join(dist, 'chunk.0123abcd.js'), CHUNK);
-  // a plugin that declares a UI but has none built, and depends on hello (it sorts before it by name)
-  mkdirSync(bare);
+  // a plugin that declares a UI but has none built, and depends on hello (it sorts before it by name);
+  // its migration references hello's table, so it can only run after hello's
+  mkdirSync(path.join(bare, 'server', 'migrations'), { recursive: true });
+  writeFileSync(
+    path.join(bare, 'server', 'migrations', '0001_bare_links.ts'),
+    [
+      "import type { Knex } from 'knex';",
+      'export async function up(knex: Knex): Promise<void> {',
+      "  await knex.schema.createTable('bareLinks', (t) => {",
+      "    t.increments('id');",
+      "    t.integer('companyId').notNullable().references('companies.id').onDelete('CASCADE');",
+      "    t.integer('helloNoteId').notNullable().references('helloNotes.id').onDelete('CASCADE');",
+      '  });',
+      '}',
+    ].join('\n'),
+  );
   writeFileSync(
     path.join(bare, 'package.json'),
     JSON.stringify({
@@ -106,6 +120,23 @@ describe('a plugin from an extra folder', () => {
     const core = await knex(migrationsTable('core')).select('name');
     expect(core.map((row: { name: string }) => row.name)).not.toContain('0001_hello_notes');
     expect(await migrateAll(knex, migrationOwners(t.balcao.plugins.map((p) => p.discovered)))).toEqual([]);
+  });
+
+  it('migrates after what it depends on, each feature in its own table', async () => {
+    const knex = t.balcao.core.knex;
+    const owners = migrationOwners(t.balcao.plugins.map((p) => p.discovered)).map((owner) => owner.id);
+    expect(owners[0]).toBe('core');
+    expect(owners.indexOf('hello')).toBeLessThan(owners.indexOf('bare'));
+    // bare's migration references helloNotes: it ran, so hello's ran first
+    expect((await knex('knex_migrations_bare').select('name')).map((row: { name: string }) => row.name)).toEqual([
+      '0001_bare_links',
+    ]);
+    const references = await knex.raw(
+      `select ccu.table_name as target from information_schema.table_constraints tc
+       join information_schema.constraint_column_usage ccu using (constraint_name)
+       where tc.table_name = 'bare_links' and tc.constraint_type = 'FOREIGN KEY' order by 1`,
+    );
+    expect(references.rows.map((row: { target: string }) => row.target)).toEqual(['companies', 'hello_notes']);
   });
 
   it('merges its permission into the table', () => {

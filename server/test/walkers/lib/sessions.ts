@@ -27,8 +27,6 @@ function errorCode(response: LightMyRequestResponse): string | undefined {
 export class SessionPool<Role extends string> {
   private readonly sessions = new Map<Role, TestSession>();
   private readonly relogins = new Map<Role, Promise<TestSession>>();
-  /** How many times each role had to log in again. */
-  readonly reloginCount = new Map<Role, number>();
 
   constructor(
     private readonly t: TestApp,
@@ -56,7 +54,6 @@ export class SessionPool<Role extends string> {
         .login(email, password)
         .then((session) => {
           this.sessions.set(role, session);
-          this.reloginCount.set(role, (this.reloginCount.get(role) ?? 0) + 1);
           return session;
         })
         .finally(() => this.relogins.delete(role));
