@@ -59,13 +59,21 @@ export function PublicOnly() {
   return <Restoring>{status === 'authenticated' ? <Navigate to={postLoginDestination()} replace /> : <Outlet />}</Restoring>;
 }
 
-/** Private routes (1-core §2): without a session, /login. */
+/**
+ * Private routes (1-core §2): without a session, /login; when the server ended it for an expired
+ * subscription (1-core §4), /financeiro-aberto with the due date.
+ */
 export function RequireSession({ children }: { children: ReactNode }) {
-  const { status } = useSessionState();
+  const { status, endedBy, subscriptionDueDate } = useSessionState();
   const location = useLocation();
-  return (
-    <Restoring>
-      {status === 'authenticated' ? children : <Navigate to="/login" replace state={{ from: location.pathname }} />}
-    </Restoring>
-  );
+  let shown: ReactNode = children;
+  if (status !== 'authenticated') {
+    shown =
+      endedBy === 'subscription' ? (
+        <Navigate to="/financeiro-aberto" replace state={{ dueDate: subscriptionDueDate }} />
+      ) : (
+        <Navigate to="/login" replace state={{ from: location.pathname }} />
+      );
+  }
+  return <Restoring>{shown}</Restoring>;
 }

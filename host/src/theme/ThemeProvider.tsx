@@ -88,7 +88,8 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
   const themeConfig = useMemo(
     () => ({
       algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
-      token: { colorPrimary: primary },
+      // links take the theme's colour too (antd derives them from its default blue otherwise)
+      token: { colorPrimary: primary, colorLink: primary },
     }),
     [mode, primary],
   );

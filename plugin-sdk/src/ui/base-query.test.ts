@@ -3,7 +3,7 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../shared/session';
 import { createAuthBaseQuery } from './base-query';
-import { initialSessionState, sessionSlice, sessionStarted } from './session-slice';
+import { initialSessionState, sessionEnded, sessionSlice, sessionStarted } from './session-slice';
 import { createTokenStore } from './token-storage';
 
 /** A Storage in memory (the base query reads the token through it). */
@@ -34,6 +34,8 @@ function authServer() {
     current: 'token-1',
     issued: 1,
     refreshCookieValid: true,
+    /** The company's due date when its subscription has expired (the refresh then answers 402). */
+    expiredOn: null as string | null,
     refreshCalls: 0,
     calls: [] as Array<{ path: string; authorization: string | null; credentials: RequestCredentials }>,
     /** Answers for a path, given whether the token was valid. */
@@ -46,6 +48,7 @@ function authServer() {
         server.refreshCalls++;
         await new Promise((resolve) => setTimeout(resolve, 20));
         if (!server.refreshCookieValid) return json(401, { error: 'ERR_SESSION_EXPIRED' });
+        if (server.expiredOn) return json(402, { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: server.expiredOn });
         server.current = `token-${++server.issued}`;
         return json(200, { token: server.current, user });
       }
@@ -71,6 +74,7 @@ function setup() {
       notes: build.query<{ notes: string[] }, string>({ query: (tag) => `/notes?tag=${tag}` }),
       forbidden: build.query<unknown, void>({ query: () => '/forbidden' }),
       gone: build.query<unknown, void>({ query: () => '/gone' }),
+      unpaid: build.query<unknown, void>({ query: () => '/unpaid' }),
       login: build.mutation<unknown, void>({ query: () => ({ url: '/auth/login', method: 'POST', body: {} }) }),
     }),
   });
@@ -83,6 +87,7 @@ function setup() {
   server.routes.set('/notes', () => json(200, { notes: ['first'] }));
   server.routes.set('/forbidden', () => json(403, { error: 'ERR_NO_PERMISSION' }));
   server.routes.set('/gone', () => json(401, { error: 'ERR_SESSION_EXPIRED' }));
+  server.routes.set('/unpaid', () => json(402, { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: '2024-03-09' }));
   return { storage, tokens, server, api, store };
 }
 
@@ -142,6 +147,35 @@ describe('the base query (1-core §4 and §7)', () => {
     expect(kit.server.refreshCalls).toBe(0);
     expect(kit.tokens.read()).toBeNull();
     expect(kit.store.getState().session.status).toBe('anonymous');
+  });
+
+  it('ends the session for an expired subscription with its due date (the router shows /financeiro-aberto)', async () => {
+    kit.tokens.write('token-1');
+    const result = await kit.store.dispatch(kit.api.endpoints.unpaid.initiate());
+    expect(result.error).toMatchObject({ status: 402 });
+    expect(kit.server.refreshCalls).toBe(0);
+    expect(kit.tokens.read()).toBeNull();
+    expect(kit.store.getState().session).toMatchObject({
+      status: 'anonymous',
+      endedBy: 'subscription',
+      subscriptionDueDate: '2024-03-09',
+    });
+  });
+
+  it('says so too when the refresh of an expired token is refused for the subscription', async () => {
+    kit.tokens.write('token-0');
+    kit.server.expiredOn = '2024-03-09';
+    const result = await kit.store.dispatch(kit.api.endpoints.notes.initiate('a'));
+    expect(result.error).toMatchObject({ status: 403 });
+    expect(kit.tokens.read()).toBeNull();
+    expect(kit.store.getState().session).toMatchObject({ endedBy: 'subscription', subscriptionDueDate: '2024-03-09' });
+  });
+
+  it('keeps that reason when something else (the socket) reports the ended session afterwards', async () => {
+    kit.tokens.write('token-1');
+    await kit.store.dispatch(kit.api.endpoints.unpaid.initiate());
+    kit.store.dispatch(sessionEnded('expired'));
+    expect(kit.store.getState().session).toMatchObject({ endedBy: 'subscription', subscriptionDueDate: '2024-03-09' });
   });
 
   it('leaves the session calls alone: a refused login neither refreshes nor ends anything', async () => {

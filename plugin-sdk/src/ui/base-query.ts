@@ -1,7 +1,7 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import { type BaseQueryFn, type FetchArgs, type FetchBaseQueryError, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { AuthResponse } from '../shared/session';
-import { sessionEnded, sessionStarted } from './session-slice';
+import { sessionEnded, sessionStarted, subscriptionExpired } from './session-slice';
 import type { TokenStore } from './token-storage';
 
 /** The base query every endpoint runs through. */
@@ -38,10 +38,22 @@ export function errorCodeOf(error: unknown): string | undefined {
 }
 
 /**
+ * The due date (or null) when an answer is the server refusing the session for an expired subscription
+ * (402 `{ "error": "ERR_SUBSCRIPTION_EXPIRED", "dueDate": "YYYY-MM-DD" }`); undefined for any other answer.
+ */
+function expiredSubscription(status: unknown, body: unknown): string | null | undefined {
+  if (status !== 402 || errorCodeOf({ data: body }) !== 'ERR_SUBSCRIPTION_EXPIRED') return undefined;
+  const { dueDate } = body as { dueDate?: unknown };
+  return typeof dueDate === 'string' ? dueDate : null;
+}
+
+/**
  * The base query of 1-core §4 and §7: the bearer token from local storage and credentials on every call;
  * a 403 refreshes the token (`POST /auth/refresh_token`, one refresh in flight at a time) and retries the
  * call once when it failed for `ERR_TOKEN_EXPIRED`; a 401, or a refresh that fails, removes the token
- * and ends the session (the router then shows /login).
+ * and ends the session (the router then shows /login). A 402 `ERR_SUBSCRIPTION_EXPIRED`, from a call or
+ * from the refresh, ends it too, with `subscriptionExpired(dueDate)` (the router then shows
+ * /financeiro-aberto).
  */
 export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQueryKit {
   const { baseUrl, tokens } = options;
@@ -57,29 +69,44 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
     },
   });
 
-  let inFlight: Promise<boolean> | null = null;
-  const refreshSession = (dispatch: Dispatch): Promise<boolean> => {
-    inFlight ??= (async () => {
+  /** Ends the session when an answer says the subscription expired; true when it did. */
+  const endIfSubscriptionExpired = (dispatch: Dispatch, status: unknown, body: unknown): boolean => {
+    const dueDate = expiredSubscription(status, body);
+    if (dueDate === undefined) return false;
+    tokens.clear();
+    dispatch(subscriptionExpired(dueDate));
+    return true;
+  };
+
+  /** How a refresh ended: a new token, a refusal, or a refusal for an expired subscription. */
+  type RefreshOutcome = 'renewed' | 'refused' | 'subscription';
+  let inFlight: Promise<RefreshOutcome> | null = null;
+  const refresh = (dispatch: Dispatch): Promise<RefreshOutcome> => {
+    inFlight ??= (async (): Promise<RefreshOutcome> => {
       try {
         const response = await fetchFn(`${baseUrl}/auth/refresh_token`, {
           method: 'POST',
           credentials: 'include',
           headers: { accept: 'application/json' },
         });
-        if (!response.ok) return false;
+        if (!response.ok) {
+          const body: unknown = response.status === 402 ? await response.json().catch(() => null) : null;
+          return endIfSubscriptionExpired(dispatch, response.status, body) ? 'subscription' : 'refused';
+        }
         const session = (await response.json()) as Partial<AuthResponse>;
-        if (typeof session.token !== 'string' || !session.user) return false;
+        if (typeof session.token !== 'string' || !session.user) return 'refused';
         tokens.write(session.token);
         dispatch(sessionStarted(session.user));
-        return true;
+        return 'renewed';
       } catch {
-        return false;
+        return 'refused';
       }
     })().finally(() => {
       inFlight = null;
     });
     return inFlight;
   };
+  const refreshSession = async (dispatch: Dispatch): Promise<boolean> => (await refresh(dispatch)) === 'renewed';
 
   const endSession = (dispatch: Dispatch) => {
     tokens.clear();
@@ -94,14 +121,14 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
     if (result.error?.status === 403) {
       // Another call may have refreshed while this one was on the wire: its new token is good to retry with.
       const renewedMeanwhile = sentToken !== null && tokens.read() !== null && tokens.read() !== sentToken;
-      const refreshed = renewedMeanwhile || (await refreshSession(api.dispatch));
-      if (!refreshed) {
-        endSession(api.dispatch);
-        return result;
-      }
+      const outcome = renewedMeanwhile ? 'renewed' : await refresh(api.dispatch);
+      // a refresh refused for the subscription has already ended the session, with its reason
+      if (outcome === 'refused') endSession(api.dispatch);
+      if (outcome !== 'renewed') return result;
       if (errorCodeOf(result.error) === 'ERR_TOKEN_EXPIRED') result = await raw(args, api, extraOptions);
     }
     if (result.error?.status === 401) endSession(api.dispatch);
+    if (result.error) endIfSubscriptionExpired(api.dispatch, result.error.status, result.error.data);
     return result;
   };
 

@@ -46,6 +46,16 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
 });
 
+/** The `lang` attribute of the page for an interface language. */
+function documentLanguage(language: Language): string {
+  return language === 'pt' ? 'pt-BR' : language;
+}
+
+// screen readers and the browser's spell-checking follow the interface language, from the first render
+i18n.on('languageChanged', (language) => {
+  if (isLanguage(language)) globalThis.document?.documentElement.setAttribute('lang', documentLanguage(language));
+});
+
 type TranslationLoader = () => Promise<{ default: TranslationTree }>;
 
 const registeredNamespaces = new Set<string>([CORE_NAMESPACE]);
@@ -71,6 +81,9 @@ export async function loadLanguage(language: Language): Promise<void> {
       delete loaders[language];
     }),
   );
+  // i18next resolves the chosen language at init, when only Portuguese is bundled: it then falls back to
+  // Portuguese (resolvedLanguage 'pt'). Once the chosen language's texts are in, resolve it again.
+  if (i18n.language === language && i18n.resolvedLanguage !== language) await i18n.changeLanguage(language);
 }
 
 /**
@@ -95,10 +108,13 @@ export function translationNamespaces(): string[] {
   return [...registeredNamespaces];
 }
 
-/** The current interface language. */
+/**
+ * The current interface language: the chosen one (stored on this device), even before its texts have
+ * been fetched (i18next's `resolvedLanguage` is Portuguese until then).
+ */
 export function currentLanguage(): Language {
-  const language = i18n.resolvedLanguage ?? i18n.language;
-  return isLanguage(language) ? language : DEFAULT_LANGUAGE;
+  if (isLanguage(i18n.language)) return i18n.language;
+  return isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : DEFAULT_LANGUAGE;
 }
 
 /** Switches the interface language and remembers the choice on this device. */
@@ -110,7 +126,6 @@ export async function setLanguage(language: Language): Promise<void> {
   }
   await loadLanguage(language);
   await i18n.changeLanguage(language);
-  globalThis.document?.documentElement.setAttribute('lang', language === 'pt' ? 'pt-BR' : language);
 }
 
 /** Picks the label of the current language from a `{ pt, en, es, tr }` record (menu entries of manifests). */

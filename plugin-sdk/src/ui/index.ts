@@ -106,6 +106,7 @@ export {
   selectSessionUser,
   sessionEnded,
   sessionStarted,
+  subscriptionExpired,
 } from './session-slice';
 export { type AppDispatch, injectSlice, type RootState, rootReducer, store } from './store';
 export { ToastHost } from './ToastHost';

@@ -31,7 +31,8 @@ beforeAll(async () => {
     const token = (socket.handshake.auth as { token?: unknown }).token;
     handshakes.push({ token, userId: socket.handshake.query.userId });
     if (token === 'good') return next();
-    const code = token === 'expired' ? 'ERR_TOKEN_EXPIRED' : 'ERR_SESSION_EXPIRED';
+    const codes: Record<string, string> = { expired: 'ERR_TOKEN_EXPIRED', lapsed: 'ERR_SUBSCRIPTION_EXPIRED' };
+    const code = codes[String(token)] ?? 'ERR_SESSION_EXPIRED';
     next(Object.assign(new Error(code), { data: { error: code } }));
   });
   companyNamespace.on('connection', (socket) => {
@@ -62,7 +63,12 @@ const until = async (condition: () => boolean, timeoutMs = 5_000) => {
   }
 };
 
-function connect(token: { value: string }, renewals: { count: number } = { count: 0 }, refused: string[] = []) {
+function connect(
+  token: { value: string },
+  renewals: { count: number } = { count: 0 },
+  refused: string[] = [],
+  refreshAnswers = true,
+) {
   return connectCompanySocket({
     companyId: 3,
     userId: 7,
@@ -70,8 +76,8 @@ function connect(token: { value: string }, renewals: { count: number } = { count
     readToken: () => token.value,
     renewToken: async () => {
       renewals.count++;
-      token.value = 'good';
-      return true;
+      if (refreshAnswers) token.value = 'good';
+      return refreshAnswers;
     },
     onSessionRefused: (code) => refused.push(code),
   });
@@ -103,6 +109,15 @@ describe('the company socket (1-core §7 Realtime)', () => {
     await connect({ value: 'revoked' }, { count: 0 }, refused);
     await until(() => refused.length === 1);
     expect(refused).toEqual(['ERR_SESSION_EXPIRED']);
+  });
+
+  it('asks the refresh about a company that expired, and reports the refusal when the refresh refuses too', async () => {
+    const renewals = { count: 0 };
+    const refused: string[] = [];
+    await connect({ value: 'lapsed' }, renewals, refused, false);
+    await until(() => refused.length === 1);
+    expect(renewals.count).toBe(1);
+    expect(refused).toEqual(['ERR_SUBSCRIPTION_EXPIRED']);
   });
 
   it('reconnects after a drop and joins its rooms again', async () => {

@@ -101,7 +101,9 @@ export async function connectCompanySocket(options: CompanySocketOptions): Promi
         if (connection === current) socket.connect();
       }, SOCKET_RECONNECT_DELAY_MS);
     };
-    if (code === 'ERR_TOKEN_EXPIRED') {
+    // an expired token is renewed; for a company that expired or was deactivated, the refresh's answer
+    // ends the session with its reason (the subscription's due date, for /financeiro-aberto)
+    if (code === 'ERR_TOKEN_EXPIRED' || code === 'ERR_SUBSCRIPTION_EXPIRED' || code === 'ERR_COMPANY_INACTIVE') {
       void options.renewToken().then((renewed) => {
         if (connection !== current) return;
         if (renewed) socket.connect();

@@ -8,19 +8,24 @@ import type { SessionUser } from '../shared/session';
  */
 export type SessionStatus = 'restoring' | 'authenticated' | 'anonymous';
 
-/** Why a session ended: the user logged out, the server refused the token, or another device took over. */
-export type SessionEndReason = 'logout' | 'expired' | 'takeover';
+/**
+ * Why a session ended: the user logged out, the server refused the token, another device took over, or
+ * the company's subscription expired (the router then shows /financeiro-aberto).
+ */
+export type SessionEndReason = 'logout' | 'expired' | 'takeover' | 'subscription';
 
 /** The session part of the store. */
 export interface SessionState {
   status: SessionStatus;
   user: SessionUser | null;
   endedBy: SessionEndReason | null;
+  /** The due date (`YYYY-MM-DD`) of a subscription that ended the session, when the server said it. */
+  subscriptionDueDate: string | null;
 }
 
 /** The initial session: restoring when a token is stored, anonymous otherwise. */
 export function initialSessionState(hasToken: boolean): SessionState {
-  return { status: hasToken ? 'restoring' : 'anonymous', user: null, endedBy: null };
+  return { status: hasToken ? 'restoring' : 'anonymous', user: null, endedBy: null, subscriptionDueDate: null };
 }
 
 /** The session slice: who is logged in. The token itself lives in local storage, not in the store. */
@@ -33,12 +38,25 @@ export const sessionSlice = createSlice({
       state.status = 'authenticated';
       state.user = action.payload;
       state.endedBy = null;
+      state.subscriptionDueDate = null;
     },
-    /** The session is over; the token has already been removed. */
+    /**
+     * The session is over; the token has already been removed. A session already ended keeps its first
+     * reason: a socket refused after the subscription ended it must not send the user to /login instead.
+     */
     sessionEnded(state, action: PayloadAction<SessionEndReason>) {
+      if (state.status === 'anonymous' && state.endedBy !== null) return;
       state.status = 'anonymous';
       state.user = null;
       state.endedBy = action.payload;
+      state.subscriptionDueDate = null;
+    },
+    /** The server refused the session for an expired subscription (402 `ERR_SUBSCRIPTION_EXPIRED`). */
+    subscriptionExpired(state, action: PayloadAction<string | null>) {
+      state.status = 'anonymous';
+      state.user = null;
+      state.endedBy = 'subscription';
+      state.subscriptionDueDate = action.payload;
     },
   },
   selectors: {
@@ -47,7 +65,10 @@ export const sessionSlice = createSlice({
   },
 });
 
-/** Session actions: `sessionStarted(user)` after a login, restore or refresh; `sessionEnded(reason)`. */
-export const { sessionStarted, sessionEnded } = sessionSlice.actions;
+/**
+ * Session actions: `sessionStarted(user)` after a login, restore or refresh; `sessionEnded(reason)`;
+ * `subscriptionExpired(dueDate)` when the server refuses the session for an expired subscription.
+ */
+export const { sessionStarted, sessionEnded, subscriptionExpired } = sessionSlice.actions;
 /** Session selectors over the root state. */
 export const { selectSession, selectSessionUser } = sessionSlice.selectors;

@@ -1,7 +1,7 @@
-import { combineSlices, configureStore, createListenerMiddleware } from '@reduxjs/toolkit';
+import { combineSlices, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
 import { api } from './api';
 import { disconnectCompanySocket } from './realtime';
-import { initialSessionState, sessionEnded, sessionSlice } from './session-slice';
+import { initialSessionState, sessionEnded, sessionSlice, subscriptionExpired } from './session-slice';
 import { tokens } from './token-storage';
 
 /**
@@ -27,7 +27,7 @@ export const store = configureStore({
 
 // When a session ends, nothing of it may stay behind: cached answers and the company socket go with it.
 sessionListener.startListening({
-  actionCreator: sessionEnded,
+  matcher: isAnyOf(sessionEnded, subscriptionExpired),
   effect: (_action, listenerApi) => {
     disconnectCompanySocket();
     listenerApi.dispatch(api.util.resetApiState());

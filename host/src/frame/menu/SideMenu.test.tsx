@@ -1,5 +1,6 @@
 import { PLAN_FLAGS, type PlanFlags, type SessionUser } from '@balcao/plugin-sdk/ui';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { useLayoutEffect, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderShell, serveApi } from '../../../test/render-shell';
@@ -82,7 +83,7 @@ describe('the side menu', () => {
     expect(screen.getByTestId('menu-skeleton')).toBeTruthy();
     unmount();
     renderMenu(agent, []);
-    expect(screen.getByText('Nenhum recurso disponível no seu plano')).toBeTruthy();
+    expect(screen.getByText('Nenhum recurso disponível')).toBeTruthy();
   });
 
   it('hides an entry whose useVisible hook says no', () => {
@@ -99,5 +100,36 @@ describe('the side menu', () => {
     ]);
     expect(screen.getByText('Olá')).toBeTruthy();
     expect(screen.queryByText('Ajuda')).toBeNull();
+  });
+
+  it('never paints an entry whose useVisible hook has not said yes yet (Helps while its list loads)', async () => {
+    serveApi();
+    let paintedBeforeData = false;
+    let answer: (visible: boolean) => void = () => {};
+    // a Helps entry: false while the help list loads, then whether it is non-empty
+    function useHelpsVisible(): boolean {
+      const [visible, setVisible] = useState(false);
+      answer = setVisible;
+      useLayoutEffect(() => {
+        if (!visible && document.body.textContent?.includes('Ajuda')) paintedBeforeData = true;
+      });
+      return visible;
+    }
+    const [first] = entries as [GateableMenuEntry];
+    renderMenu(admin, [
+      first,
+      {
+        ...first,
+        key: 'helps',
+        path: '/helps',
+        label: { pt: 'Ajuda', en: 'Help', es: 'Ayuda', tr: 'Yardım' },
+        useVisible: useHelpsVisible,
+      } as GateableMenuEntry,
+    ]);
+    expect(screen.getByText('Olá')).toBeTruthy();
+    expect(screen.queryByText('Ajuda')).toBeNull();
+    act(() => answer(true));
+    expect(await screen.findByText('Ajuda')).toBeTruthy();
+    expect(paintedBeforeData).toBe(false);
   });
 });

@@ -47,14 +47,15 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
   const { pathname } = useLocation();
   const { token } = theme.useToken();
   const version = useVersion();
-  const [hiddenByData, setHiddenByData] = useState<ReadonlySet<string>>(new Set());
+  // Entries with a `useVisible` hook stay hidden until it says yes (Helps must not flash while its list loads).
+  const [shownByData, setShownByData] = useState<ReadonlySet<string>>(new Set());
 
   const reportVisibility = useCallback((path: string, visible: boolean) => {
-    setHiddenByData((previous) => {
-      if (previous.has(path) === !visible) return previous;
+    setShownByData((previous) => {
+      if (previous.has(path) === visible) return previous;
       const next = new Set(previous);
-      if (visible) next.delete(path);
-      else next.add(path);
+      if (visible) next.add(path);
+      else next.delete(path);
       return next;
     });
   }, []);
@@ -62,11 +63,11 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
   const sections = useMemo(
     () =>
       buildMenuSections(
-        (entries ?? []).filter((entry) => !hiddenByData.has(entry.path)),
+        (entries ?? []).filter((entry) => !(entry as UiMenuEntry).useVisible || shownByData.has(entry.path)),
         { user, plan, table: permissionTable() },
         language,
       ),
-    [entries, hiddenByData, user, plan, language],
+    [entries, shownByData, user, plan, language],
   );
 
   const groupTitle: Record<MenuGroup, string | null> = {

@@ -20,7 +20,7 @@ export function VolumeControl() {
             step={0.1}
             value={volume}
             onChange={(value) => setVolume(storeVolume(value))}
-            aria-label={t('topBar.volume')}
+            ariaLabelForHandle={t('topBar.volume')}
           />
         </div>
       }

@@ -1,0 +1,169 @@
+import {
+  type Language,
+  type PluginListing,
+  type PluginUi,
+  permissionTable,
+  type SessionUser,
+  type UiMenuEntry,
+  usePlan,
+} from '@balcao/plugin-sdk/ui';
+import { Drawer, Layout, theme } from 'antd';
+import { Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Route, Routes } from 'react-router';
+import { ContentSkeleton } from './ContentSkeleton';
+import { buildMenuSections, type GateableMenuEntry } from './menu/menu-gating';
+import { SideMenu } from './menu/SideMenu';
+import { FeatureUnavailablePage, type HomePath, NotFoundPage } from './NotFoundPage';
+import { PluginErrorBoundary } from './remotes/PluginErrorBoundary';
+import { hasRemote } from './remotes/plugin-remotes';
+import { RemoteRoute } from './remotes/RemoteRoute';
+import { unservedSpecRoutes } from './spec-routes';
+import { TopBar, type TopBarSlot } from './top-bar/TopBar';
+import { useNarrowScreen } from './useNarrowScreen';
+
+const SIDER_WIDTH = 248;
+const SIDER_COLLAPSED_WIDTH = 64;
+
+/** Props of the frame. */
+export interface FrameProps {
+  user: SessionUser;
+  /** The module UIs bundled into the host, activated; undefined while they load. */
+  modules: PluginUi[] | undefined;
+  /** The plugins this company may load (`GET /plugins`); undefined while the list loads. */
+  plugins: PluginListing[] | undefined;
+}
+
+/**
+ * The layout of the private pages (1-core §2): the side menu (a sider opened or closed by the user's
+ * `defaultMenu`, a temporary drawer under 600 px), the top bar, and the pages of modules and plugins.
+ */
+export function Frame({ user, modules, plugins }: FrameProps) {
+  const narrow = useNarrowScreen();
+  const { token } = theme.useToken();
+  const { t, i18n } = useTranslation('shell');
+  const language = (i18n.resolvedLanguage ?? 'pt') as Language;
+  const plan = usePlan();
+  const [siderOpen, setSiderOpen] = useState(user.defaultMenu !== 'closed');
+  const [drawerOpen, setDrawerOpen] = useState(false);
+
+  const menuEntries = useMemo<GateableMenuEntry[] | undefined>(() => {
+    if (!modules || !plugins) return undefined;
+    return [...modules.flatMap((ui) => ui.menu ?? []), ...plugins.flatMap((listing) => listing.menu)];
+  }, [modules, plugins]);
+
+  const servedPaths = useMemo(
+    () => [
+      ...(modules ?? []).flatMap((ui) => ui.routes.map((route) => route.path)),
+      ...(plugins ?? []).filter(hasRemote).flatMap((listing) => listing.routes.map((route) => route.path)),
+    ],
+    [modules, plugins],
+  );
+
+  // '/' when a feature serves it (the dashboard), else the first page of the menu, else nowhere
+  const home = useMemo<HomePath>(() => {
+    if (servedPaths.includes('/')) return '/';
+    const sections = buildMenuSections(
+      (menuEntries ?? []).filter((entry) => !(entry as UiMenuEntry).useVisible),
+      { user, plan, table: permissionTable() },
+      language,
+    );
+    return sections[0]?.entries[0]?.path ?? null;
+  }, [servedPaths, menuEntries, user, plan, language]);
+
+  const topBarSlots = useMemo<TopBarSlot[]>(
+    () =>
+      (modules ?? []).flatMap((ui) =>
+        (ui.slots?.topBar ?? []).map((Component, place) => ({ key: `${ui.id}:${place}`, featureId: ui.id, Component })),
+      ),
+    [modules],
+  );
+  const userMenuItems = useMemo(() => (modules ?? []).flatMap((ui) => ui.slots?.userMenu ?? []), [modules]);
+
+  const menuOpen = narrow ? drawerOpen : siderOpen;
+  const toggleMenu = () => (narrow ? setDrawerOpen((open) => !open) : setSiderOpen((open) => !open));
+  const menu = (collapsed: boolean) => (
+    <SideMenu user={user} plan={plan} entries={menuEntries} collapsed={collapsed} onNavigate={() => setDrawerOpen(false)} />
+  );
+
+  return (
+    <Layout style={{ minHeight: '100%' }}>
+      {narrow ? (
+        <Drawer
+          open={drawerOpen}
+          placement="left"
+          size={SIDER_WIDTH}
+          onClose={() => setDrawerOpen(false)}
+          closable={false}
+          aria-label={t('menu.label')}
+          styles={{ body: { padding: 0 } }}
+        >
+          {menu(false)}
+        </Drawer>
+      ) : (
+        <Layout.Sider
+          theme="light"
+          width={SIDER_WIDTH}
+          collapsedWidth={SIDER_COLLAPSED_WIDTH}
+          collapsed={!siderOpen}
+          trigger={null}
+          style={{
+            borderInlineEnd: `1px solid ${token.colorSplit}`,
+            position: 'sticky',
+            top: 0,
+            height: '100vh',
+            overflow: 'hidden',
+          }}
+        >
+          {menu(!siderOpen)}
+        </Layout.Sider>
+      )}
+      <Layout>
+        <TopBar
+          user={user}
+          menuOpen={menuOpen}
+          onToggleMenu={toggleMenu}
+          slots={topBarSlots}
+          userMenuItems={userMenuItems}
+          narrow={narrow}
+        />
+        <Layout.Content style={{ padding: narrow ? 8 : 16, minWidth: 0 }}>
+          {modules && plugins ? (
+            <Routes>
+              {modules.flatMap((ui) =>
+                ui.routes.map((route) => (
+                  <Route
+                    key={`${ui.id}:${route.path}`}
+                    path={route.path}
+                    element={
+                      <PluginErrorBoundary name={ui.id}>
+                        <Suspense fallback={<ContentSkeleton />}>{route.element}</Suspense>
+                      </PluginErrorBoundary>
+                    }
+                  />
+                )),
+              )}
+              {plugins
+                .filter(hasRemote)
+                .flatMap((listing) =>
+                  listing.routes.map((route) => (
+                    <Route
+                      key={`${listing.id}:${route.path}`}
+                      path={route.path}
+                      element={<RemoteRoute key={route.path} listing={listing} path={route.path} />}
+                    />
+                  )),
+                )}
+              {unservedSpecRoutes(servedPaths).map((path) => (
+                <Route key={`unavailable:${path}`} path={path} element={<FeatureUnavailablePage home={home} />} />
+              ))}
+              <Route path="*" element={<NotFoundPage home={home} />} />
+            </Routes>
+          ) : (
+            <ContentSkeleton />
+          )}
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
