@@ -21,7 +21,15 @@ export interface UiMenuEntry extends MenuEntry {
   planFlag?: PlanFlag;
   /** A React hook: the entry shows only while it returns true. Called once per render of the menu. */
   useVisible?: () => boolean;
+  /**
+   * A React hook: the entry's badge — a count, `true` for a dot, or nothing (the Connections status
+   * badge and the Internal chat unread dot of 1-core §2).
+   */
+  useBadge?: () => MenuBadge;
 }
+
+/** What a menu entry's badge shows: a count (none when 0), a dot (`true`), or nothing. */
+export type MenuBadge = number | boolean | null | undefined;
 
 /** An item a feature adds to the avatar menu of the top bar (the users module's Profile). */
 export interface UserMenuItem {

@@ -34,6 +34,7 @@ export {
   activatePluginUi,
   definePluginUi,
   isPluginUi,
+  type MenuBadge,
   type PluginUi,
   type PluginUiOptions,
   type PluginUiSlots,
@@ -111,3 +112,4 @@ export {
 export { type AppDispatch, injectSlice, type RootState, rootReducer, store } from './store';
 export { ToastHost } from './ToastHost';
 export { TOKEN_KEY, type TokenStore, tokens } from './token-storage';
+export { readVolume, storeVolume } from './volume';

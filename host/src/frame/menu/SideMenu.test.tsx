@@ -86,6 +86,24 @@ describe('the side menu', () => {
     expect(screen.getByText('Nenhum recurso disponível')).toBeTruthy();
   });
 
+  it("shows an entry's badge from its useBadge hook: a count or a dot beside the label, on the icon when collapsed", () => {
+    serveApi();
+    const badged: GateableMenuEntry[] = [
+      { ...entries[0], useBadge: () => 3 } as GateableMenuEntry,
+      { ...entries[1], useBadge: () => true } as GateableMenuEntry,
+      { ...entries[2], useBadge: () => 0 } as GateableMenuEntry,
+    ];
+    const { unmount } = renderMenu(admin, badged);
+    const item = (label: string) => screen.getByText(label).closest('li') as HTMLElement;
+    expect(item('Olá').querySelector('.ant-badge-count')?.textContent).toBe('3');
+    expect(item('Usuários').querySelector('.ant-badge-dot')).toBeTruthy();
+    expect(item('Dashboard').querySelector('.ant-badge')).toBeNull();
+    unmount();
+    const collapsed = renderMenu(admin, badged, true);
+    const icons = collapsed.container.querySelectorAll('.ant-menu-item .ant-badge');
+    expect(icons).toHaveLength(2);
+  });
+
   it('hides an entry whose useVisible hook says no', () => {
     serveApi();
     renderMenu(admin, [

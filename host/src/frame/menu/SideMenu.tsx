@@ -1,14 +1,15 @@
 import {
   type Language,
   localized,
+  type MenuBadge,
   type MenuGroup,
   type PlanFlags,
   permissionTable,
   type SessionUser,
   type UiMenuEntry,
 } from '@balcao/plugin-sdk/ui';
-import { Empty, Flex, Menu, type MenuProps, Skeleton, Typography, theme } from 'antd';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Badge, Empty, Flex, Menu, type MenuProps, Skeleton, Typography, theme } from 'antd';
+import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useVersion } from '../useVersion';
@@ -26,6 +27,23 @@ function VisibilityProbe({ path, useVisible, onChange }: VisibilityProbeProps) {
   const visible = useVisible();
   useEffect(() => onChange(path, visible), [path, visible, onChange]);
   return null;
+}
+
+/** An entry's label and icon with the badge its `useBadge` hook asks for: beside the label, or on the icon when collapsed. */
+function BadgedEntry({ useBadge, children, onIcon }: { useBadge: () => MenuBadge; children: ReactNode; onIcon: boolean }) {
+  const badge = useBadge();
+  if (badge === null || badge === undefined || badge === false || badge === 0) return children;
+  const count = typeof badge === 'number' ? badge : undefined;
+  return onIcon ? (
+    <Badge dot={count === undefined} count={count} size="small">
+      {children}
+    </Badge>
+  ) : (
+    <Flex align="center" justify="space-between" gap={8}>
+      <span>{children}</span>
+      <Badge dot={count === undefined} count={count} />
+    </Flex>
+  );
 }
 
 /** Props of the side menu. */
@@ -78,11 +96,30 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
 
   type MenuItems = NonNullable<MenuProps['items']>;
   const items: MenuItems = sections.flatMap((section, index): MenuItems => {
-    const children = section.entries.map((entry) => ({
-      key: entry.path,
-      icon: <MenuIcon name={entry.icon} />,
-      label: localized(entry.label, language),
-    }));
+    const children = section.entries.map((entry) => {
+      const { useBadge } = entry as UiMenuEntry;
+      const icon = <MenuIcon name={entry.icon} />;
+      const label = localized(entry.label, language);
+      return {
+        key: entry.path,
+        icon:
+          useBadge && collapsed ? (
+            <BadgedEntry useBadge={useBadge} onIcon>
+              {icon}
+            </BadgedEntry>
+          ) : (
+            icon
+          ),
+        label:
+          useBadge && !collapsed ? (
+            <BadgedEntry useBadge={useBadge} onIcon={false}>
+              {label}
+            </BadgedEntry>
+          ) : (
+            label
+          ),
+      };
+    });
     const title = groupTitle[section.group];
     const divider = index > 0 ? [{ type: 'divider' as const, key: `divider-${section.group}` }] : [];
     if (!title || collapsed) return [...divider, ...children];

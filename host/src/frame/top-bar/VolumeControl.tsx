@@ -1,8 +1,8 @@
 import { MutedOutlined, SoundOutlined } from '@ant-design/icons';
+import { readVolume, storeVolume } from '@balcao/plugin-sdk/ui';
 import { Button, Popover, Slider } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { readVolume, storeVolume } from './volume';
 
 /** The volume popover of the top bar: a 0–1 slider in steps of 0.1, kept on this device. */
 export function VolumeControl() {

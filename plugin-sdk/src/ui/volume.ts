@@ -1,4 +1,7 @@
-/** The notification volume preference (1-core §5: 0 to 1, step 0.1), stored locally. */
+/**
+ * The notification volume preference (1-core §5: 0 to 1, step 0.1), stored on this device. The top bar
+ * sets it; features that play a sound (new-ticket notifications, chat) read it.
+ */
 const VOLUME_KEY = 'volume';
 
 /** The stored volume, 1 when none (or an unreadable value) is stored. */
