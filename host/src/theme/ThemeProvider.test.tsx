@@ -8,11 +8,11 @@ import { ThemeProvider } from './ThemeProvider';
 
 function Colours() {
   const { token } = theme.useToken();
-  return <p data-testid="colours">{`${token.colorPrimary} ${token.colorLink}`}</p>;
+  return <p data-testid="colours">{`${token.colorPrimary} ${token.colorLink} ${token.colorInfo}`}</p>;
 }
 
 describe('the theme', () => {
-  it("gives links the theme's primary colour (the spec's #0000FF in light), not antd's default blue", () => {
+  it("gives links and info icons the theme's primary colour (the spec's #0000FF in light), not antd's default blue", () => {
     serveApi();
     const { unmount } = render(
       <Provider store={store}>
@@ -21,7 +21,7 @@ describe('the theme', () => {
         </ThemeProvider>
       </Provider>,
     );
-    expect(screen.getByTestId('colours').textContent?.toUpperCase()).toBe('#0000FF #0000FF');
+    expect(screen.getByTestId('colours').textContent?.toUpperCase()).toBe('#0000FF #0000FF #0000FF');
     unmount();
     globalThis.localStorage.setItem('preferredTheme', 'dark');
     render(
@@ -32,8 +32,9 @@ describe('the theme', () => {
       </Provider>,
     );
     // the dark algorithm derives its primary from #39ACE7 (darker, for contrast); links follow it
-    const [primary, link] = screen.getByTestId('colours').textContent?.split(' ') ?? [];
+    const [primary, link, info] = screen.getByTestId('colours').textContent?.split(' ') ?? [];
     expect(link).toBe(primary);
+    expect(info).toBe(primary);
     expect(link?.toUpperCase()).not.toBe('#1677FF');
   });
 });

@@ -89,7 +89,8 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     () => ({
       algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
       // links take the theme's colour too (antd derives them from its default blue otherwise)
-      token: { colorPrimary: primary, colorLink: primary },
+      // links and informational icons (the 'unavailable' page) in the theme's colour, not antd's blue
+      token: { colorPrimary: primary, colorLink: primary, colorInfo: primary },
     }),
     [mode, primary],
   );

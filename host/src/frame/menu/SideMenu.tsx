@@ -98,7 +98,7 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
   const items: MenuItems = sections.flatMap((section, index): MenuItems => {
     const children = section.entries.map((entry) => {
       const { useBadge } = entry as UiMenuEntry;
-      const icon = <MenuIcon name={entry.icon} />;
+      const icon = <MenuIcon key={entry.path} name={entry.icon} />;
       const label = localized(entry.label, language);
       return {
         key: entry.path,

@@ -57,8 +57,9 @@ export function TopBar({ user, menuOpen, onToggleMenu, slots, userMenuItems, nar
           onClick={onToggleMenu}
         />
         <Typography.Text ellipsis style={{ flex: 1, minWidth: 0 }} data-testid="greeting">
-          {t('topBar.greeting', { name: user.name })}
-          {narrow ? null : <> {t('topBar.welcome', { company: user.company.name })}</>}
+          {narrow
+            ? t('topBar.greeting', { name: user.name })
+            : t('topBar.greetingWithCompany', { name: user.name, company: user.company.name })}
           {isAdmin && !narrow ? <> {t('topBar.activeUntil', { date: formatDate(user.company.dueDate) })}</> : null}
         </Typography.Text>
         {slots.map(({ key, featureId, Component }) => (
