@@ -3,7 +3,7 @@
  * drawer), `ResizeObserver` (menus, inputs), and a page address so relative API URLs resolve.
  */
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 
 const testWindow = globalThis as unknown as {
   happyDOM?: { setURL(url: string): void };
@@ -37,4 +37,16 @@ if (!testWindow.ResizeObserver) {
 afterEach(() => {
   cleanup();
   globalThis.localStorage?.clear();
+});
+
+// The theme loads antd's texts of the interface language with a dynamic import. On a busy machine a file
+// can end before that import resolves, and vitest then fails the run for a load after teardown: let the
+// imports finish (at once when already loaded) before the file's environment goes.
+afterAll(async () => {
+  await Promise.all([
+    import('antd/es/locale/pt_BR'),
+    import('antd/es/locale/en_US'),
+    import('antd/es/locale/es_ES'),
+    import('antd/es/locale/tr_TR'),
+  ]);
 });
