@@ -178,6 +178,10 @@ describe('login and the app frame', () => {
     const second = await open();
     await logInThroughUi(second.page, baseUrl, 'agent@acme.test');
     await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor();
+    // the page reloads a second later (asked while it reloads, the page has no answer yet: ask again)
+    const navigationType = () =>
+      first.page.evaluate<string>("performance.getEntriesByType('navigation')[0]?.type ?? ''").catch(() => '');
+    await expect.poll(navigationType, { timeout: 10_000 }).toBe('reload');
     await first.page.waitForURL('**/login');
     // local storage was cleared (the reloaded login page may have stored its theme colour since)
     expect(await first.page.evaluate<string | null>("localStorage.getItem('token')")).toBeNull();
