@@ -215,7 +215,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const close = async () => {
       if (closed) return;
       closed = true;
-      core.scheduler.close();
+      await core.scheduler.close();
       await core.realtime.close().catch(() => {});
       await app.close();
       await core.jobs.close();

@@ -85,6 +85,12 @@ export class AuthService {
     const row = await this.knex('refreshTokens').where({ id: parsed.id }).first();
     if (!row || !sameHash(row.tokenHash, hashSecret(parsed.secret))) throw new AppError('ERR_SESSION_EXPIRED');
     if (row.revokedAt || new Date(row.expiresAt).getTime() < Date.now()) throw new AppError('ERR_SESSION_EXPIRED');
+    // A rotated token back after the grace is theft, whatever the company's state: end the family before
+    // anything else can refuse the request and leave the thief's copy of the family alive.
+    if (row.usedAt && Date.now() - new Date(row.usedAt).getTime() > REUSE_GRACE_MS) {
+      await this.revokeFamily(row.familyId);
+      throw new AppError('ERR_SESSION_EXPIRED');
+    }
     // The company is checked before the token is spent: a refusal (expired subscription, inactive
     // company) leaves the cookie valid, so the same session resumes once the company is renewed.
     const company = await this.core.sessions.company(row.companyId);

@@ -149,6 +149,28 @@ describe('POST /auth/refresh_token', () => {
     expect(rows.every((row) => row.revokedAt !== null)).toBe(true);
   });
 
+  it('ends the family of a replayed rotated cookie even while its company is refused (expired)', async () => {
+    const company = await createCompany(t);
+    const victim = await t.login(company.userEmail, TEST_PASSWORD);
+    const rotated = await refresh(victim.cookie);
+    expect(rotated.statusCode).toBe(200);
+    await ageRotation(victim.cookie, 11_000);
+    const { knex, sessions } = t.balcao.core;
+    await knex('companies')
+      .where({ id: company.companyId })
+      .update({ dueDate: dayFromToday(-1) });
+    await sessions.invalidateCompany(company.companyId);
+    expect((await refresh(victim.cookie)).statusCode).toBe(401);
+    const rows = await knex('refreshTokens').where({ familyId: familyOf(t, victim.token) });
+    expect(rows.every((row) => row.revokedAt !== null)).toBe(true);
+    // renewed, the company takes its users back, but not the stolen family
+    await knex('companies')
+      .where({ id: company.companyId })
+      .update({ dueDate: dayFromToday(30) });
+    await sessions.invalidateCompany(company.companyId);
+    expect((await refresh(cookieOf(rotated))).statusCode).toBe(401);
+  });
+
   it('keeps a user’s other sessions alive when one family is revoked for theft', async () => {
     const company = await createCompany(t);
     const victim = await t.login(company.userEmail, TEST_PASSWORD);

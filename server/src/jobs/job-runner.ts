@@ -139,6 +139,8 @@ export class JobRunner {
  */
 export class Scheduler {
   private readonly timers: NodeJS.Timeout[] = [];
+  /** Ticks still enqueueing: close() waits for them while Redis is still open. */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(
     private readonly redis: RedisClient,
@@ -156,14 +158,21 @@ export class Scheduler {
         this.log.error({ err: error, schedule: name }, 'schedule tick failed');
       }
     };
-    const timer = setInterval(tick, everyMs);
+    const run = () => {
+      const work = tick();
+      this.running.add(work);
+      void work.finally(() => this.running.delete(work));
+    };
+    const timer = setInterval(run, everyMs);
     timer.unref();
     this.timers.push(timer);
-    void tick();
+    run();
   }
 
-  close(): void {
+  /** Stops the schedules and waits for the ticks already under way. */
+  async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
     this.timers.length = 0;
+    await Promise.allSettled([...this.running]);
   }
 }

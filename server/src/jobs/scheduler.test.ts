@@ -40,11 +40,9 @@ async function runTwoProcesses(names: [string, string]): Promise<{ enqueued: [nu
     enqueued[1]++;
   });
   await new Promise((resolve) => setTimeout(resolve, RUN_MS));
-  one?.close();
-  two?.close();
   const end = Date.now();
-  // a tick already past its timer finishes its Redis round trip: let it land before counting
-  await Promise.all(clients.map((client) => client.ping()));
+  // a tick already past its timer finishes its Redis round trip: close() waits for it
+  await Promise.all([one?.close(), two?.close()]);
   return { enqueued, slots: Math.floor(end / EVERY_MS) - Math.floor(start / EVERY_MS) + 1 };
 }
 
@@ -72,12 +70,27 @@ describe('Scheduler', () => {
       runs++;
     });
     await new Promise((resolve) => setTimeout(resolve, EVERY_MS * 3));
-    scheduler.close();
-    await clients[0]?.ping();
+    await scheduler.close();
     const atClose = runs;
     expect(atClose).toBeGreaterThan(0);
     await new Promise((resolve) => setTimeout(resolve, EVERY_MS * 3));
     expect(runs).toBe(atClose);
+  });
+
+  it('waits, on close, for a tick still enqueueing', async () => {
+    const prefix = `bt${randomBytes(5).toString('hex')}`;
+    prefixes.push(prefix);
+    const scheduler = new Scheduler(clients[0] as RedisClient, prefix, log);
+    let finished = false;
+    let started = false;
+    scheduler.every('core:slow', 60_000, async () => {
+      started = true;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
+    });
+    while (!started) await new Promise((resolve) => setTimeout(resolve, 5));
+    await scheduler.close();
+    expect(finished).toBe(true);
   });
 
   it('keeps ticking after a failing enqueue', async () => {
@@ -91,7 +104,7 @@ describe('Scheduler', () => {
     });
     const deadline = Date.now() + 3_000;
     while (attempts < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    scheduler.close();
+    await scheduler.close();
     expect(attempts).toBeGreaterThanOrEqual(3);
   });
 });

@@ -34,6 +34,9 @@ interface SocketData {
  */
 const ENDED_SESSION_GRACE_MS = 2_000;
 
+/** How often live sockets are checked again for what no event announces (a due date passing). */
+const SOCKET_RECHECK_INTERVAL_MS = 60 * 60 * 1000;
+
 type RoomCheck = (session: RequestSession, id: string) => boolean | Promise<boolean>;
 
 /**
@@ -48,6 +51,7 @@ export class RealtimeServer implements RealtimeService {
   private readonly inFlight = new Set<Promise<void>>();
   /** This process's sockets by session family: a logout, takeover or theft ends them too. */
   private readonly socketsByFamily = new Map<string, Set<Socket>>();
+  private readonly periodicRecheck: NodeJS.Timeout;
 
   constructor(
     private readonly authenticator: Authenticator,
@@ -72,6 +76,9 @@ export class RealtimeServer implements RealtimeService {
       }, ENDED_SESSION_GRACE_MS);
       timer.unref();
     });
+    // nothing announces a due date passing: every hour, live sockets are checked again
+    this.periodicRecheck = setInterval(() => this.recheckSockets('all'), SOCKET_RECHECK_INTERVAL_MS);
+    this.periodicRecheck.unref();
     // the adapter adds an 'error' listener to both clients per company namespace: past ten companies
     // Node would warn of a leak that isn't one
     pub.setMaxListeners(0);
@@ -231,11 +238,12 @@ export class RealtimeServer implements RealtimeService {
    * deactivation, due date), this process's sockets of them are checked again: a session still good takes
    * the new state, any other is disconnected, and its reconnection meets the handshake's refusal.
    */
-  private recheckSockets(kind: 'user' | 'company', id: number): void {
+  private recheckSockets(kind: 'user' | 'company' | 'all', id?: number): void {
     for (const sockets of this.socketsByFamily.values()) {
       for (const socket of sockets) {
         const data = socket.data as SocketData;
-        if ((kind === 'user' ? data.session.userId : data.session.companyId) !== id) continue;
+        if (kind === 'user' && data.session.userId !== id) continue;
+        if (kind === 'company' && data.session.companyId !== id) continue;
         this.track(
           this.authenticator
             .check({ userId: data.session.userId, companyId: data.session.companyId, familyId: data.familyId })
@@ -270,6 +278,7 @@ export class RealtimeServer implements RealtimeService {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.periodicRecheck);
     await new Promise<void>((resolve) => this.io.close(() => resolve()));
     // the sockets the shutdown closed update their user's status now; an emit after Redis closed would
     // be an unhandled rejection (the adapter doesn't catch its publish)
