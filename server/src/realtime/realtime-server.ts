@@ -51,6 +51,8 @@ export class RealtimeServer implements RealtimeService {
   private readonly inFlight = new Set<Promise<void>>();
   /** This process's sockets by session family: a logout, takeover or theft ends them too. */
   private readonly socketsByFamily = new Map<string, Set<Socket>>();
+  /** This process's sockets by user: a change to the user re-checks only theirs (it comes with every refresh). */
+  private readonly socketsByUser = new Map<number, Set<Socket>>();
   private readonly periodicRecheck: NodeJS.Timeout;
 
   constructor(
@@ -176,12 +178,8 @@ export class RealtimeServer implements RealtimeService {
     const data = socket.data as SocketData;
     const { session } = data;
     void socket.join(ROOMS.user(session.userId));
-    let family = this.socketsByFamily.get(data.familyId);
-    if (!family) {
-      family = new Set();
-      this.socketsByFamily.set(data.familyId, family);
-    }
-    family.add(socket);
+    addTo(this.socketsByFamily, data.familyId, socket);
+    addTo(this.socketsByUser, session.userId, socket);
     const inScope = <T>(fn: () => T) => runInTenant({ companyId, userId: session.userId }, fn);
 
     socket.on(CLIENT_EVENTS.joinNotification, () => void socket.join(ROOMS.notification));
@@ -216,9 +214,8 @@ export class RealtimeServer implements RealtimeService {
       this.track(this.setOnline(companyId, session.userId, true));
     });
     socket.on('disconnect', () => {
-      const sockets = this.socketsByFamily.get(data.familyId);
-      sockets?.delete(socket);
-      if (sockets?.size === 0) this.socketsByFamily.delete(data.familyId);
+      removeFrom(this.socketsByFamily, data.familyId, socket);
+      removeFrom(this.socketsByUser, session.userId, socket);
       this.track(
         (async () => {
           try {
@@ -239,23 +236,23 @@ export class RealtimeServer implements RealtimeService {
    * the new state, any other is disconnected, and its reconnection meets the handshake's refusal.
    */
   private recheckSockets(kind: 'user' | 'company' | 'all', id?: number): void {
-    for (const sockets of this.socketsByFamily.values()) {
-      for (const socket of sockets) {
-        const data = socket.data as SocketData;
-        if (kind === 'user' && data.session.userId !== id) continue;
-        if (kind === 'company' && data.session.companyId !== id) continue;
-        this.track(
-          this.authenticator
-            .check({ userId: data.session.userId, companyId: data.session.companyId, familyId: data.familyId })
-            .then(
-              (result) => {
-                if (result.ok && !result.expired) data.session = result.session;
-                else socket.disconnect(true);
-              },
-              (error: unknown) => this.log.error({ err: error }, 'socket session check failed'),
-            ),
-        );
-      }
+    let sockets: Iterable<Socket>;
+    if (kind === 'user') sockets = this.socketsByUser.get(id ?? 0) ?? [];
+    else if (kind === 'company') sockets = this.io._nsps.get(`/${id}`)?.sockets.values() ?? [];
+    else sockets = [...this.socketsByFamily.values()].flatMap((family) => [...family]);
+    for (const socket of sockets) {
+      const data = socket.data as SocketData;
+      this.track(
+        this.authenticator
+          .check({ userId: data.session.userId, companyId: data.session.companyId, familyId: data.familyId })
+          .then(
+            (result) => {
+              if (result.ok && !result.expired) data.session = result.session;
+              else socket.disconnect(true);
+            },
+            (error: unknown) => this.log.error({ err: error }, 'socket session check failed'),
+          ),
+      );
     }
   }
 
@@ -284,4 +281,16 @@ export class RealtimeServer implements RealtimeService {
     // be an unhandled rejection (the adapter doesn't catch its publish)
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
+}
+
+function addTo<K>(index: Map<K, Set<Socket>>, key: K, socket: Socket): void {
+  const sockets = index.get(key);
+  if (sockets) sockets.add(socket);
+  else index.set(key, new Set([socket]));
+}
+
+function removeFrom<K>(index: Map<K, Set<Socket>>, key: K, socket: Socket): void {
+  const sockets = index.get(key);
+  sockets?.delete(socket);
+  if (sockets?.size === 0) index.delete(key);
 }
