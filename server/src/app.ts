@@ -32,6 +32,8 @@ import { importDefinitions, type LoadedPlugin, mergePermissions, registerPlugins
 import { RealtimeServer } from './realtime/realtime-server';
 import { createSettingsService } from './settings/settings-service';
 import { LocalDiskStorage } from './storage/local-disk';
+import { registerMediaRoutes } from './storage/media-routes';
+import { MediaSigner } from './storage/signed-media';
 import { InvalidationBus } from './tenancy/invalidation';
 import { createPlanService } from './tenancy/plan-service';
 import { SessionStore } from './tenancy/session-store';
@@ -137,6 +139,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const events = new EventBusImpl(log);
     const plans = createPlanService(sessions);
     const isWorker = config.role !== 'web';
+    const mediaSigner = new MediaSigner(config.jwtSecret);
     const core: CoreServices = {
       config,
       log,
@@ -164,7 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       scheduler: new Scheduler(redis, config.redisPrefix, log),
       events,
       settings: createSettingsService(knex, sessions, events),
-      storage: new LocalDiskStorage(config.storageDir),
+      storage: new LocalDiskStorage(config.storageDir, mediaSigner, config.apiPrefix),
       mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log }),
       plans,
       services: createServiceRegistry(),
@@ -193,6 +196,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         auth = registerAuthRoutes(api, core);
         registerPasswordResetRoutes(api, core, auth);
         registerPlatformRoutes(api, core, () => loaded);
+        registerMediaRoutes(api, core.storage, mediaSigner);
       },
       { prefix: config.apiPrefix },
     );

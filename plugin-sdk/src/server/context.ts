@@ -123,6 +123,11 @@ export interface StorageService {
   delete(companyId: number, key: string): Promise<void>;
   /** Totals for a company's folder (2-administration §2 Companies: folder size, number of files, last update). */
   usage(companyId: number): Promise<{ bytes: number; files: number; updatedAt: Date | null }>;
+  /**
+   * A signed address of a file (`/api/media/<token>`) that a browser can load without the bearer token
+   * (`<img src>`, downloads). Hand it only to users of `companyId`; it expires after `ttlMs` (default a day).
+   */
+  signedUrl(companyId: number, key: string, options?: { ttlMs?: number; fileName?: string }): string;
 }
 
 /** Key/value cache on Redis with a per-feature namespace. */

@@ -43,6 +43,11 @@ export interface TestAppOptions {
   config?: Partial<AppConfig>;
   /** Seed the demo companies and logins (default true). */
   seed?: boolean;
+  /**
+   * Also seed every feature's demo data (the lived-in inbox of `npm start`); default false, so a test sees
+   * only the rows it makes.
+   */
+  demoData?: boolean;
 }
 
 /** A logged-in session: the access token, the session user and the refresh cookie. */
@@ -120,7 +125,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const demo =
     options.seed === false
       ? ({ companies: {}, users: {} } as DemoIds)
-      : await seedDemo(balcao.core.knex, { passwordHashCost: config.passwordHashCost, plugins: balcao.plugins });
+      : await seedDemo(balcao.core.knex, {
+          passwordHashCost: config.passwordHashCost,
+          plugins: balcao.plugins,
+          featureData: options.demoData ?? false,
+        });
 
   const inject = (request: TestInject) => {
     const { token, ...rest } = request;

@@ -50,7 +50,15 @@ function oneYearFromNow(): string {
  * every flag, Lite on a plan with none. Idempotent: it inserts what is missing and changes nothing that
  * exists, so it never touches other data (nor demo data someone edited).
  */
-export async function seedDemo(knex: Knex, options: { passwordHashCost: number; plugins: LoadedPlugin[] }): Promise<DemoIds> {
+export async function seedDemo(
+  knex: Knex,
+  options: {
+    passwordHashCost: number;
+    plugins: LoadedPlugin[];
+    /** Also run every feature's demo seed (the lived-in inbox …); `npm start` does, tests opt in. */
+    featureData?: boolean;
+  },
+): Promise<DemoIds> {
   const passwordHash = await hashPassword(DEMO_PASSWORD, options.passwordHashCost);
   const ids = await knex.transaction(async (trx) => {
     const planIds = {} as Record<keyof typeof DEMO_PLANS, number>;
@@ -111,6 +119,7 @@ export async function seedDemo(knex: Knex, options: { passwordHashCost: number; 
     return { companies, users };
   });
 
+  if (options.featureData === false) return ids;
   for (const plugin of options.plugins) {
     const demo = plugin.definition.seed?.demo;
     if (!demo) continue;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError, type StorageService } from '@balcao/plugin-sdk/server';
+import { MEDIA_URL_TTL_MS, type MediaSigner } from './signed-media';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -14,7 +15,24 @@ const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
  * oversized upload never leaves half a file.
  */
 export class LocalDiskStorage implements StorageService {
-  constructor(private readonly root: string) {}
+  /** `signer` and `mediaBase` (the API prefix) make `signedUrl` work; without them it throws. */
+  constructor(
+    private readonly root: string,
+    private readonly signer?: MediaSigner,
+    private readonly mediaBase = '/api',
+  ) {}
+
+  signedUrl(companyId: number, key: string, options: { ttlMs?: number; fileName?: string } = {}): string {
+    if (!this.signer) throw new Error('signedUrl needs a MediaSigner');
+    this.filePath(companyId, key); // refuse a bad key now, not when the address is used
+    const token = this.signer.sign({
+      companyId,
+      key,
+      expiresAt: Date.now() + (options.ttlMs ?? MEDIA_URL_TTL_MS),
+      fileName: options.fileName,
+    });
+    return `${this.mediaBase}/media/${token}`;
+  }
 
   private companyDir(companyId: number): string {
     if (!Number.isInteger(companyId) || companyId < 1) throw new Error(`bad company id ${companyId}`);
