@@ -8,6 +8,7 @@ export * from './context';
 export * from './define-plugin';
 export * from './errors';
 export * from './events';
+export * from './inbox';
 export * from './manifest';
 export * from './schemas';
 export * from './tenancy';

@@ -31,6 +31,7 @@ import { cloneDatabase, databaseUrl, dropDatabase, ensureTemplate, migrationsFin
 
 export { dropStaleDatabases } from './database';
 export * from './fixtures';
+export { companySocket, connectSocket, nextEvent, recordEvents } from './sockets';
 
 /** Options of `createTestApp`. */
 export interface TestAppOptions {

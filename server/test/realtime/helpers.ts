@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { PLAN_FLAGS, type PlanFlags } from '@balcao/plugin-sdk/server';
-import type { TestApp } from '@balcao/plugin-sdk/testing';
+import { companySocket, type TestApp } from '@balcao/plugin-sdk/testing';
+
+export { companySocket, connectSocket, nextEvent, recordEvents } from '@balcao/plugin-sdk/testing';
+
 import { DEFAULT_COMPANY_SETTINGS, hashPassword } from '@balcao/server';
 import { createSigner } from 'fast-jwt';
-import { io, type Socket } from 'socket.io-client';
 
 /** Polls `probe` every `intervalMs` until it returns a truthy value (which it resolves to) or the deadline passes. */
 export async function waitFor<T>(
@@ -26,28 +28,6 @@ export async function waitFor<T>(
   }
 }
 
-/** A socket.io client for a company namespace, with no reconnection (a refusal must stay a refusal). */
-export function companySocket(url: string, companyId: number | string, token: string | undefined): Socket {
-  return io(`${url}/${companyId}`, {
-    auth: token === undefined ? {} : { token },
-    transports: ['websocket'],
-    reconnection: false,
-    forceNew: true,
-  });
-}
-
-/** Connects to a company namespace; resolves once connected, rejects with the handshake's refusal. */
-export function connectSocket(url: string, companyId: number | string, token: string | undefined): Promise<Socket> {
-  const socket = companySocket(url, companyId, token);
-  return new Promise((resolve, reject) => {
-    socket.once('connect', () => resolve(socket));
-    socket.once('connect_error', (error: Error & { data?: { error?: string } }) => {
-      socket.close();
-      reject(Object.assign(new Error(error.data?.error ?? error.message), { data: error.data }));
-    });
-  });
-}
-
 /** The error code a handshake is refused with (`connect_error` data.error, or its message). Fails if it connects. */
 export function handshakeRefusal(url: string, companyId: number | string, token: string | undefined): Promise<string> {
   const socket = companySocket(url, companyId, token);
@@ -60,35 +40,6 @@ export function handshakeRefusal(url: string, companyId: number | string, token:
       socket.close();
       resolve(error.data?.error ?? `message:${error.message}`);
     });
-  });
-}
-
-/** Records every event a socket receives, in order, to assert on what arrived and what didn't. */
-export function recordEvents(socket: Socket): Array<{ event: string; payload: unknown }> {
-  const received: Array<{ event: string; payload: unknown }> = [];
-  socket.onAny((event: string, payload: unknown) => received.push({ event, payload }));
-  return received;
-}
-
-/** Resolves with the payload of the next `event` on `socket` that matches `predicate`. */
-export function nextEvent<T = unknown>(
-  socket: Socket,
-  event: string,
-  predicate: (payload: T) => boolean = () => true,
-  timeoutMs = 5_000,
-): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.off(event, listener);
-      reject(new Error(`no '${event}' within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const listener = (payload: T) => {
-      if (!predicate(payload)) return;
-      clearTimeout(timer);
-      socket.off(event, listener);
-      resolve(payload);
-    };
-    socket.on(event, listener);
   });
 }
 

@@ -82,7 +82,12 @@ function setAt(value: unknown, path: Path, next: unknown): unknown {
   if (path.length === 0) return next;
   const copy = structuredClone(value) as Record<string | number, unknown>;
   let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  for (const key of path.slice(0, -1)) {
+    const child = node[key];
+    // an earlier change of the same body replaced a parent (an array's object item) with a scalar: nothing to set
+    if (child === null || typeof child !== 'object') return copy;
+    node = child as Record<string | number, unknown>;
+  }
   node[path[path.length - 1] as string | number] = next;
   return copy;
 }

@@ -191,7 +191,7 @@ describe('path parameters and fixtures', () => {
   });
 
   it('maps parameters by config, then by name', () => {
-    const r = withParams('/api/x/:id/:companyId/:userId/:ticketId/:queue_id/:key/:status/:planId/:uuid', {
+    const r = withParams('/api/x/:id/:companyId/:userId/:ticketId/:queue_id/:key/:status/:planId/:uuid/:ticketUuid', {
       id: 'helloNote',
       status: '=open',
       planId: 'shared:plan',
@@ -205,6 +205,7 @@ describe('path parameters and fixtures', () => {
     expect(paramSource(r, 'status')).toEqual({ kind: 'literal', value: 'open' });
     expect(paramSource(r, 'planId')).toEqual({ kind: 'shared', entity: 'plan' });
     expect(paramSource(r, 'uuid')).toEqual({ kind: 'unmapped' });
+    expect(paramSource(r, 'ticketUuid')).toEqual({ kind: 'tenant', entity: 'ticketUuid' });
   });
 
   it('resolves ids of company A and fills the URL', () => {

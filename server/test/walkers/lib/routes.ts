@@ -130,8 +130,9 @@ const DEFAULT_ENTITIES: Record<string, string> = { companyId: 'company', userId:
 
 /**
  * Maps a path parameter to its fixture source: `config.fixtureParams` first, then the defaults
- * (`companyId` → company, `userId` → user, `<entity>Id` / `<entity>_id` → entity). A bare `:id` must be
- * mapped; any other name is not an id and gets a value from its schema.
+ * (`companyId` → company, `userId` → user, `<entity>Id` / `<entity>_id` → entity, `<entity>Uuid` → the
+ * fixture key `<entity>Uuid`). A bare `:id` must be mapped; any other name is not an id and gets a value
+ * from its schema.
  */
 export function paramSource(route: WalkedRoute, name: string): ParamSource {
   const mapped = route.config.fixtureParams?.[name];
@@ -144,6 +145,8 @@ export function paramSource(route: WalkedRoute, name: string): ParamSource {
   if (known) return { kind: 'tenant', entity: known };
   const match = /^(.+?)(Id|_id)$/.exec(name);
   if (match?.[1]) return { kind: 'tenant', entity: match[1] };
+  // a uuid naming its entity (`:ticketUuid`) is an id too: the fixture key is the parameter's name
+  if (/^.+Uuid$/.test(name)) return { kind: 'tenant', entity: name };
   if (name === 'id' || name === 'uuid') return { kind: 'unmapped' };
   return { kind: 'free' };
 }

@@ -1,0 +1,20 @@
+import { defineErrors } from '@balcao/plugin-sdk/server';
+
+/** The inbox's own error codes (beyond the catalogue of 1-core §8), with their statuses. */
+export const INBOX_ERRORS = {
+  ERR_QUEUE_REQUIRED: 400,
+  ERR_TICKET_TAG_REQUIRED: 400,
+  ERR_TICKET_NOT_OPEN: 400,
+  ERR_EMPTY_MESSAGE: 400,
+  ERR_EDIT_WINDOW_EXPIRED: 400,
+  ERR_MESSAGE_NOT_RETRYABLE: 400,
+  ERR_NO_MESSAGE_FOUND: 404,
+  ERR_NO_TAG_FOUND: 404,
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_NOTE_FOUND: 404,
+  ERR_NO_QUICK_MESSAGE_FOUND: 404,
+} as const;
+
+export function registerInboxErrors(): void {
+  defineErrors(INBOX_ERRORS);
+}

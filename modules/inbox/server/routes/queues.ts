@@ -1,0 +1,15 @@
+import { access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
+import { listQueues } from '../services/directory.service';
+import { QueueSchema } from '../services/directory-schemas';
+
+/** GET /queue (1-core §7): the company's queues, for pickers and filters. */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/queue',
+    {
+      schema: { querystring: NoQuery, response: { 200: Type.Array(QueueSchema) } },
+      config: access.authenticated,
+    },
+    async (request) => listQueues(ctx, request.session?.companyId as number),
+  );
+});

@@ -1,0 +1,25 @@
+import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { TicketLogSchema } from '../schemas/ticket';
+import { listTicketLogs } from '../services/ticket-logs';
+import { findVisibleTicket } from '../services/ticket-transitions.service';
+import { viewerOf } from '../services/visibility';
+
+/** A ticket's log (1-core §3 Ticket log entry; §7 `GET /tickets-log/{ticketId}`). */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/tickets-log/:ticketId',
+    {
+      schema: {
+        params: StrictObject({ ticketId: Id }),
+        querystring: NoQuery,
+        response: { 200: Type.Array(TicketLogSchema) },
+      },
+      config: access.authenticated,
+    },
+    async (request) => {
+      const user = await ctx.access.sessionUser(request);
+      await findVisibleTicket(viewerOf(user), request.params.ticketId);
+      return listTicketLogs(ctx.db.knex, user.companyId, request.params.ticketId);
+    },
+  );
+});

@@ -1,0 +1,39 @@
+import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject } from '@balcao/plugin-sdk/server';
+import { callerOf } from '../services/directory-caller';
+import { Empty, errorResponses } from '../services/directory-schemas';
+import { addTicketTag, removeTicketKanbanTags } from '../services/tag.service';
+
+/** A ticket's kanban lane tags (2-administration §7: DELETE then PUT moves a ticket between lanes). */
+export default defineRoutes((app, ctx) => {
+  app.put(
+    '/ticket-tags/:ticketId/:tagId',
+    {
+      schema: {
+        params: StrictObject({ ticketId: Id, tagId: Id }),
+        body: NoBody,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
+      config: access.authenticated,
+    },
+    async (request, reply) => {
+      await addTicketTag(ctx, await callerOf(ctx, request), request.params.ticketId, request.params.tagId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/ticket-tags/:ticketId',
+    {
+      schema: {
+        params: StrictObject({ ticketId: Id }),
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
+      config: access.authenticated,
+    },
+    async (request, reply) => {
+      await removeTicketKanbanTags(ctx, await callerOf(ctx, request), request.params.ticketId);
+      return reply.status(204).send(null);
+    },
+  );
+});

@@ -1,0 +1,698 @@
+import {
+  currentTenant,
+  type InboundContact,
+  type InboundMessage,
+  type InboundResult,
+  type InboxService,
+  type PluginContext,
+  runInTenant,
+} from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
+import type { MediaType, MessageReaction } from '../../shared/types';
+import { MEDIA_TYPES } from '../../shared/types';
+import { registerDriver } from './driver-registry';
+import { inboxState } from './inbox-state';
+import { type StoredMedia, storeInboundMedia } from './media-upload';
+import { emitMessageChanged } from './message-actions.service';
+import { previewOf, sendTextMessage } from './message-send.service';
+import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
+import { notifyTicketChanged } from './ticket-notify';
+import type { VisibleTicketFields } from './visibility';
+
+/** Postgres unique violation: a concurrent receive made the same contact, identity or ticket first. */
+const UNIQUE_VIOLATION = '23505';
+/** Attempts of one receive (a lost race is retried; the second attempt finds the winner's rows). */
+const RECEIVE_ATTEMPTS = 3;
+
+/** Thrown inside a receive's transaction to roll it back and try again. */
+class RetryReceive extends Error {}
+/** Thrown inside a receive's transaction when the message was stored meanwhile (a redelivery). */
+class DuplicateMessage extends Error {}
+
+function isUniqueViolation(error: unknown): boolean {
+  const err = error as { code?: unknown; nativeError?: { code?: unknown } };
+  return err.code === UNIQUE_VIOLATION || err.nativeError?.code === UNIQUE_VIOLATION;
+}
+
+/** An active ticket as the lookups find it. */
+interface ActiveTicket {
+  id: number;
+  uuid: string;
+  status: VisibleTicketFields['status'];
+  userId: number | null;
+  queueId: number | null;
+  isGroup: boolean;
+}
+
+/** A contact the lookups found (with its active ticket on the connection, if any). */
+interface FoundContact {
+  id: number;
+  name: string;
+  urlPicture: string | null;
+  ticket: ActiveTicket | null;
+}
+
+/** One party of a message after the lookups: found or to be made, and the identifiers to remember. */
+interface Party {
+  side: InboundContact;
+  contact: FoundContact | null;
+  /** Identifiers of `side` not yet stored for the company and channel. */
+  missing: string[];
+}
+
+interface LookupRow {
+  identifier: string;
+  contactId: number;
+  name: string;
+  urlPicture: string | null;
+  ticketId: number | null;
+  uuid: string | null;
+  status: ActiveTicket['status'] | null;
+  userId: number | null;
+  queueId: number | null;
+  ticketIsGroup: boolean | null;
+}
+
+function toFound(row: LookupRow): FoundContact {
+  return {
+    id: row.contactId,
+    name: row.name,
+    urlPicture: row.urlPicture,
+    ticket:
+      row.ticketId === null
+        ? null
+        : {
+            id: row.ticketId,
+            uuid: row.uuid as string,
+            status: row.status as ActiveTicket['status'],
+            userId: row.userId,
+            queueId: row.queueId,
+            isGroup: row.ticketIsGroup === true,
+          },
+  };
+}
+
+/** The contact columns and its active ticket on the connection (at most one: a unique index says so). */
+function withActiveTicket(query: Knex.QueryBuilder, knex: Knex, whatsappId: number): Knex.QueryBuilder {
+  return query
+    .leftJoin('tickets as t', (join) => {
+      join
+        .on('t.companyId', 'c.companyId')
+        .andOn('t.contactId', 'c.id')
+        .andOn(knex.raw('coalesce(t.whatsapp_id, 0) = ?', [whatsappId]))
+        .andOnVal('t.status', '<>', 'closed');
+    })
+    .select(
+      'c.id as contactId',
+      'c.name',
+      'c.urlPicture',
+      't.id as ticketId',
+      't.uuid',
+      't.status',
+      't.userId',
+      't.queueId',
+      't.isGroup as ticketIsGroup',
+    );
+}
+
+/** Identifiers as stored: non-empty, at most 255 characters, without repeats. */
+function cleanIdentifiers(identifiers: string[]): string[] {
+  return [...new Set(identifiers.filter((id) => typeof id === 'string' && id.length > 0 && id.length <= 255))];
+}
+
+/** A phone number as stored: digits only, 1 to 50 of them; else none. */
+function cleanNumber(number: string | null | undefined): string | null {
+  const digits = (number ?? '').replace(/\D/g, '');
+  return digits.length > 0 && digits.length <= 50 ? digits : null;
+}
+
+function resolveParty(side: InboundContact, identifiers: string[], rows: LookupRow[]): Party {
+  const byIdentifier = new Map(rows.map((row) => [row.identifier, row]));
+  const hit = identifiers.map((id) => byIdentifier.get(id)).find((row) => row !== undefined);
+  return {
+    side: { ...side, identifiers },
+    contact: hit ? toFound(hit) : null,
+    missing: identifiers.filter((id) => !byIdentifier.has(id)),
+  };
+}
+
+/** camelCase keys of a raw row. */
+function camelize<T>(row: Record<string, unknown>): T {
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]),
+  ) as T;
+}
+
+/** What the message insert needs besides the input. */
+interface MessagePlacement {
+  ticketId: number;
+  ticketQueueId: number | null;
+  contactId: number;
+  media: StoredMedia | null;
+}
+
+/** The values of an inbound message row, and what it does to its ticket. */
+function inboundValues(input: InboundMessage, media: StoredMedia | null) {
+  const { message } = input;
+  const fromMe = message.fromMe === true;
+  const mediaType: MediaType = (MEDIA_TYPES as readonly string[]).includes(message.mediaType ?? '')
+    ? (message.mediaType as MediaType)
+    : media
+      ? media.mediaType
+      : 'chat';
+  const body = message.body ?? '';
+  const timestamp = message.timestamp;
+  return {
+    channelMessageId: message.id,
+    body,
+    fromMe,
+    ack: message.ack ?? (fromMe ? 1 : 0),
+    mediaType,
+    mediaPath: media?.key ?? null,
+    mediaName: media?.name ?? message.media?.fileName ?? null,
+    quotedId: message.quotedId ?? null,
+    data: message.data === undefined ? null : JSON.stringify(message.data),
+    createdAt: timestamp instanceof Date && !Number.isNaN(timestamp.getTime()) ? timestamp : new Date(),
+    unread: fromMe ? 0 : 1,
+    lastMessage: previewOf({ body, mediaName: media?.name ?? null }),
+  };
+}
+
+// The insert of an inbound message, once per channel id, and the update of its ticket (`lastMessage`,
+// `updatedAt`, one more unread message when it came from the contact) in one statement. `target` is a CTE
+// giving ticket_id, contact_id and queue_id.
+const INSERT_INBOUND = `ins AS (
+       INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, channel_message_id, body, from_me,
+         ack, read, media_type, media_path, media_name, quoted_msg_id, send_status, data_json, created_at, updated_at)
+       SELECT :companyId, target.ticket_id, target.contact_id, target.queue_id, :whatsappId, :channelMessageId, :body,
+         :fromMe, :ack, :fromMe, :mediaType, :mediaPath, :mediaName,
+         (SELECT q.id FROM messages q
+           WHERE q.company_id = :companyId AND q.whatsapp_id = :whatsappId AND q.channel_message_id = :quotedId LIMIT 1),
+         'sent', :data::jsonb, :createdAt, now()
+       FROM target
+       ON CONFLICT (company_id, whatsapp_id, channel_message_id)
+         WHERE channel_message_id IS NOT NULL AND whatsapp_id IS NOT NULL DO NOTHING
+       RETURNING *
+     ), upd AS (
+       UPDATE tickets SET unread_messages = unread_messages + :unread, last_message = :lastMessage, updated_at = now()
+       FROM target WHERE tickets.company_id = :companyId AND tickets.id = target.ticket_id AND EXISTS (SELECT 1 FROM ins)
+       RETURNING tickets.id
+     )`;
+
+/**
+ * Inserts the inbound message on a known ticket and contact (a redelivery inserts nothing and returns
+ * null), updating the ticket in the same statement.
+ */
+async function insertInbound(
+  db: Knex | Knex.Transaction,
+  companyId: number,
+  input: InboundMessage,
+  placement: MessagePlacement,
+): Promise<MessageRecord | null> {
+  const result = await db.raw(
+    `WITH target AS (SELECT :ticketId::int AS ticket_id, :contactId::int AS contact_id, :queueId::int AS queue_id),
+     ${INSERT_INBOUND}
+     SELECT ins.* FROM ins`,
+    {
+      ...inboundValues(input, placement.media),
+      companyId,
+      whatsappId: input.whatsappId,
+      ticketId: placement.ticketId,
+      contactId: placement.contactId,
+      queueId: placement.ticketQueueId,
+    },
+  );
+  const [row] = (result as { rows: Array<Record<string, unknown>> }).rows;
+  return row ? camelize<MessageRecord>(row) : null;
+}
+
+/**
+ * The usual case in one statement: the sender is known by all its identifiers (one contact) and has an
+ * active ticket on the connection — then the message is inserted and the ticket updated. Answers the
+ * lookup rows in any case (for the general path), and the stored row or `duplicate` when the channel id
+ * was stored already.
+ */
+async function insertOnKnownTicket(
+  knex: Knex,
+  companyId: number,
+  input: InboundMessage,
+  identifiers: string[],
+  media: StoredMedia | null,
+): Promise<{ rows: LookupRow[]; record: MessageRecord | null; duplicate: boolean }> {
+  const result = await knex.raw(
+    `WITH found AS (
+       SELECT ci.identifier, c.id AS contact_id, c.name, c.url_picture, t.id AS ticket_id, t.uuid, t.status,
+         t.user_id, t.queue_id, t.is_group AS ticket_is_group,
+         count(*) OVER () AS known, min(c.id) OVER () AS min_id, max(c.id) OVER () AS max_id
+       FROM contact_identities ci
+       JOIN contacts c ON c.id = ci.contact_id AND c.company_id = ci.company_id
+       LEFT JOIN tickets t ON t.company_id = c.company_id AND t.contact_id = c.id
+         AND coalesce(t.whatsapp_id, 0) = :whatsappId AND t.status <> 'closed'
+       WHERE ci.company_id = :companyId AND ci.channel = :channel AND ci.identifier = ANY(:identifiers::text[])
+     ), target AS (
+       SELECT ticket_id, contact_id, queue_id FROM found
+       WHERE ticket_id IS NOT NULL AND known = :count AND min_id = max_id LIMIT 1
+     ), ${INSERT_INBOUND}
+     SELECT (SELECT json_agg(found) FROM found) AS found, (SELECT row_to_json(ins) FROM ins) AS message,
+       EXISTS (SELECT 1 FROM target) AS targeted`,
+    {
+      ...inboundValues(input, media),
+      companyId,
+      whatsappId: input.whatsappId,
+      channel: input.channel,
+      identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
+      count: identifiers.length,
+    },
+  );
+  const [row] = (
+    result as {
+      rows: Array<{ found: Array<Record<string, unknown>> | null; message: Record<string, unknown> | null; targeted: boolean }>;
+    }
+  ).rows;
+  const rows = (row?.found ?? []).map((found) => camelize<LookupRow>(found));
+  const record = row?.message ? camelize<MessageRecord>(row.message) : null;
+  return { rows, record, duplicate: row?.targeted === true && record === null };
+}
+
+/** The stored message of a channel id, for a redelivery's answer. */
+async function existingResult(knex: Knex, companyId: number, input: InboundMessage): Promise<InboundResult | null> {
+  const row = await knex('messages as m')
+    .join('tickets as t', 't.id', 'm.ticketId')
+    .where({ 'm.companyId': companyId, 'm.whatsappId': input.whatsappId, 'm.channelMessageId': input.message.id })
+    .first('m.id', 'm.ticketId', 't.uuid', 't.contactId');
+  if (!row) return null;
+  return {
+    contactId: row.contactId,
+    ticketId: row.ticketId,
+    ticketUuid: row.uuid,
+    messageId: Number(row.id),
+    created: false,
+    ticketCreated: false,
+  };
+}
+
+/** Makes the contact of a party that has none, and remembers every identifier it is missing. */
+async function ensureContact(
+  trx: Knex.Transaction,
+  companyId: number,
+  input: InboundMessage,
+  party: Party,
+  isGroup: boolean,
+): Promise<FoundContact> {
+  let contact = party.contact;
+  const created = contact === null;
+  if (!contact) {
+    const number = cleanNumber(party.side.number);
+    const name = (party.side.name?.trim() || number || party.side.identifiers[0] || '').slice(0, 250);
+    const [row] = await trx('contacts')
+      .insert({
+        companyId,
+        name,
+        number,
+        email: party.side.email?.slice(0, 255) || null,
+        urlPicture: party.side.urlPicture ?? null,
+        isGroup,
+        channel: input.channel.slice(0, 20),
+        whatsappId: input.whatsappId,
+      })
+      .returning(['id', 'name', 'urlPicture']);
+    contact = { id: row.id, name: row.name, urlPicture: row.urlPicture, ticket: null };
+  }
+  if (party.missing.length > 0) {
+    const stored = await trx('contactIdentities')
+      .insert(party.missing.map((identifier) => ({ companyId, contactId: contact.id, channel: input.channel, identifier })))
+      .onConflict(['companyId', 'channel', 'identifier'])
+      .ignore()
+      .returning('identifier');
+    // a new contact whose identifier another receive stored meanwhile: that one is the contact
+    if (created && stored.length < party.missing.length) throw new RetryReceive();
+  }
+  return contact;
+}
+
+/** One attempt of `receive`, in the company's scope. */
+async function receiveOnce(ctx: PluginContext, companyId: number, input: InboundMessage): Promise<InboundResult> {
+  const { knex } = ctx.db;
+  const { whatsappId } = input;
+  const group = input.group ?? null;
+  const contactIds = cleanIdentifiers(input.contact.identifiers);
+  const groupIds = group ? cleanIdentifiers(group.identifiers) : [];
+  if (contactIds.length === 0 || (group && groupIds.length === 0)) {
+    throw new Error('inbox receive: a contact (and a group) needs at least one identifier');
+  }
+
+  // 1. a file first, before the rows that point at it (unless this channel id is stored already)
+  let media: StoredMedia | null = null;
+  if (input.message.media) {
+    const existing = await existingResult(knex, companyId, input);
+    if (existing) return existing;
+    media = await storeInboundMedia(ctx, companyId, `inbound-${whatsappId}`, input.message.media);
+  }
+  let written: Written | InboundResult;
+  try {
+    written = await writeReceive(ctx, companyId, input, contactIds, groupIds, media);
+  } catch (error) {
+    if (media) await ctx.storage.delete(companyId, media.key).catch(() => {});
+    throw error;
+  }
+  if ('created' in written) {
+    // stored already: this copy of the file is not needed
+    if (media) await ctx.storage.delete(companyId, media.key).catch(() => {});
+    return written;
+  }
+
+  // 3. tell: the ticket (new or moved up the list), the message, the bus
+  const { ticket, ticketCreated, ownerId, senderContact } = written;
+  const record = written.record as MessageRecord;
+  const messageId = Number(record.id);
+  const apiTicket = await notifyTicketChanged(ctx, companyId, ticket.id, ticketCreated ? null : ticket);
+  if (apiTicket) {
+    const quoted = record.quotedMsgId !== null ? ((await loadMessage(ctx, companyId, Number(record.quotedMsgId))) ?? null) : null;
+    const quotedMsg = quoted ? (({ quotedMsg: _, ...rest }) => rest)(quoted) : null;
+    const message = messageFromRecord(ctx, companyId, record, senderContact, quotedMsg);
+    await inboxState(ctx).realtime.messageCreated(companyId, message, apiTicket);
+  }
+  await ctx.events.publish('message.received', {
+    companyId,
+    ticketId: ticket.id,
+    messageId,
+    contactId: ownerId,
+    whatsappId,
+    fromMe: input.message.fromMe === true,
+    ticketCreated,
+  });
+  return { contactId: ownerId, ticketId: ticket.id, ticketUuid: ticket.uuid, messageId, created: true, ticketCreated };
+}
+
+/**
+ * The general path: finds the parties by number when their identifiers are unknown, and writes contact,
+ * identities, ticket and message (one transaction when anything is made). Answers the redelivery's result
+ * when the channel id is stored already.
+ */
+async function receiveGeneral(
+  ctx: PluginContext,
+  companyId: number,
+  input: InboundMessage,
+  contactIds: string[],
+  groupIds: string[],
+  rows: LookupRow[],
+  media: StoredMedia | null,
+): Promise<Written | InboundResult> {
+  const { knex } = ctx.db;
+  const group = input.group ?? null;
+  const sender = resolveParty(input.contact, contactIds, rows);
+  const owner = group ? resolveParty(group, groupIds, rows) : sender;
+  // … else by number
+  for (const party of group ? [sender, owner] : [sender]) {
+    const number = cleanNumber(party.side.number);
+    if (party.contact || !number) continue;
+    const [row] = (await withActiveTicket(
+      knex('contacts as c').where({ 'c.companyId': companyId, 'c.number': number }),
+      knex,
+      input.whatsappId,
+    )) as LookupRow[];
+    if (row) party.contact = toFound(row);
+  }
+  // a redelivery after the ticket was closed must not open a new one
+  if (owner.contact?.ticket == null) {
+    const existing = await existingResult(knex, companyId, input);
+    if (existing) return existing;
+  }
+  const written = await writeRows(ctx, companyId, input, sender, owner, media);
+  if (written.record) return written;
+  const existing = await existingResult(knex, companyId, input);
+  if (!existing) throw new RetryReceive();
+  return existing;
+}
+
+/** The rows of a receive (its file, if any, already stored), or the redelivery's result. */
+async function writeReceive(
+  ctx: PluginContext,
+  companyId: number,
+  input: InboundMessage,
+  contactIds: string[],
+  groupIds: string[],
+  media: StoredMedia | null,
+): Promise<Written | InboundResult> {
+  const { knex } = ctx.db;
+  const { whatsappId, channel } = input;
+  const group = input.group ?? null;
+  let rows: LookupRow[];
+  let written: Written | null = null;
+  if (!group) {
+    // 2. the usual case in one statement: a known sender with an active ticket
+    const fast = await insertOnKnownTicket(knex, companyId, input, contactIds, media);
+    if (fast.duplicate) {
+      const existing = await existingResult(knex, companyId, input);
+      if (!existing) throw new RetryReceive();
+      return existing;
+    }
+    rows = fast.rows;
+    if (fast.record) {
+      const contact = toFound(rows[0] as LookupRow);
+      written = {
+        ticket: contact.ticket as ActiveTicket,
+        ticketCreated: false,
+        ownerId: contact.id,
+        senderContact: contact,
+        record: fast.record,
+      };
+    }
+  } else {
+    // who: every identifier of the sender and of the group in one query, with the active ticket
+    rows = (await withActiveTicket(
+      knex('contactIdentities as ci')
+        .join('contacts as c', (join) => {
+          join.on('c.id', 'ci.contactId').andOn('c.companyId', 'ci.companyId');
+        })
+        .where('ci.companyId', companyId)
+        .where('ci.channel', channel)
+        .whereIn('ci.identifier', [...contactIds, ...groupIds]),
+      knex,
+      whatsappId,
+    ).select('ci.identifier')) as LookupRow[];
+  }
+  return written ?? receiveGeneral(ctx, companyId, input, contactIds, groupIds, rows, media);
+}
+
+/** What the writes of a receive made. `record` is null when the channel id was stored meanwhile. */
+interface Written {
+  ticket: ActiveTicket;
+  ticketCreated: boolean;
+  /** The ticket's contact (the group for a group message). */
+  ownerId: number;
+  /** The message's contact (the participant for a group message). */
+  senderContact: FoundContact;
+  record: MessageRecord | null;
+}
+
+/** Writes a receive's rows: one statement when contact and ticket exist, else one transaction. */
+async function writeRows(
+  ctx: PluginContext,
+  companyId: number,
+  input: InboundMessage,
+  sender: Party,
+  owner: Party,
+  media: StoredMedia | null,
+): Promise<Written> {
+  const isGroup = input.group != null;
+  const missing = sender.missing.length + (isGroup ? owner.missing.length : 0);
+  const active = owner.contact?.ticket ?? null;
+  if (active && sender.contact && owner.contact && missing === 0) {
+    const record = await insertInbound(ctx.db.knex, companyId, input, {
+      ticketId: active.id,
+      ticketQueueId: active.queueId,
+      contactId: sender.contact.id,
+      media,
+    });
+    return { ticket: active, ticketCreated: false, ownerId: owner.contact.id, senderContact: sender.contact, record };
+  }
+  try {
+    return await ctx.db.transaction(async (trx) => {
+      const ownerContact = await ensureContact(trx, companyId, input, owner, isGroup);
+      const participant = isGroup ? await ensureContact(trx, companyId, input, sender, false) : ownerContact;
+      let ticket = ownerContact.ticket;
+      let ticketCreated = false;
+      if (!ticket) {
+        const [row] = await trx('tickets')
+          .insert({
+            companyId,
+            contactId: ownerContact.id,
+            whatsappId: input.whatsappId,
+            channel: input.channel.slice(0, 20),
+            isGroup,
+            status: 'pending',
+            queueId: input.queueId ?? null,
+          })
+          .returning(['id', 'uuid', 'status', 'userId', 'queueId', 'isGroup']);
+        ticket = row as ActiveTicket;
+        ticketCreated = true;
+        await trx('ticketLogs').insert({ companyId, ticketId: ticket.id, type: 'create', queueId: ticket.queueId });
+      }
+      const record = await insertInbound(trx, companyId, input, {
+        ticketId: ticket.id,
+        ticketQueueId: ticket.queueId,
+        contactId: participant.id,
+        media,
+      });
+      // stored meanwhile by a concurrent receive: undo what this one made
+      if (!record) throw new DuplicateMessage();
+      return { ticket, ticketCreated, ownerId: ownerContact.id, senderContact: participant, record };
+    });
+  } catch (error) {
+    if (!(error instanceof DuplicateMessage)) throw error;
+    return {
+      ticket: active as ActiveTicket,
+      ticketCreated: false,
+      ownerId: 0,
+      senderContact: sender.contact as FoundContact,
+      record: null,
+    };
+  }
+}
+
+/**
+ * The one entry of every inbound message (the channel contract): finds or makes the contact (by any
+ * identifier, else by number) and remembers its identifiers, finds the active ticket on the connection
+ * or opens one (pending; a group's ticket belongs to the group contact), stores the message once per
+ * channel id, counts it unread when it came from the contact, and emits the ticket and message events
+ * and `message.received`. Two receives racing for a new contact make one contact and one ticket (the
+ * loser of a unique index retries and finds the winner's rows).
+ */
+export async function receiveInbound(ctx: PluginContext, input: InboundMessage): Promise<InboundResult> {
+  const companyId = input.companyId ?? currentTenant()?.companyId;
+  if (!Number.isInteger(companyId) || (companyId as number) < 1) throw new Error('inbox receive: companyId is required');
+  return runInTenant({ companyId: companyId as number }, async () => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await receiveOnce(ctx, companyId as number, input);
+      } catch (error) {
+        const retryable = error instanceof RetryReceive || isUniqueViolation(error);
+        if (!retryable || attempt >= RECEIVE_ATTEMPTS) throw error;
+      }
+    }
+  });
+}
+
+/** A message of a connection found by its channel id, with its ticket's visibility fields. */
+interface ChannelMessageRef {
+  id: number;
+  ticketId: number;
+  ticket: VisibleTicketFields & { id: number };
+}
+
+function channelMessageQuery(knex: Knex, companyId: number, whatsappId: number, channelMessageId: string) {
+  return knex('messages as m')
+    .join('tickets as t', 't.id', 'm.ticketId')
+    .where({ 'm.companyId': companyId, 'm.whatsappId': whatsappId, 'm.channelMessageId': channelMessageId });
+}
+
+async function findChannelMessage(
+  knex: Knex | Knex.Transaction,
+  companyId: number,
+  whatsappId: number,
+  channelMessageId: string,
+  forUpdate = false,
+): Promise<(ChannelMessageRef & { reactions: MessageReaction[]; channel: string }) | null> {
+  const query = channelMessageQuery(knex as Knex, companyId, whatsappId, channelMessageId).first(
+    'm.id',
+    'm.ticketId',
+    'm.reactions',
+    't.userId',
+    't.queueId',
+    't.isGroup',
+    't.status',
+    't.channel',
+  );
+  if (forUpdate) query.forUpdate('m');
+  const row = await query;
+  if (!row) return null;
+  return {
+    id: Number(row.id),
+    ticketId: row.ticketId,
+    reactions: row.reactions ?? [],
+    channel: row.channel,
+    ticket: { id: row.ticketId, userId: row.userId, queueId: row.queueId, isGroup: row.isGroup, status: row.status },
+  };
+}
+
+/** Runs a driver's call in its company's scope. */
+function inScope<T>(companyId: number, fn: () => Promise<T>): Promise<T> {
+  if (!Number.isInteger(companyId) || companyId < 1) return Promise.reject(new Error('inbox: companyId is required'));
+  return runInTenant({ companyId }, fn);
+}
+
+/** The inbox service other features and channel drivers use (`ctx.services.use('inbox')`). */
+export function createInboxService(ctx: PluginContext): InboxService {
+  const { knex } = ctx.db;
+  return {
+    receive: (input) => receiveInbound(ctx, input),
+
+    updateAck: ({ companyId, whatsappId, channelMessageId, ack }) =>
+      inScope(companyId, async () => {
+        if (!Number.isInteger(ack) || ack < 0 || ack > 5) return;
+        // acks only move forward (a late "delivered" never undoes "read")
+        const ids = (await knex('messages')
+          .where({ companyId, whatsappId, channelMessageId })
+          .where('ack', '<', ack)
+          .update({ ack, updatedAt: new Date() })
+          .returning(['id', 'ticketId'])) as Array<{ id: string | number; ticketId: number }>;
+        for (const row of ids) await emitMessageChanged(ctx, companyId, Number(row.id));
+      }),
+
+    applyEdit: ({ companyId, whatsappId, channelMessageId, body }) =>
+      inScope(companyId, async () => {
+        const found = await findChannelMessage(knex, companyId, whatsappId, channelMessageId);
+        if (!found) return;
+        await knex('messages').where({ companyId, id: found.id }).update({ body, isEdited: true, updatedAt: new Date() });
+        await emitMessageChanged(ctx, companyId, found.id, found.ticket);
+      }),
+
+    applyDelete: ({ companyId, whatsappId, channelMessageId }) =>
+      inScope(companyId, async () => {
+        const found = await findChannelMessage(knex, companyId, whatsappId, channelMessageId);
+        if (!found) return;
+        await knex('messages').where({ companyId, id: found.id }).update({ isDeleted: true, updatedAt: new Date() });
+        await emitMessageChanged(ctx, companyId, found.id, found.ticket, { deleted: true });
+      }),
+
+    applyReaction: ({ companyId, whatsappId, channelMessageId, type, fromMe, contactIdentifier }) =>
+      inScope(companyId, async () => {
+        const found = await ctx.db.transaction(async (trx) => {
+          const message = await findChannelMessage(trx, companyId, whatsappId, channelMessageId, true);
+          if (!message) return null;
+          let contactId: number | null = null;
+          if (!fromMe && contactIdentifier) {
+            const identity = await trx('contactIdentities')
+              .where({ companyId, channel: message.channel, identifier: contactIdentifier })
+              .first('contactId');
+            contactId = identity?.contactId ?? null;
+          }
+          // one reaction per sender: the contact's (or the phone's, for fromMe) replaces theirs
+          const others = message.reactions.filter((reaction) =>
+            fromMe ? !(reaction.fromMe && reaction.userId === null) : !(!reaction.fromMe && reaction.contactId === contactId),
+          );
+          const reactions: MessageReaction[] = type ? [...others, { type, fromMe, userId: null, contactId }] : others;
+          await trx('messages')
+            .where({ companyId, id: message.id })
+            .update({ reactions: JSON.stringify(reactions), updatedAt: new Date() });
+          return message;
+        });
+        if (found) await emitMessageChanged(ctx, companyId, found.id, found.ticket);
+      }),
+
+    async send(input) {
+      const companyId = currentTenant()?.companyId;
+      if (companyId === undefined) throw new Error('inbox send: no tenant scope');
+      const message = await sendTextMessage(ctx, {
+        companyId,
+        ticketId: input.ticketId,
+        body: input.body,
+        userId: input.userId ?? null,
+      });
+      return { messageId: message.id };
+    },
+
+    registerDriver: (channel, driver) => registerDriver(ctx, channel, driver),
+  };
+}

@@ -1,0 +1,141 @@
+import type { Knex } from 'knex';
+import type { ContactSummary, Ticket } from '../../shared/types';
+
+/** A phone number as a masked viewer sees it: only the last 2 digits (1-core §6, LGPD). */
+export function maskNumber(number: string | null): string | null {
+  if (!number) return number;
+  return `${'*'.repeat(Math.max(0, number.length - 2))}${number.slice(-2)}`;
+}
+
+/** Whether numbers are masked for this viewer: profile users when LGPD and hide-number are enabled. */
+export function masksNumbers(profile: 'admin' | 'user', settings: Record<string, string>): boolean {
+  return profile === 'user' && settings.enableLGPD === 'enabled' && settings.lgpdHideNumber === 'enabled';
+}
+
+/** A contact summary with its number masked (groups excepted). */
+export function maskContact<C extends { number: string | null; isGroup: boolean }>(contact: C): C {
+  return contact.isGroup ? contact : { ...contact, number: maskNumber(contact.number) };
+}
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+/** The raw row the ticket query returns. */
+export interface TicketRow {
+  id: number;
+  uuid: string;
+  status: Ticket['status'];
+  channel: Ticket['channel'];
+  isGroup: boolean;
+  isBot: boolean;
+  queueId: number | null;
+  userId: number | null;
+  contactId: number;
+  whatsappId: number | null;
+  lastMessage: string;
+  unreadMessages: number;
+  useIntegration: boolean;
+  amountUsedBotQueues: number;
+  createdAt: Date;
+  updatedAt: Date;
+  contactJson: ContactSummary;
+  queueJson: Ticket['queue'];
+  userJson: Ticket['user'];
+  tagsJson: Ticket['tags'];
+  rate: number | null;
+}
+
+/**
+ * The select of the API's ticket shape (1-core §3 Ticket) over `tickets as t` of a company, without choosing
+ * which tickets: contact, queue, user, the ticket's and its contact's tags, and the rating. `loadTickets`
+ * narrows it to ids; a list may narrow it to its page in the same statement (rows map with `ticketFromRow`).
+ */
+export function ticketRowsQuery(knex: Knex, companyId: number): Knex.QueryBuilder {
+  return knex('tickets as t')
+    .where('t.companyId', companyId)
+    .join('contacts as c', 'c.id', 't.contactId')
+    .leftJoin('queues as q', 'q.id', 't.queueId')
+    .leftJoin('users as u', 'u.id', 't.userId')
+    .leftJoin('ticketRatings as r', 'r.ticketId', 't.id')
+    .select(
+      't.id',
+      't.uuid',
+      't.status',
+      't.channel',
+      't.isGroup',
+      't.isBot',
+      't.queueId',
+      't.userId',
+      't.contactId',
+      't.whatsappId',
+      't.lastMessage',
+      't.unreadMessages',
+      't.useIntegration',
+      't.amountUsedBotQueues',
+      't.createdAt',
+      't.updatedAt',
+      'r.rate',
+      knex.raw(`json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'email', c.email,
+        'urlPicture', c.url_picture, 'isGroup', c.is_group, 'channel', c.channel, 'disableBot', c.disable_bot,
+        'active', c.active) as contact_json`),
+      knex.raw(
+        `CASE WHEN q.id IS NULL THEN NULL ELSE json_build_object('id', q.id, 'name', q.name, 'color', q.color) END as queue_json`,
+      ),
+      knex.raw(`CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END as user_json`),
+      knex.raw(`coalesce((SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) ORDER BY tg.name)
+        FROM tags tg WHERE tg.company_id = t.company_id AND tg.id IN (
+          SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = t.id
+          UNION SELECT ct.tag_id FROM contact_tags ct WHERE ct.contact_id = t.contact_id)), '[]'::json) as tags_json`),
+    );
+}
+
+/**
+ * Loads tickets as the API shows them, in the order of `ids`, in one query. `mask` hides contact numbers.
+ */
+export async function loadTickets(knex: Knex, companyId: number, ids: number[], mask = false): Promise<Ticket[]> {
+  if (ids.length === 0) return [];
+  const rows = (await ticketRowsQuery(knex, companyId)
+    // one array parameter and a fixed name: the statement is prepared once per connection, its plan reused
+    .whereRaw('t.id = ANY(?::int[])', [ids])
+    .options({ name: 'inbox_load_tickets' })) as TicketRow[];
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [ticketFromRow(row, mask)] : [];
+  });
+}
+
+/** A row of `ticketRowsQuery` as the API shows it. */
+export function ticketFromRow(row: TicketRow, mask: boolean): Ticket {
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    status: row.status,
+    channel: row.channel,
+    isGroup: row.isGroup,
+    isBot: row.isBot,
+    queueId: row.queueId,
+    queue: row.queueJson,
+    userId: row.userId,
+    user: row.userJson,
+    contactId: row.contactId,
+    contact: mask ? maskContact(row.contactJson) : row.contactJson,
+    whatsappId: row.whatsappId,
+    // connections belong to the channels plugin; until a connection lookup is registered there is none
+    whatsapp: null,
+    lastMessage: row.lastMessage,
+    unreadMessages: row.unreadMessages,
+    tags: row.tagsJson,
+    userRating: row.rate === null ? null : { rate: row.rate },
+    useIntegration: row.useIntegration,
+    amountUsedBotQueues: row.amountUsedBotQueues,
+    createdAt: iso(row.createdAt) as string,
+    updatedAt: iso(row.updatedAt) as string,
+  };
+}
+
+/** One ticket, or null when it doesn't exist in the company. */
+export async function loadTicket(knex: Knex, companyId: number, id: number, mask = false): Promise<Ticket | null> {
+  const [ticket] = await loadTickets(knex, companyId, [id], mask);
+  return ticket ?? null;
+}

@@ -1,0 +1,87 @@
+import type { Knex } from 'knex';
+import type { TicketStatus } from '../../shared/types';
+
+/**
+ * Who is looking at tickets: the fields of a user that decide what they may see (1-core §6). Built from
+ * the session user for requests, and from the users table for realtime audiences.
+ */
+export interface Viewer {
+  id: number;
+  profile: 'admin' | 'user';
+  queueIds: number[];
+  allTicket: 'enable' | 'disable';
+  allowGroup: boolean;
+  allUserChat: 'enabled' | 'disabled';
+  userClosePendingTicket: 'enabled' | 'disabled';
+}
+
+/** The ticket fields visibility reads. */
+export interface VisibleTicketFields {
+  userId: number | null;
+  queueId: number | null;
+  isGroup: boolean;
+  status: TicketStatus;
+}
+
+/** The session user's fields as a Viewer. */
+export function viewerOf(user: {
+  id: number;
+  profile: 'admin' | 'user';
+  queues: Array<{ id: number }>;
+  allTicket: 'enable' | 'disable';
+  allowGroup: boolean;
+  allUserChat: string;
+  userClosePendingTicket: string;
+}): Viewer {
+  return {
+    id: user.id,
+    profile: user.profile,
+    queueIds: user.queues.map((queue) => queue.id),
+    allTicket: user.allTicket,
+    allowGroup: user.allowGroup,
+    allUserChat: user.allUserChat === 'enabled' ? 'enabled' : 'disabled',
+    userClosePendingTicket: user.userClosePendingTicket === 'enabled' ? 'enabled' : 'disabled',
+  };
+}
+
+/** Admins, and users with allUserChat enabled, may see every ticket of the company (and use showAll). */
+export function seesEverything(viewer: Viewer): boolean {
+  return viewer.profile === 'admin' || viewer.allUserChat === 'enabled';
+}
+
+/**
+ * Whether the viewer may see the ticket at all (read it, act on it, receive its events): their own
+ * tickets; unassigned ones of their queues; queue-less ones with allTicket; groups only with allowGroup.
+ */
+export function canSeeTicket(viewer: Viewer, ticket: VisibleTicketFields): boolean {
+  if (seesEverything(viewer)) return true;
+  if (ticket.userId === viewer.id) return true;
+  if (ticket.userId !== null) return false;
+  if ((ticket.isGroup || ticket.status === 'group') && !viewer.allowGroup) return false;
+  if (ticket.queueId === null) return viewer.allTicket === 'enable';
+  return viewer.queueIds.includes(ticket.queueId);
+}
+
+/**
+ * Narrows a query on `tickets` (aliased `alias`) to what the viewer's lists show without showAll: their
+ * own tickets and the unassigned ones of their queues (queue-less ones with allTicket), groups only with
+ * allowGroup. For an admin the same "my work" view applies until they turn showAll on.
+ */
+export function whereInViewersLists(query: Knex.QueryBuilder, viewer: Viewer, alias = 'tickets'): void {
+  query.where((mine) => {
+    mine.where(`${alias}.userId`, viewer.id).orWhere((unassigned) => {
+      unassigned.whereNull(`${alias}.userId`).andWhere((queue) => {
+        if (viewer.queueIds.length > 0) queue.whereIn(`${alias}.queueId`, viewer.queueIds);
+        else queue.whereRaw('false');
+        if (viewer.allTicket === 'enable' || viewer.profile === 'admin') queue.orWhereNull(`${alias}.queueId`);
+      });
+      if (!viewer.allowGroup && viewer.profile !== 'admin') unassigned.andWhere(`${alias}.isGroup`, false);
+    });
+  });
+}
+
+/** Narrows a query to every ticket the viewer may see (the search view of a profile user). */
+export function whereVisibleTo(query: Knex.QueryBuilder, viewer: Viewer, alias = 'tickets'): void {
+  if (seesEverything(viewer)) return;
+  whereInViewersLists(query, viewer, alias);
+}

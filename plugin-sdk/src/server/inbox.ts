@@ -1,0 +1,186 @@
+/**
+ * The channel contract (ARCHITECTURE §7): how a channel's driver hands inbound messages to the inbox, and
+ * how the inbox hands outbound work to the driver. The inbox module provides the `inbox` service; the
+ * channels plugin (and any third-party channel) uses it with `ctx.services.use('inbox')`.
+ */
+import type { Readable } from 'node:stream';
+
+/** Ack of a message (1-core §4): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
+export type MessageAck = 0 | 1 | 2 | 3 | 4 | 5;
+
+/** Who a message comes from or goes to, as the channel knows them. */
+export interface InboundContact {
+  /**
+   * Every identifier the channel knows this person by (a phone JID and a LID, a page-scoped id, a webchat
+   * visitor id). The inbox finds the contact by any of them and remembers all, so one person stays one
+   * contact when the channel switches identifiers.
+   */
+  identifiers: string[];
+  name?: string | null;
+  /** Digits of the phone number, when the channel has one. */
+  number?: string | null;
+  email?: string | null;
+  urlPicture?: string | null;
+}
+
+/** A file that came with an inbound message. */
+export interface InboundMedia {
+  data: Readable | Buffer;
+  mimetype: string;
+  fileName?: string | null;
+}
+
+/** One inbound message as a driver reports it: `ctx.services.use('inbox').receive(...)`. */
+export interface InboundMessage {
+  /**
+   * The company of the connection it arrived on (a driver always knows it). `receive` is called outside
+   * any request, so it enters this company's tenant scope itself.
+   */
+  companyId: number;
+  /** The connection it arrived on. */
+  whatsappId: number;
+  /** The channel name (`whatsapp`, `whatsappapi`, `facebook`, `instagram`, `webchat`). */
+  channel: string;
+  /** The person who wrote it (for a message the company sent from the phone: the other party). */
+  contact: InboundContact;
+  /** Set when the message was written in a group: the group is the ticket's contact, `contact` the participant. */
+  group?: InboundContact;
+  message: {
+    /** The channel's id of the message: stored once per connection (a redelivery is a no-op). */
+    id: string;
+    /** Sent by the company from another device (the phone), not by the contact. */
+    fromMe?: boolean;
+    body?: string;
+    /** One of the media types of 1-core §3 (`chat` for plain text). */
+    mediaType?: string;
+    media?: InboundMedia;
+    /** The channel id of the message this one replies to. */
+    quotedId?: string | null;
+    /** When the channel says it was sent (default now). */
+    timestamp?: Date;
+    ack?: MessageAck;
+    /** The channel's raw payload, kept for drivers (for example to fetch media again). */
+    data?: unknown;
+  };
+  /** The queue a new ticket starts in (a connection with a single queue); default none. */
+  queueId?: number | null;
+}
+
+/** What `receive` did. */
+export interface InboundResult {
+  contactId: number;
+  ticketId: number;
+  ticketUuid: string;
+  messageId: number;
+  /** False when this channel message id was already stored on this connection. */
+  created: boolean;
+  /** True when the message opened a new ticket. */
+  ticketCreated: boolean;
+}
+
+/** Where an outbound operation goes. */
+export interface OutboundTarget {
+  companyId: number;
+  whatsappId: number | null;
+  channel: string;
+  ticket: { id: number; uuid: string; isGroup: boolean };
+  contact: { id: number; number: string | null; identifiers: string[] };
+}
+
+/** A message to deliver. */
+export interface OutboundMessage {
+  /** The inbox's message id. */
+  messageId: number;
+  body: string;
+  mediaType: string;
+  /** The stored file, for media messages. */
+  media?: { fileName: string; mimetype: string | null; open(): Promise<Readable | null> };
+  /** The message it replies to, when the channel knows it. */
+  quoted?: { channelMessageId: string; fromMe: boolean; body: string } | null;
+  /** A contact card to send (vCard text). */
+  vCard?: string | null;
+  isForwarded?: boolean;
+}
+
+/**
+ * A channel's outbound side. Throw an `AppError` with a catalogue code (`ERR_SENDING_WAPP_MSG`,
+ * `ERR_WAPP_NOT_INITIALIZED` …) on failure: the message is kept with that code, shown to the agent, and
+ * can be retried.
+ */
+export interface ChannelDriver {
+  send(target: OutboundTarget, message: OutboundMessage): Promise<{ channelMessageId: string; ack?: MessageAck }>;
+  edit?(target: OutboundTarget, channelMessageId: string, body: string): Promise<void>;
+  delete?(target: OutboundTarget, channelMessageId: string): Promise<void>;
+  react?(target: OutboundTarget, channelMessageId: string, reaction: string): Promise<void>;
+  /** Read receipts, sent only when an agent opens the ticket (never on arrival). */
+  markRead?(target: OutboundTarget, channelMessageIds: string[]): Promise<void>;
+  profilePicture?(whatsappId: number, identifier: string): Promise<string | null>;
+}
+
+/** A message the product itself sends on a ticket (greetings, bot menus, farewells). */
+export interface SystemMessage {
+  ticketId: number;
+  body: string;
+  /** The agent it is sent as (signature, logs); default none (the bot). */
+  userId?: number | null;
+}
+
+/**
+ * The inbox as other features see it. Drivers call it outside any request: every call names the company
+ * of its connection (`companyId`) and runs in that company's tenant scope. `send` runs in the caller's
+ * scope (product features call it from requests, jobs and event handlers).
+ */
+export interface InboxService {
+  /** The one entry of every inbound message: contact, ticket, message, events — idempotent per channel id. */
+  receive(input: InboundMessage): Promise<InboundResult>;
+  /** The channel reports a new ack for one of its messages. */
+  updateAck(input: { companyId: number; whatsappId: number; channelMessageId: string; ack: MessageAck }): Promise<void>;
+  /** The contact edited a message on the channel. */
+  applyEdit(input: { companyId: number; whatsappId: number; channelMessageId: string; body: string }): Promise<void>;
+  /** The contact deleted a message for everyone. */
+  applyDelete(input: { companyId: number; whatsappId: number; channelMessageId: string }): Promise<void>;
+  /** A reaction arrived (an empty `type` removes the sender's reaction). */
+  applyReaction(input: {
+    companyId: number;
+    whatsappId: number;
+    channelMessageId: string;
+    type: string;
+    fromMe: boolean;
+    contactIdentifier?: string;
+  }): Promise<void>;
+  /** Sends a message on a ticket as the product (stored, delivered through the driver, emitted). */
+  send(input: SystemMessage): Promise<{ messageId: number }>;
+  /** Registers the driver of a channel; returns the unregister function. */
+  registerDriver(channel: string, driver: ChannelDriver): () => void;
+}
+
+declare module './events' {
+  interface BalcaoServices {
+    inbox: InboxService;
+  }
+
+  interface BalcaoEvents {
+    /** An inbound message was stored (published once per channel message). */
+    'message.received': {
+      companyId: number;
+      ticketId: number;
+      messageId: number;
+      contactId: number;
+      whatsappId: number;
+      fromMe: boolean;
+      ticketCreated: boolean;
+    };
+    /** A ticket was created (inbound, by an agent, by a forward). */
+    'ticket.created': { companyId: number; ticketId: number };
+    /** A ticket changed status, user or queue. */
+    'ticket.updated': {
+      companyId: number;
+      ticketId: number;
+      status: string;
+      previousStatus: string;
+      userId: number | null;
+      queueId: number | null;
+    };
+    'contact.updated': { companyId: number; contactId: number };
+  }
+}
