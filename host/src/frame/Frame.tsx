@@ -6,11 +6,13 @@ import {
   type SessionUser,
   type UiMenuEntry,
   usePlan,
+  useTitleBadge,
 } from '@balcao/plugin-sdk/ui';
 import { Drawer, Layout, theme } from 'antd';
-import { Suspense, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes } from 'react-router';
+import { useAppName } from '../pages/public/useAppName';
 import { ContentSkeleton } from './ContentSkeleton';
 import { buildMenuSections, type GateableMenuEntry } from './menu/menu-gating';
 import { SideMenu } from './menu/SideMenu';
@@ -46,6 +48,12 @@ export function Frame({ user, modules, plugins }: FrameProps) {
   const plan = usePlan();
   const [siderOpen, setSiderOpen] = useState(user.defaultMenu !== 'closed');
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const appName = useAppName();
+  const titleBadge = useTitleBadge();
+  // the shell owns the tab title: the app name, with the badge a feature sets in front (unread tickets)
+  useEffect(() => {
+    document.title = titleBadge ? `${titleBadge} ${appName}` : appName;
+  }, [titleBadge, appName]);
 
   const menuEntries = useMemo<GateableMenuEntry[] | undefined>(() => {
     if (!modules || !plugins) return undefined;

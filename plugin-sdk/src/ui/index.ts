@@ -42,6 +42,7 @@ export {
   type UiRoute,
   type UserMenuItem,
 } from './define-plugin-ui';
+export { setTitleBadge, useTitleBadge } from './document-title';
 export {
   errorMessage,
   showError,

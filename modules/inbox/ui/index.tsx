@@ -1,0 +1,17 @@
+import { definePluginUi, type FeatureTranslations, LANGUAGES } from '@balcao/plugin-sdk/ui';
+import { directoryLocales, directoryMenu, directoryRoutes } from './directory';
+import { ticketsLocales, ticketsMenu, ticketsRoutes, ticketsSlots } from './tickets';
+
+/**
+ * The inbox's screens: the Tickets screen (1-core §2) and the directory pages around it — contacts and
+ * their import, quick messages, tags. One i18n namespace (`inbox`), assembled from each area's files.
+ */
+export default definePluginUi({
+  id: 'inbox',
+  routes: [...ticketsRoutes, ...directoryRoutes],
+  menu: [...ticketsMenu, ...directoryMenu],
+  slots: ticketsSlots,
+  i18n: Object.fromEntries(
+    LANGUAGES.map((language) => [language, { ...ticketsLocales[language], ...directoryLocales[language] }]),
+  ) as FeatureTranslations,
+});

@@ -1,0 +1,12 @@
+import { Flex, Skeleton } from 'antd';
+
+/** What the list shows while its first page loads (1-core §2). */
+export function TicketListSkeleton({ rows = 6 }: { rows?: number }) {
+  return (
+    <Flex vertical gap={16} style={{ padding: 12 }} data-testid="tickets-skeleton">
+      {Array.from({ length: rows }, (_, index) => (
+        <Skeleton key={index} active avatar={{ size: 44 }} title={{ width: '60%' }} paragraph={{ rows: 1, width: '90%' }} />
+      ))}
+    </Flex>
+  );
+}

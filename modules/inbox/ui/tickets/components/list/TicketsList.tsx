@@ -1,0 +1,73 @@
+import { CLIENT_EVENTS, joinSocketRoom, useTranslation } from '@balcao/plugin-sdk/ui';
+import { Button, Empty, Flex, Spin } from 'antd';
+import { type UIEvent, useCallback, useEffect, useMemo } from 'react';
+import { useListTicketsInfiniteQuery } from '../../api/tickets';
+import { useViewer } from '../../hooks/useViewer';
+import { flattenTickets, type TicketListArgs } from '../../logic/ticket-list';
+import { TicketListItem } from './TicketListItem';
+import { TicketListSkeleton } from './TicketListSkeleton';
+
+/** 1-core §9: the next page loads within 100 px of the bottom. */
+export const LIST_SCROLL_THRESHOLD_PX = 100;
+
+/** Whether a scrolled box is close enough to its bottom to load more. */
+export function nearBottom(box: Pick<HTMLElement, 'scrollHeight' | 'scrollTop' | 'clientHeight'>, threshold: number): boolean {
+  return box.scrollHeight - box.scrollTop - box.clientHeight < threshold;
+}
+
+/** Props of one list. */
+export interface TicketsListProps {
+  args: TicketListArgs;
+  selectedUuid: string | null;
+  /** Whether this list is the one on screen (hidden lists keep their cache for the tab badges). */
+  active: boolean;
+}
+
+/**
+ * One ticket list (a tab or a view): a skeleton while the first page loads, an empty state, infinite
+ * scroll, and the `joinTickets` room of its status while on screen.
+ */
+export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
+  const { t } = useTranslation('inbox');
+  const viewer = useViewer();
+  const { data, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useListTicketsInfiniteQuery(args);
+  const tickets = useMemo(() => flattenTickets(data), [data]);
+  const status = args.status;
+
+  useEffect(() => {
+    if (!active || !status) return;
+    return joinSocketRoom(CLIENT_EVENTS.joinTickets, CLIENT_EVENTS.leaveTickets, status);
+  }, [active, status]);
+
+  const onScroll = useCallback(
+    (event: UIEvent<HTMLDivElement>) => {
+      if (hasNextPage && !isFetchingNextPage && nearBottom(event.currentTarget, LIST_SCROLL_THRESHOLD_PX)) void fetchNextPage();
+    },
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  );
+
+  if (!active) return null;
+  if (isLoading) return <TicketListSkeleton />;
+  if (isError && tickets.length === 0) {
+    return (
+      <Empty description={t('tickets.list.error')} style={{ marginTop: 48 }}>
+        <Button onClick={() => void refetch()}>{t('tickets.common.retry')}</Button>
+      </Empty>
+    );
+  }
+  if (tickets.length === 0) {
+    return <Empty description={t('tickets.list.empty')} style={{ marginTop: 48 }} />;
+  }
+  return (
+    <div onScroll={onScroll} style={{ height: '100%', overflowY: 'auto' }} data-testid="tickets-list">
+      {tickets.map((ticket) => (
+        <TicketListItem key={ticket.id} ticket={ticket} selected={ticket.uuid === selectedUuid} showUser={viewer.isAdmin} />
+      ))}
+      {isFetchingNextPage ? (
+        <Flex justify="center" style={{ padding: 12 }}>
+          <Spin size="small" />
+        </Flex>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import type { Language, PluginUiSlots, TranslationTree, UiMenuEntry, UiRoute } from '@balcao/plugin-sdk/ui';
+import { lazy } from 'react';
+import { TicketNotifications } from './components/notifications/TicketNotifications';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import pt from './locales/pt.json';
+import tr from './locales/tr.json';
+
+/**
+ * The Tickets screen of the inbox (1-core §2): its route, menu entry, the notification bell of the top bar,
+ * and its texts (`tickets.*`, plus the inbox's own `errors.*` codes that `showError` translates).
+ */
+const TicketsPage = lazy(() => import('./TicketsPage'));
+
+export const ticketsRoutes: UiRoute[] = [{ path: '/tickets/:ticketId?', element: <TicketsPage /> }];
+
+export const ticketsMenu: UiMenuEntry[] = [
+  {
+    key: 'tickets',
+    group: 'main',
+    path: '/tickets',
+    icon: 'WhatsAppOutlined',
+    order: 1,
+    label: { pt: 'Atendimentos', en: 'Tickets', es: 'Atenciones', tr: 'Talepler' },
+  },
+];
+
+export const ticketsSlots: PluginUiSlots = { topBar: [TicketNotifications] };
+
+export const ticketsLocales: Record<Language, TranslationTree> = { pt, en, es, tr };
