@@ -66,10 +66,14 @@ describe('login and the app frame', () => {
     await expect
       .poll(() => page.getByTestId('greeting').textContent())
       .toBe(`Olá Ana Admin, seja bem-vindo(a) a Acme! (Ativo até ${ddmmyyyy(String(dueDate))})`);
-    // no module serves /tickets yet: a route of the spec whose feature is missing says so, and offers a page
+    // the inbox serves /tickets
+    await page.getByRole('tab', { name: /Atendendo/ }).waitFor();
+    await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
+    await page.getByText('v4.2.0').waitFor();
+    // a route of the spec whose feature isn't installed says so instead of "page not found"
+    await page.goto(`${baseUrl}/reports`);
     await page.getByText('Recurso indisponível').waitFor();
     expect(await page.getByText('Página não encontrada').count()).toBe(0);
-    await page.getByText('v4.2.0').waitFor();
     const hello = page.getByRole('menuitem', { name: 'Olá' });
     await hello.waitFor();
     // the remote is registered, not downloaded, until one of its routes is visited
@@ -93,7 +97,8 @@ describe('login and the app frame', () => {
     const { page, network } = await open();
     await logInThroughUi(page, baseUrl, 'agent@lite.test');
     await expect.poll(() => page.getByTestId('greeting').textContent()).toBe('Olá Leo Agente, seja bem-vindo(a) a Lite!');
-    await page.getByText('Nenhum recurso disponível').waitFor();
+    // the always-on modules are there; the plan-gated plugin is not
+    await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     expect(await page.getByRole('menuitem', { name: 'Olá' }).count()).toBe(0);
     await page.goto(`${baseUrl}/hello`);
     await page.getByText('Página não encontrada').waitFor();
