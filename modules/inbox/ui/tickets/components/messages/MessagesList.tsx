@@ -1,7 +1,7 @@
 import { CloseOutlined, ForwardOutlined } from '@ant-design/icons';
 import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Divider, Empty, Flex, Modal, Spin, Typography, theme } from 'antd';
-import { type ReactNode, type UIEvent, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Message, Ticket } from '../../../../shared/types';
 import {
   useDeleteMessageMutation,
@@ -81,6 +81,20 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
     lastIdRef.current = lastMessage.id;
     if (first || followRef.current || lastMessage.fromMe) box.scrollTop = box.scrollHeight;
   }, [lastMessage]);
+
+  // pictures and players take their height only once loaded: while following the bottom, stay there
+  const contentRef = useRef<HTMLDivElement>(null);
+  const hasMessages = messages.length > 0;
+  useEffect(() => {
+    const box = boxRef.current;
+    const inner = contentRef.current;
+    if (!box || !inner || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (followRef.current && restoreFromBottomRef.current === null) box.scrollTop = box.scrollHeight;
+    });
+    observer.observe(inner);
+    return () => observer.disconnect();
+  }, [hasMessages]);
 
   const onScroll = useCallback(
     (event: UIEvent<HTMLDivElement>) => {
@@ -228,7 +242,7 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
             <Spin size="small" />
           </Flex>
         ) : null}
-        {content}
+        <div ref={contentRef}>{content}</div>
       </div>
       {modalHolder}
       <EditMessageModal message={editing} ticketUuid={ticket.uuid} onClose={() => setEditing(null)} />
