@@ -1,6 +1,6 @@
 /** Helpers shared by the benchmarks: a dedicated database, a server process, timing and reporting. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -24,8 +24,34 @@ export function benchDatabaseUrl(): string {
   return url.toString();
 }
 
-/** Creates (if needed), migrates and seeds the bench database, so measured starts find migrations applied. */
+/**
+ * Creates (if needed), migrates and seeds the bench database, so measured starts find migrations applied.
+ * A database whose recorded migrations no longer exist (a migration renamed or folded into another while
+ * a feature is being written) is dropped and made again: it holds nothing but bench data.
+ */
 export async function prepareDatabase(): Promise<void> {
+  try {
+    await migrateAndSeed();
+  } catch (error) {
+    if (!/migration directory is corrupt/i.test((error as Error).message)) throw error;
+    console.log(`${BENCH_DATABASE}: its migrations no longer match the code (${(error as Error).message}); re-creating it`);
+    await dropBenchDatabase();
+    await migrateAndSeed();
+  }
+}
+
+/** Drops the bench database (closing its connections). */
+export async function dropBenchDatabase(): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${BENCH_DATABASE}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function migrateAndSeed(): Promise<void> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
   try {
@@ -109,7 +135,7 @@ export function rssMb(pid: number): number {
   return kb / 1024;
 }
 
-export async function login(url: string, email = DEMO_LOGINS[1].email): Promise<string> {
+export async function login(url: string, email: string = DEMO_LOGINS[1].email): Promise<string> {
   const res = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -128,4 +154,95 @@ export function median(values: number[]): number {
 export function machine(): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+/** One measured figure, as docs/benchmarks.md and bench/results/latest.json show it. */
+export interface Figure {
+  /** The docs section it belongs to (`plugin-host`, `inbox`). */
+  group: string;
+  name: string;
+  target: string;
+  value: string;
+  ok: boolean;
+  detail?: string;
+}
+
+/** The p-th percentile (0–100) of values, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = Float64Array.from(values).sort();
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
+  return sorted[rank - 1] ?? Number.NaN;
+}
+
+/** Milliseconds since the epoch with sub-millisecond precision (the same clock in every process of the host). */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
+}
+
+/** CPU seconds used so far: the server process, the bench database's Postgres backends, this process, the machine. */
+export interface CpuSnapshot {
+  server: number;
+  postgres: number;
+  bench: number;
+  /** Busy seconds of all CPUs of the machine (every process, ours included). */
+  machineBusy: number;
+  at: number;
+}
+
+const CLOCK_TICKS = 100;
+
+function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // fields after the command (which may hold spaces) start after the last ')'
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+/** Reads the CPU time of the server, of the Postgres backends connected to `database`, of this process. */
+export function cpuSnapshot(serverPid: number, database = BENCH_DATABASE): CpuSnapshot {
+  let postgres = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (cmdline.startsWith('postgres: ') && cmdline.includes(` ${database} `)) postgres += processCpuSeconds(Number(entry));
+  }
+  const usage = process.cpuUsage();
+  const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
+  const ticks = (cpu ?? '').split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy = all but idle and iowait
+  const busy = ticks.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
+  return {
+    server: processCpuSeconds(serverPid),
+    postgres,
+    bench: (usage.user + usage.system) / 1e6,
+    machineBusy: busy / CLOCK_TICKS,
+    at: performance.now() / 1000,
+  };
+}
+
+/**
+ * CPU per request between two snapshots, in ms, and how busy the machine was with other work (other
+ * engineers' tests on a shared machine make every figure worse: the detail says so).
+ */
+export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
+  const per = (value: number) => ((value * 1000) / Math.max(1, requests)).toFixed(2);
+  const server = after.server - before.server;
+  const postgres = after.postgres - before.postgres;
+  const bench = after.bench - before.bench;
+  const seconds = after.at - before.at;
+  const others = Math.max(0, after.machineBusy - before.machineBusy - server - postgres - bench);
+  return (
+    `CPU per request: server ${per(server)} ms + Postgres ${per(postgres)} ms + load generator ${per(bench)} ms; ` +
+    `other processes used ${(others / seconds).toFixed(2)} of ${os.cpus().length} cores meanwhile`
+  );
 }

@@ -2,27 +2,23 @@
  * `npm run bench`: the issue's targets, measured on loopback against a seeded database and written to
  * docs/benchmarks.md (and bench/results/latest.json). Benchmarks print figures; they never fail on time.
  *
- * Sections: process start to ready, idle memory, GET /auth/me throughput, JS before the login paints.
- * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle).
+ * Sections: process start to ready, idle memory, GET /auth/me throughput, JS before the login paints; the
+ * inbox's list, search, messages and inbound receive on a generated data set (bench/inbox.ts).
+ * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle, and `inbox` for
+ * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
-import { login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
-
-interface Figure {
-  name: string;
-  target: string;
-  value: string;
-  ok: boolean;
-  detail?: string;
-}
+import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
+import { type Figure, login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
 
 const figures: Figure[] = [];
 const only = process.argv.slice(2);
-const wants = (section: string) => only.length === 0 || only.includes(section);
+const wants = (section: string) =>
+  only.length === 0 || only.includes(section) || (section.startsWith('inbox-') && only.includes('inbox'));
 const PORT = Number(process.env.BENCH_PORT ?? 8181);
 
 async function sampleRss(server: { child: { pid?: number } }, afterMs: number): Promise<number> {
@@ -43,6 +39,7 @@ async function startupAndMemory(): Promise<void> {
       const afterFive = await sampleRss(server, 5_000);
       const idle = await sampleRss(server, 25_000);
       figures.push({
+        group: 'plugin-host',
         name: 'Idle memory (RSS of the server process, all plugins loaded, 30 s after ready)',
         target: '≤ 150 MB',
         value: `${idle.toFixed(0)} MB`,
@@ -55,6 +52,7 @@ async function startupAndMemory(): Promise<void> {
   const startup = median(times);
   if (wants('startup')) {
     figures.push({
+      group: 'plugin-host',
       name: 'Process start to ready (spawn → first 200 of /readyz, migrations applied), median of 5',
       target: '≤ 1.5 s',
       value: `${(startup / 1000).toFixed(2)} s`,
@@ -80,6 +78,7 @@ async function authMe(): Promise<void> {
     const rps = result.requests.average;
     const errors = result.non2xx + result.errors;
     figures.push({
+      group: 'plugin-host',
       name: 'GET /auth/me, 50 connections, 15 s (autocannon in the bench process)',
       target: '≥ 8,000 req/s',
       value: `${Math.round(rps).toLocaleString('en-US')} req/s`,
@@ -94,6 +93,7 @@ async function authMe(): Promise<void> {
 async function bundle(): Promise<void> {
   if (!existsSync(path.join(REPO_ROOT, 'host', 'dist', 'index.html'))) {
     figures.push({
+      group: 'plugin-host',
       name: 'JS before the login page paints',
       target: '≤ 300 KB gz',
       value: 'not measured: run `npm run build` first',
@@ -106,12 +106,14 @@ async function bundle(): Promise<void> {
   try {
     const sizes = await measureBundles(server.url);
     figures.push({
+      group: 'plugin-host',
       name: 'JS loaded before the login page paints (gzip)',
       target: '≤ 300 KB',
       value: `${(sizes.loginJsGzipBytes / 1024).toFixed(0)} KB in ${sizes.loginJsFiles} files`,
       ok: sizes.loginJsGzipBytes <= 300 * 1024,
     });
     figures.push({
+      group: 'plugin-host',
       name: 'Whole shell after login (all JS the frame loads, gzip)',
       target: 'measured',
       value: `${(sizes.shellJsGzipBytes / 1024).toFixed(0)} KB`,
@@ -122,25 +124,47 @@ async function bundle(): Promise<void> {
   }
 }
 
+const SECTION_TITLES: Record<string, string> = { 'plugin-host': 'Plugin host', inbox: 'Inbox' };
+
+/**
+ * Writes the figures of the groups that ran into their own section of docs/benchmarks.md (between
+ * `<!-- bench:<group>:start/end -->`) and into bench/results/latest.json, keeping the other groups'
+ * figures of earlier runs.
+ */
 function writeReport(): void {
   const dir = path.join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const when = new Date().toISOString();
-  writeFileSync(path.join(dir, 'latest.json'), JSON.stringify({ when, machine: machine(), figures }, null, 2));
+  const groups = [...new Set(figures.map((f) => f.group))];
+  const latestFile = path.join(dir, 'latest.json');
+  const previous = existsSync(latestFile)
+    ? ((JSON.parse(readFileSync(latestFile, 'utf8')) as { figures?: Array<Partial<Figure>> }).figures ?? [])
+    : [];
+  const kept = previous
+    .map((f) => ({ ...f, group: f.group ?? 'plugin-host' }) as Figure)
+    .filter((f) => !groups.includes(f.group));
+  writeFileSync(latestFile, JSON.stringify({ when, machine: machine(), figures: [...kept, ...figures] }, null, 2));
   const docFile = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
-  const table = [
-    '| Measure | Target | Result | |',
-    '|---|---|---|---|',
-    ...figures.map(
-      (f) =>
-        `| ${f.name}${f.detail ? `<br><small>${f.detail}</small>` : ''} | ${f.target} | ${f.value} | ${f.ok ? '✅' : '❌'} |`,
-    ),
-  ].join('\n');
-  const section = `<!-- bench:plugin-host:start -->\nLast run: ${when} on ${machine()}.\n\n${table}\n<!-- bench:plugin-host:end -->`;
   let doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '# Benchmarks\n';
-  doc = /<!-- bench:plugin-host:start -->[\s\S]*<!-- bench:plugin-host:end -->/.test(doc)
-    ? doc.replace(/<!-- bench:plugin-host:start -->[\s\S]*<!-- bench:plugin-host:end -->/, section)
-    : `${doc.trimEnd()}\n\n## Plugin host\n\n${section}\n`;
+  for (const group of groups) {
+    const table = [
+      '| Measure | Target | Result | |',
+      '|---|---|---|---|',
+      ...figures
+        .filter((f) => f.group === group)
+        .map(
+          (f) =>
+            `| ${f.name}${f.detail ? `<br><small>${f.detail}</small>` : ''} | ${f.target} | ${f.value} | ${f.ok ? '✅' : '❌'} |`,
+        ),
+    ].join('\n');
+    const start = `<!-- bench:${group}:start -->`;
+    const end = `<!-- bench:${group}:end -->`;
+    const section = `${start}\nLast run: ${when} on ${machine()}.\n\n${table}\n${end}`;
+    const existing = new RegExp(`${start}[\\s\\S]*${end}`);
+    doc = existing.test(doc)
+      ? doc.replace(existing, () => section)
+      : `${doc.trimEnd()}\n\n## ${SECTION_TITLES[group] ?? group}\n\n${section}\n`;
+  }
   writeFileSync(docFile, doc);
 }
 
@@ -152,6 +176,9 @@ async function main(): Promise<void> {
   if (wants('startup') || wants('memory')) await startupAndMemory();
   if (wants('me')) await authMe();
   if (wants('bundle')) await bundle();
+  if (INBOX_SECTIONS.some((section) => wants(section))) {
+    await inboxBenchmarks({ port: PORT, wants, push: (figure) => figures.push(figure) });
+  }
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

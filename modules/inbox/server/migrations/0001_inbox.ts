@@ -177,8 +177,12 @@ export async function up(knex: Knex): Promise<void> {
     WHERE channel_message_id IS NOT NULL AND whatsapp_id IS NOT NULL`);
   await knex.raw('CREATE INDEX messages_ticket_created ON messages (company_id, ticket_id, created_at DESC, id DESC)');
   await knex.raw('CREATE INDEX messages_body_trgm ON messages USING gin (body gin_trgm_ops)');
-  // deleting a contact sets its messages' contact_id to null: without this, a scan of every message
+  // Foreign-key actions look rows up by the referencing column alone: deleting a ticket cascades to its
+  // messages, deleting a message or a contact nulls the references to it. Without these (company_id leads
+  // the other indexes), each of them is a scan of every message.
+  await knex.raw('CREATE INDEX messages_ticket ON messages (ticket_id)');
   await knex.raw('CREATE INDEX messages_contact ON messages (contact_id) WHERE contact_id IS NOT NULL');
+  await knex.raw('CREATE INDEX messages_quoted ON messages (quoted_msg_id) WHERE quoted_msg_id IS NOT NULL');
   await knex.raw(`CREATE INDEX messages_pending_delivery ON messages (company_id, id) WHERE send_status <> 'sent'`);
 
   await knex.schema.createTable('ticketNotes', (t) => {
