@@ -1,101 +1,27 @@
 /**
- * Test helpers of the messages tests: users, queues, contacts and tickets written straight to the
- * database in a company, API calls, multipart bodies and a socket client. Not a test file itself.
+ * Test helpers of the messages tests (on top of the tickets kit). Not a test file itself.
  */
 import { randomBytes } from 'node:crypto';
-import type { PluginContext } from '@balcao/plugin-sdk/server';
-import type { TestApp } from '@balcao/plugin-sdk/testing';
-import type { Knex } from 'knex';
-import type { Message, TicketStatus } from '../../shared/types';
-import { inboxState } from '../services/inbox-state';
+import type { Message } from '../../shared/types';
+import { type TicketFields, TicketKit } from './ticket-kit';
 
-let sequence = 0;
+export type { KitUser } from './ticket-kit';
 
-export interface KitUser {
-  id: number;
-  name: string;
-  token: string;
-}
-
-export class MessageKit {
-  readonly knex: Knex;
-  readonly ctx: PluginContext;
-  private passwordHash: string | null = null;
-
-  constructor(readonly t: TestApp) {
-    this.knex = t.balcao.core.knex;
-    const inbox = t.balcao.plugins.find((plugin) => plugin.definition.id === 'inbox');
-    if (!inbox) throw new Error('the inbox module is not loaded');
-    this.ctx = inbox.ctx;
-  }
-
-  /** A user of the company (profile user unless told), in the given queues, logged in. */
-  async user(companyId: number, fields: { profile?: 'admin' | 'user'; queueIds?: number[]; name?: string } = {}) {
-    this.passwordHash ??= (
-      (await this.knex('users').whereRaw('lower(email) = ?', ['admin@acme.test']).first('passwordHash')) as {
-        passwordHash: string;
-      }
-    ).passwordHash;
-    const email = `m-${randomBytes(5).toString('hex')}@messages.test`;
-    const name = fields.name ?? `Agent ${email.slice(2, 7)}`;
-    const [row] = await this.knex('users')
-      .insert({ companyId, name, email, passwordHash: this.passwordHash, profile: fields.profile ?? 'user' })
-      .returning('id');
-    if (fields.queueIds?.length) {
-      await this.knex('userQueues').insert(fields.queueIds.map((queueId) => ({ companyId, userId: row.id, queueId })));
-    }
-    inboxState(this.ctx).realtime.invalidate(companyId);
-    const session = await this.t.login(email);
-    return { id: row.id as number, name, token: session.token } satisfies KitUser;
-  }
-
-  async queue(companyId: number): Promise<number> {
-    const [row] = await this.knex('queues')
-      .insert({ companyId, name: `Queue ${randomBytes(3).toString('hex')}`, color: '#112233' })
-      .returning('id');
-    return row.id;
-  }
-
-  async contact(companyId: number, fields: { name?: string; isGroup?: boolean } = {}): Promise<number> {
-    sequence += 1;
-    const [row] = await this.knex('contacts')
-      .insert({
-        companyId,
-        name: fields.name ?? `Contact ${sequence}`,
-        number: `5521${String(Date.now() % 1e6).padStart(6, '0')}${String(sequence).padStart(3, '0')}`,
-        isGroup: fields.isGroup ?? false,
-      })
-      .returning('id');
-    return row.id;
-  }
-
-  /** A ticket written straight to the table (a new contact of its own unless given). */
-  async ticket(
+/**
+ * The tickets kit, with the messages tests' defaults (tickets open on connection 1) and their own
+ * helpers: messages written straight to the table, multipart bodies, delivery waits.
+ */
+export class MessageKit extends TicketKit {
+  /** A ticket written straight to the table: open on connection 1 unless told (a new contact unless given). */
+  override ticket(
     companyId: number,
-    fields: {
-      contactId?: number;
-      status?: TicketStatus;
-      userId?: number | null;
-      queueId?: number | null;
-      whatsappId?: number | null;
-      isGroup?: boolean;
-      unreadMessages?: number;
-    } = {},
+    fields: Partial<TicketFields> = {},
   ): Promise<{ id: number; uuid: string; contactId: number }> {
-    const contactId = fields.contactId ?? (await this.contact(companyId));
-    const [row] = await this.knex('tickets')
-      .insert({
-        companyId,
-        contactId,
-        status: fields.status ?? 'open',
-        userId: fields.userId ?? null,
-        queueId: fields.queueId ?? null,
-        whatsappId: fields.whatsappId === undefined ? 1 : fields.whatsappId,
-        isGroup: fields.isGroup ?? false,
-        unreadMessages: fields.unreadMessages ?? 0,
-      })
-      .returning(['id', 'uuid']);
-    return { id: row.id, uuid: row.uuid, contactId };
+    return super.ticket(companyId, {
+      ...fields,
+      status: fields.status ?? 'open',
+      whatsappId: fields.whatsappId === undefined ? 1 : fields.whatsappId,
+    });
   }
 
   /** Messages written straight to the table, a second apart, oldest first. */
@@ -128,22 +54,6 @@ export class MessageKit {
 
   async ticketRow(id: number): Promise<Record<string, unknown>> {
     return (await this.knex('tickets').where({ id }).first()) as Record<string, unknown>;
-  }
-
-  /** Calls the API as a user; `payload` is JSON unless a multipart body is given. */
-  async call<T = unknown>(
-    user: { token: string },
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-  ): Promise<{ status: number; body: T }> {
-    const response = await this.t.inject({
-      method,
-      url: `/api${url}`,
-      token: user.token,
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
   }
 
   /** A multipart POST (fields and files), as a browser's FormData sends it. */
