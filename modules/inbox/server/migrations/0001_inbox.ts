@@ -124,16 +124,22 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`CREATE UNIQUE INDEX tickets_one_active_per_contact
     ON tickets (company_id, contact_id, coalesce(whatsapp_id, 0)) WHERE status <> 'closed'`);
   await knex.raw('CREATE INDEX tickets_company_status_updated ON tickets (company_id, status, updated_at DESC, id DESC)');
-  await knex.raw('CREATE INDEX tickets_company_user_status ON tickets (company_id, user_id, status, updated_at DESC)');
+  // an agent's own tickets in list order; queue_id included so a tab's queue filter and its count read
+  // the index only (ticket-list.service.ts listBranches)
+  await knex.raw(
+    'CREATE INDEX tickets_company_user_status ON tickets (company_id, user_id, status, updated_at DESC, id DESC) INCLUDE (queue_id)',
+  );
   await knex.raw('CREATE INDEX tickets_company_queue_status ON tickets (company_id, queue_id, status, updated_at DESC)');
   await knex.raw('CREATE INDEX tickets_company_contact ON tickets (company_id, contact_id)');
   // the search view has no status: list order over every ticket (a common search text is probed ticket
   // by ticket in that order and stops with the page)
   await knex.raw('CREATE INDEX tickets_company_updated ON tickets (company_id, updated_at DESC, id DESC)');
   // the unassigned tickets of a queue: the other half of an agent's lists (their own tickets have
-  // tickets_company_user_status), without visiting every assigned ticket of the queue
+  // tickets_company_user_status), without visiting every assigned ticket of the queue; is_group included
+  // for the index-only count of a tab
   await knex.raw(
-    'CREATE INDEX tickets_unassigned_queue ON tickets (company_id, queue_id, status, updated_at DESC) WHERE user_id IS NULL',
+    `CREATE INDEX tickets_unassigned_queue ON tickets (company_id, queue_id, status, updated_at DESC, id DESC)
+      INCLUDE (is_group) WHERE user_id IS NULL`,
   );
 
   await knex.schema.createTable('ticketTags', (t) => {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppMessageEvent, TicketEvent } from '../../shared/types';
 import { MessageKit } from '../test/message-kit';
 import { fixtureInbound, inboxServiceOf } from '../testing/fixture-driver';
+import { loadTicket } from './ticket-serializer';
 
 /** The inbound side of the channel contract (plugin-sdk/src/server/inbox.ts): InboxService.receive & co. */
 let t: TestApp;
@@ -34,6 +35,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** The app's address: it listens once for every test that needs sockets. */
+let address: string | undefined;
+const listen = async () => {
+  address ??= await t.listen();
+  return address;
+};
 
 const messagesOf = (ticketId: number) => kit.knex('messages').where({ ticketId }).orderBy('id');
 
@@ -264,7 +272,7 @@ describe('receive', () => {
   });
 
   it('emits appMessage create and the ticket update to entitled users only', async () => {
-    const url = await t.listen();
+    const url = await listen();
     const queue = await kit.queue(acme);
     const member = await kit.user(acme, { queueIds: [queue] });
     const outsider = await kit.user(acme, { queueIds: [await kit.queue(acme)] });
@@ -289,6 +297,35 @@ describe('receive', () => {
     } finally {
       memberSocket.close();
       outsiderSocket.close();
+    }
+  });
+  it('sends in its events the ticket as loadTicket reads it after the message (read in the same statement)', async () => {
+    const url = await listen();
+    const queue = await kit.queue(acme);
+    const member = await kit.user(acme, { queueIds: [queue] });
+    const socket = await connectSocket(url, acme, member.token);
+    try {
+      const wa = connection();
+      const number = newNumber();
+      const receiveAndCompare = async (body: string) => {
+        const created = nextEvent<AppMessageEvent>(socket, `company-${acme}-appMessage`);
+        const updated = nextEvent<TicketEvent>(socket, `company-${acme}-ticket`);
+        const result = await inbox.receive({ ...fixtureInbound(acme, wa, { number, body }), queueId: queue });
+        const expected = await loadTicket(kit.knex, acme, result.ticketId);
+        const event = await created;
+        expect(event.action === 'create' && event.ticket).toEqual(expected);
+        expect(await updated).toEqual({ action: 'update', ticket: expected });
+        return result;
+      };
+      // a new ticket (the general path), then a known one (the one-statement path) with tags and a rating
+      const first = await receiveAndCompare('primeira');
+      await kit.tagContact(acme, first.contactId, await kit.tag(acme));
+      await kit.tagTicket(acme, first.ticketId, await kit.tag(acme));
+      await kit.knex('ticketRatings').insert({ companyId: acme, ticketId: first.ticketId, rate: 4 });
+      const second = await receiveAndCompare('segunda');
+      expect(second.ticketId).toBe(first.ticketId);
+    } finally {
+      socket.close();
     }
   });
 });

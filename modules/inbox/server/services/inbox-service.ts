@@ -17,6 +17,7 @@ import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
 import { notifyTicketChanged } from './ticket-notify';
+import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
 import type { VisibleTicketFields } from './visibility';
 
 /** Postgres unique violation: a concurrent receive made the same contact, identity or ticket first. */
@@ -196,34 +197,50 @@ const INSERT_INBOUND = `ins AS (
      ), upd AS (
        UPDATE tickets SET unread_messages = unread_messages + :unread, last_message = :lastMessage, updated_at = now()
        FROM target WHERE tickets.company_id = :companyId AND tickets.id = target.ticket_id AND EXISTS (SELECT 1 FROM ins)
-       RETURNING tickets.id
+       RETURNING tickets.*
      )`;
 
+// The ticket after the update, in the columns of `loadTicket` (null when nothing was inserted): the event
+// of the message needs it, and reading it here saves a statement per message.
+const UPDATED_TICKET = `(SELECT row_to_json(x) FROM (SELECT ${TICKET_ROW_COLUMNS} FROM upd t ${TICKET_ROW_JOINS}) x) AS ticket`;
+
+/** The ticket of an `UPDATED_TICKET` column. */
+function updatedTicket(json: Record<string, unknown> | null): TicketRow | null {
+  return json ? camelize<TicketRow>(json) : null;
+}
+
 /**
- * Inserts the inbound message on a known ticket and contact (a redelivery inserts nothing and returns
- * null), updating the ticket in the same statement.
+ * Inserts the inbound message on a known ticket and contact (a redelivery inserts nothing and answers a
+ * null record), updating the ticket in the same statement; answers the updated ticket too.
  */
 async function insertInbound(
   db: Knex | Knex.Transaction,
   companyId: number,
   input: InboundMessage,
   placement: MessagePlacement,
-): Promise<MessageRecord | null> {
-  const result = await db.raw(
-    `WITH target AS (SELECT :ticketId::int AS ticket_id, :contactId::int AS contact_id, :queueId::int AS queue_id),
+): Promise<{ record: MessageRecord | null; ticketRow: TicketRow | null }> {
+  const result = await db
+    .raw(
+      `WITH target AS (SELECT :ticketId::int AS ticket_id, :contactId::int AS contact_id, :queueId::int AS queue_id),
      ${INSERT_INBOUND}
-     SELECT ins.* FROM ins`,
-    {
-      ...inboundValues(input, placement.media),
-      companyId,
-      whatsappId: input.whatsappId,
-      ticketId: placement.ticketId,
-      contactId: placement.contactId,
-      queueId: placement.ticketQueueId,
-    },
-  );
-  const [row] = (result as { rows: Array<Record<string, unknown>> }).rows;
-  return row ? camelize<MessageRecord>(row) : null;
+     SELECT (SELECT row_to_json(ins) FROM ins) AS message, ${UPDATED_TICKET}`,
+      {
+        ...inboundValues(input, placement.media),
+        companyId,
+        whatsappId: input.whatsappId,
+        ticketId: placement.ticketId,
+        contactId: placement.contactId,
+        queueId: placement.ticketQueueId,
+      },
+    )
+    // a fixed text with bound values: prepared once per connection (planning it costs more than running it)
+    .options({ name: 'inbox_receive_insert' });
+  const [row] = (result as { rows: Array<{ message: Record<string, unknown> | null; ticket: Record<string, unknown> | null }> })
+    .rows;
+  return {
+    record: row?.message ? camelize<MessageRecord>(row.message) : null,
+    ticketRow: updatedTicket(row?.ticket ?? null),
+  };
 }
 
 /**
@@ -238,9 +255,10 @@ async function insertOnKnownTicket(
   input: InboundMessage,
   identifiers: string[],
   media: StoredMedia | null,
-): Promise<{ rows: LookupRow[]; record: MessageRecord | null; duplicate: boolean }> {
-  const result = await knex.raw(
-    `WITH found AS (
+): Promise<{ rows: LookupRow[]; record: MessageRecord | null; ticketRow: TicketRow | null; duplicate: boolean }> {
+  const result = await knex
+    .raw(
+      `WITH found AS (
        SELECT ci.identifier, c.id AS contact_id, c.name, c.url_picture, t.id AS ticket_id, t.uuid, t.status,
          t.user_id, t.queue_id, t.is_group AS ticket_is_group,
          count(*) OVER () AS known, min(c.id) OVER () AS min_id, max(c.id) OVER () AS max_id
@@ -254,24 +272,31 @@ async function insertOnKnownTicket(
        WHERE ticket_id IS NOT NULL AND known = :count AND min_id = max_id LIMIT 1
      ), ${INSERT_INBOUND}
      SELECT (SELECT json_agg(found) FROM found) AS found, (SELECT row_to_json(ins) FROM ins) AS message,
-       EXISTS (SELECT 1 FROM target) AS targeted`,
-    {
-      ...inboundValues(input, media),
-      companyId,
-      whatsappId: input.whatsappId,
-      channel: input.channel,
-      identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
-      count: identifiers.length,
-    },
-  );
+       EXISTS (SELECT 1 FROM target) AS targeted, ${UPDATED_TICKET}`,
+      {
+        ...inboundValues(input, media),
+        companyId,
+        whatsappId: input.whatsappId,
+        channel: input.channel,
+        identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
+        count: identifiers.length,
+      },
+    )
+    // a fixed text with bound values (the identifiers as one array): prepared once per connection
+    .options({ name: 'inbox_receive' });
   const [row] = (
     result as {
-      rows: Array<{ found: Array<Record<string, unknown>> | null; message: Record<string, unknown> | null; targeted: boolean }>;
+      rows: Array<{
+        found: Array<Record<string, unknown>> | null;
+        message: Record<string, unknown> | null;
+        targeted: boolean;
+        ticket: Record<string, unknown> | null;
+      }>;
     }
   ).rows;
   const rows = (row?.found ?? []).map((found) => camelize<LookupRow>(found));
   const record = row?.message ? camelize<MessageRecord>(row.message) : null;
-  return { rows, record, duplicate: row?.targeted === true && record === null };
+  return { rows, record, ticketRow: updatedTicket(row?.ticket ?? null), duplicate: row?.targeted === true && record === null };
 }
 
 /** The stored message of a channel id, for a redelivery's answer. */
@@ -362,10 +387,16 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
   }
 
   // 3. tell: the ticket (new or moved up the list), the message, the bus
-  const { ticket, ticketCreated, ownerId, senderContact } = written;
+  const { ticket, ticketCreated, ownerId, senderContact, ticketRow } = written;
   const record = written.record as MessageRecord;
   const messageId = Number(record.id);
-  const apiTicket = await notifyTicketChanged(ctx, companyId, ticket.id, ticketCreated ? null : ticket);
+  const apiTicket = await notifyTicketChanged(
+    ctx,
+    companyId,
+    ticket.id,
+    ticketCreated ? null : ticket,
+    ticketRow ? ticketFromRow(ticketRow, false) : undefined,
+  );
   if (apiTicket) {
     const quoted = record.quotedMsgId !== null ? ((await loadMessage(ctx, companyId, Number(record.quotedMsgId))) ?? null) : null;
     const quotedMsg = quoted ? (({ quotedMsg: _, ...rest }) => rest)(quoted) : null;
@@ -456,6 +487,7 @@ async function writeReceive(
         ownerId: contact.id,
         senderContact: contact,
         record: fast.record,
+        ticketRow: fast.ticketRow,
       };
     }
   } else {
@@ -484,6 +516,8 @@ interface Written {
   /** The message's contact (the participant for a group message). */
   senderContact: FoundContact;
   record: MessageRecord | null;
+  /** The ticket after the message's update (as `loadTicket` reads it), when a message was stored. */
+  ticketRow: TicketRow | null;
 }
 
 /** Writes a receive's rows: one statement when contact and ticket exist, else one transaction. */
@@ -499,13 +533,13 @@ async function writeRows(
   const missing = sender.missing.length + (isGroup ? owner.missing.length : 0);
   const active = owner.contact?.ticket ?? null;
   if (active && sender.contact && owner.contact && missing === 0) {
-    const record = await insertInbound(ctx.db.knex, companyId, input, {
+    const { record, ticketRow } = await insertInbound(ctx.db.knex, companyId, input, {
       ticketId: active.id,
       ticketQueueId: active.queueId,
       contactId: sender.contact.id,
       media,
     });
-    return { ticket: active, ticketCreated: false, ownerId: owner.contact.id, senderContact: sender.contact, record };
+    return { ticket: active, ticketCreated: false, ownerId: owner.contact.id, senderContact: sender.contact, record, ticketRow };
   }
   try {
     return await ctx.db.transaction(async (trx) => {
@@ -529,7 +563,7 @@ async function writeRows(
         ticketCreated = true;
         await trx('ticketLogs').insert({ companyId, ticketId: ticket.id, type: 'create', queueId: ticket.queueId });
       }
-      const record = await insertInbound(trx, companyId, input, {
+      const { record, ticketRow } = await insertInbound(trx, companyId, input, {
         ticketId: ticket.id,
         ticketQueueId: ticket.queueId,
         contactId: participant.id,
@@ -537,7 +571,7 @@ async function writeRows(
       });
       // stored meanwhile by a concurrent receive: undo what this one made
       if (!record) throw new DuplicateMessage();
-      return { ticket, ticketCreated, ownerId: ownerContact.id, senderContact: participant, record };
+      return { ticket, ticketCreated, ownerId: ownerContact.id, senderContact: participant, record, ticketRow };
     });
   } catch (error) {
     if (!(error instanceof DuplicateMessage)) throw error;
@@ -547,6 +581,7 @@ async function writeRows(
       ownerId: 0,
       senderContact: sender.contact as FoundContact,
       record: null,
+      ticketRow: null,
     };
   }
 }

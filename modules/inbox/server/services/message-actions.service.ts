@@ -6,9 +6,9 @@ import { Ticket as TicketModel } from '../models/ticket';
 import { driverFor, outboundTarget } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { enqueueDelivery, type OutboundDraft, signBody, storeOutbound } from './message-send.service';
-import { loadMessage, loadMessages } from './message-serializer';
+import { loadMessage, loadTicketPage } from './message-serializer';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
-import { loadTicket, masksNumbers } from './ticket-serializer';
+import { loadTicket, masksNumbers, ticketFromRow } from './ticket-serializer';
 import { canSeeTicket, type VisibleTicketFields, viewerOf } from './visibility';
 
 /** Whether deleted messages are dropped from lists and events (LGPD: both settings enabled). */
@@ -118,30 +118,34 @@ export async function listTicketMessages(
   pageNumber: number,
 ): Promise<MessagePage> {
   const companyId = user.companyId;
-  const ticketRow = await visibleTicket(user, { uuid: ticketUuid });
   const settings = await ctx.settings.all(companyId);
-  const hideDeleted = hidesDeletedMessages(settings);
-  if (pageNumber === 1 && ticketRow.userId === user.id && (ticketRow.status === 'open' || ticketRow.status === 'group')) {
-    await markTicketRead(ctx, companyId, ticketRow);
+  // the ticket, the page and the count in one statement: the page is not answered unless the ticket is visible
+  const page = await loadTicketPage(ctx, companyId, ticketUuid, {
+    offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+    limit: MESSAGES_PAGE_SIZE + 1,
+    hideDeleted: hidesDeletedMessages(settings),
+  });
+  if (!page || !canSeeTicket(viewerOf(user), page.ticketRow)) throw new AppError('ERR_NO_TICKET_FOUND');
+  const { ticketRow, messages: rows } = page;
+  const mask = masksNumbers(user.profile, settings);
+  let ticket = ticketFromRow(ticketRow, mask);
+  if (
+    pageNumber === 1 &&
+    ticketRow.userId === user.id &&
+    (ticketRow.status === 'open' || ticketRow.status === 'group') &&
+    ticketRow.unreadMessages > 0
+  ) {
+    // the read marks change the ticket (rare: the first read after new messages): read it again after them
+    const model = await TicketModel.query().findById(ticketRow.id);
+    if (model) await markTicketRead(ctx, companyId, model);
+    ticket = (await loadTicket(ctx.db.knex, companyId, ticketRow.id, mask)) ?? ticket;
   }
-  const countQuery = ctx.db.knex('messages').where({ companyId, ticketId: ticketRow.id });
-  if (hideDeleted) countQuery.where('isDeleted', false);
-  const [rows, ticket, counted] = await Promise.all([
-    loadMessages(ctx, companyId, {
-      ticketId: ticketRow.id,
-      offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
-      limit: MESSAGES_PAGE_SIZE + 1,
-      hideDeleted,
-    }),
-    loadTicket(ctx.db.knex, companyId, ticketRow.id, masksNumbers(user.profile, settings)),
-    countQuery.count({ count: '*' }).first(),
-  ]);
   const hasMore = rows.length > MESSAGES_PAGE_SIZE;
   return {
     // chronological: the extra row, read only to know about older pages, is the oldest
     messages: hasMore ? rows.slice(1) : rows,
-    ticket: ticket as Ticket,
-    count: Number(counted?.count ?? 0),
+    ticket,
+    count: page.count,
     hasMore,
   };
 }

@@ -1,6 +1,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { Ack, MediaType, Message, MessageReaction, SendStatus } from '../../shared/types';
+import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow } from './ticket-serializer';
 
 /** A `messages` row with camelCase keys (as a builder or objection returns it). */
 export interface MessageRecord {
@@ -191,4 +192,73 @@ export async function loadMessages(ctx: PluginContext, companyId: number, what: 
 export async function loadMessage(ctx: PluginContext, companyId: number, id: number): Promise<Message | null> {
   const [message] = await loadMessages(ctx, companyId, [id]);
   return message ?? null;
+}
+
+/** camelCase keys of a row Postgres built as JSON (its keys are the snake_case column names). */
+function camelKeys<T>(row: Record<string, unknown>): T {
+  return Object.fromEntries(
+    Object.entries(row).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]),
+  ) as T;
+}
+
+/**
+ * The statement of `loadTicketPage`: the ticket by uuid (the columns of `loadTicket`), one page of its
+ * messages (the shape of `loadMessages`, chronological) and their count, in one round trip. Two fixed
+ * texts (with or without deleted messages) so that each is prepared once per connection and the count
+ * stays an index-only scan, which a `NOT ($n AND is_deleted)` in a generic plan would not allow.
+ */
+function ticketPageSql(hideDeleted: boolean): string {
+  const visible = hideDeleted ? 'AND NOT m.is_deleted' : '';
+  return `WITH t AS (
+      SELECT ${TICKET_ROW_COLUMNS} FROM tickets t ${TICKET_ROW_JOINS}
+      WHERE t.company_id = ? AND t.uuid = ?::uuid
+    ), page AS (
+      SELECT m.id, m.body, m.from_me, m.ack, m.media_type, m.media_path, m.media_name, m.is_deleted, m.is_edited,
+        m.is_forwarded, m.is_private, m.quoted_msg_id, m.reactions, m.send_status, m.send_error, m.ticket_id,
+        m.contact_id, m.user_id, m.queue_id, m.created_at, m.updated_at, c.name AS contact_name,
+        c.url_picture AS contact_url_picture, ${QUOTED_JSON}
+      FROM messages m
+      LEFT JOIN contacts c ON c.id = m.contact_id
+      LEFT JOIN messages q ON q.id = m.quoted_msg_id AND q.company_id = m.company_id
+      LEFT JOIN contacts qc ON qc.id = q.contact_id
+      WHERE m.company_id = ? AND m.ticket_id = (SELECT id FROM t) ${visible}
+      ORDER BY m.created_at DESC, m.id DESC
+      LIMIT ? OFFSET ?
+    )
+    SELECT (SELECT row_to_json(t) FROM t) AS ticket,
+      (SELECT json_agg(page ORDER BY page.created_at, page.id) FROM page) AS messages,
+      (SELECT count(*) FROM messages m WHERE m.company_id = ? AND m.ticket_id = (SELECT id FROM t) ${visible}) AS count`;
+}
+
+/** A ticket (unmasked row), one page of its messages and their count. */
+export interface TicketPage {
+  ticketRow: TicketRow;
+  /** The page, chronological. */
+  messages: Message[];
+  count: number;
+}
+
+/**
+ * The ticket of a uuid with one page of its messages (newest page first, each chronological; see
+ * `MessagePageQuery`) and how many it has, in one prepared statement; null when the company has no such
+ * ticket. The caller decides whether the reader may see it before answering any of it.
+ */
+export async function loadTicketPage(
+  ctx: PluginContext,
+  companyId: number,
+  ticketUuid: string,
+  page: Omit<MessagePageQuery, 'ticketId'>,
+): Promise<TicketPage | null> {
+  const result = (await ctx.db.knex
+    .raw(ticketPageSql(page.hideDeleted), [companyId, ticketUuid, companyId, page.limit, page.offset, companyId])
+    .options({ name: page.hideDeleted ? 'inbox_ticket_page_visible' : 'inbox_ticket_page' })) as {
+    rows: Array<{ ticket: Record<string, unknown> | null; messages: Array<Record<string, unknown>> | null; count: string }>;
+  };
+  const [row] = result.rows;
+  if (!row?.ticket) return null;
+  return {
+    ticketRow: camelKeys<TicketRow>(row.ticket),
+    messages: (row.messages ?? []).map((message) => fromRow(ctx, companyId, camelKeys<MessageRow>(message))),
+    count: Number(row.count),
+  };
 }

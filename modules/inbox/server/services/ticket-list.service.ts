@@ -192,10 +192,49 @@ function whereSearch(query: Knex.QueryBuilder, companyId: number, plan: SearchPl
  * lists, and everything only with showAll and allUserChat.
  */
 function whereListVisibility(query: Knex.QueryBuilder, viewer: Viewer, filters: TicketListFilters): void {
-  const showAll = filters.showAll === true && seesEverything(viewer);
-  if (showAll) return;
-  if (!filters.status && viewer.profile === 'admin') return;
+  if (!listIsNarrowed(viewer, filters)) return;
   whereInViewersLists(query, viewer, 't');
+}
+
+/** Whether the list is narrowed to the viewer's lists (see `whereListVisibility`). */
+function listIsNarrowed(viewer: Viewer, filters: TicketListFilters): boolean {
+  if (filters.showAll === true && seesEverything(viewer)) return false;
+  return !(!filters.status && viewer.profile === 'admin');
+}
+
+/** One disjoint part of a viewer's lists, as a condition on `tickets as t`. */
+interface ListBranch {
+  sql: string;
+  bindings: Knex.RawBinding[];
+  /**
+   * For the page, the same part read one queue at a time (`vq.id`, each queue's range of the index is in
+   * list order); the generic plan would otherwise walk every ticket of the status in order.
+   */
+  perQueue?: { sql: string; queueIds: number[] };
+}
+
+/**
+ * `whereInViewersLists` as disjoint parts — their own tickets; the unassigned ones of their queues; the
+ * unassigned queue-less ones (allTicket, admins) — whose union is the same set. Each part is one range
+ * of an index in list order (tickets_company_user_status, tickets_unassigned_queue, both covering what
+ * the tab filters read), so a tab's page is a merge of a few index-only scans that stops with the page,
+ * and its count is a sum of index-only counts; one OR of the three would be a bitmap scan of every row of
+ * the list, read twice (count and page). Queue ids are one array parameter: the text doesn't vary.
+ */
+function listBranches(viewer: Viewer): ListBranch[] {
+  const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ' AND NOT t.is_group' : '';
+  const branches: ListBranch[] = [{ sql: 't.user_id = ?', bindings: [viewer.id] }];
+  if (viewer.queueIds.length > 0) {
+    branches.push({
+      sql: `t.user_id IS NULL AND t.queue_id = ANY(?::int[])${noGroups}`,
+      bindings: [viewer.queueIds],
+      perQueue: { sql: `t.user_id IS NULL AND t.queue_id = vq.id${noGroups}`, queueIds: viewer.queueIds },
+    });
+  }
+  if (viewer.allTicket === 'enable' || viewer.profile === 'admin') {
+    branches.push({ sql: `t.user_id IS NULL AND t.queue_id IS NULL${noGroups}`, bindings: [] });
+  }
+  return branches;
 }
 
 /** The filtering query of the list (no order, no columns): every filter of `GET /tickets`. */
@@ -205,6 +244,7 @@ function filteredTickets(
   viewer: Viewer,
   filters: TicketListFilters,
   search: SearchPlan | null,
+  branch?: ListBranch,
 ): Knex.QueryBuilder {
   const query = knex('tickets as t').where('t.companyId', companyId);
   // statuses are schema-checked literals: written into the SQL, each status gets its own plan
@@ -212,7 +252,9 @@ function filteredTickets(
   else if (filters.statusFilter && filters.statusFilter.length > 0) {
     query.whereRaw(`t.status IN (${[...new Set(filters.statusFilter)].map(statusLiteral).join(', ')})`);
   }
-  whereListVisibility(query, viewer, filters);
+  // a branch of the viewer's lists replaces the visibility condition it is a part of
+  if (branch) query.whereRaw(branch.sql, branch.bindings);
+  else whereListVisibility(query, viewer, filters);
 
   // id lists as one array parameter: the statement's text doesn't change with their length
   if (filters.queueIds && filters.queueIds.length > 0) query.whereRaw('t.queue_id = ANY(?)', [filters.queueIds]);
@@ -258,7 +300,6 @@ export async function listTickets(
   const direction = filters.sortTickets === 'ASC' ? 'asc' : 'desc';
   const text = filters.searchParam?.replaceAll('\u0000', '').trim();
   const search = text ? await planSearch(knex, companyId, text, filters.searchOnMessages === true, options.settings) : null;
-  const filtered = filteredTickets(knex, companyId, viewer, filters, search);
   const order = [
     { column: 't.updatedAt', order: direction },
     { column: 't.id', order: direction },
@@ -270,9 +311,34 @@ export async function listTickets(
   if (!search) {
     // a tab: one statement, prepared once per connection with its plan reused (planning is much of its
     // cost) — the page's rows in the API shape, each carrying the count
-    const count = filtered.clone().count('* as count');
+    const branches = listIsNarrowed(viewer, filters) ? listBranches(viewer) : [undefined];
+    const parts = branches.map((branch) => filteredTickets(knex, companyId, viewer, filters, null, branch));
+    const count = knex.raw(
+      parts.map(() => '?').join(' + '),
+      parts.map((part) => part.clone().count('*')),
+    );
+    let page: Knex.QueryBuilder;
+    if (parts.length === 1) page = pageIds(parts[0] as Knex.QueryBuilder);
+    else {
+      // each part's first rows in list order (enough for this page), merged; LIMIT is a parameter, so
+      // every page shares the statement
+      const head = (branch: ListBranch) =>
+        filteredTickets(knex, companyId, viewer, filters, null, branch)
+          .select('t.id', 't.updatedAt')
+          .orderBy(order)
+          .limit(offset + pageSize);
+      const heads = branches.map((branch) =>
+        branch?.perQueue
+          ? knex.raw('(SELECT h.id, h.updated_at FROM unnest(?::int[]) vq(id) CROSS JOIN LATERAL ? h)', [
+              branch.perQueue.queueIds,
+              head({ sql: branch.perQueue.sql, bindings: [] }),
+            ])
+          : head(branch as ListBranch),
+      );
+      page = pageIds(knex.from(knex.raw(`(${heads.map(() => '?').join(' UNION ALL ')}) as t`, heads)));
+    }
     const statement = ticketRowsQuery(knex, companyId)
-      .whereIn('t.id', pageIds(filtered.clone()))
+      .whereIn('t.id', page)
       .select(knex.raw('(?) as list_total', [count]))
       .orderBy(order);
     const { sql, bindings } = statement.toSQL();
@@ -281,11 +347,16 @@ export async function listTickets(
     };
     const rows = result.rows.map(camelKeys) as unknown as Array<TicketRow & { listTotal: number | string }>;
     let total = rows[0] ? Number(rows[0].listTotal) : 0;
-    if (!rows[0] && offset > 0) total = Number(((await count) as Array<{ count: number | string }>)[0]?.count ?? 0);
+    if (!rows[0] && offset > 0) {
+      total = Number(
+        ((await knex.select(knex.raw('(?) as count', [count]))) as Array<{ count: number | string }>)[0]?.count ?? 0,
+      );
+    }
     const tickets = rows.slice(0, TICKETS_PAGE_SIZE).map((row) => ticketFromRow(row, options.mask));
     return { tickets, hasMore: rows.length > TICKETS_PAGE_SIZE, count: total };
   }
 
+  const filtered = filteredTickets(knex, companyId, viewer, filters, search);
   // a search: its plan depends on the text, so the ids and the count are planned each time (a small
   // statement); the page is then loaded by the serializer's prepared statement
   let statement: Knex.QueryBuilder;

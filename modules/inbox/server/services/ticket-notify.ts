@@ -12,14 +12,16 @@ export function visibleState(ticket: VisibleTicketFields): VisibleTicketFields {
 /**
  * After a ticket was created or changed: emits `company-{id}-ticket` to the entitled users and publishes
  * `ticket.created` / `ticket.updated` on the event bus. Returns the ticket as the API shows it (unmasked).
+ * `loaded`: the ticket as it is after the change (unmasked), when the writer read it already.
  */
 export async function notifyTicketChanged(
   ctx: PluginContext,
   companyId: number,
   ticketId: number,
   before: VisibleTicketFields | null,
+  loaded?: Ticket,
 ): Promise<Ticket | null> {
-  const ticket = await loadTicket(ctx.db.knex, companyId, ticketId);
+  const ticket = loaded ?? (await loadTicket(ctx.db.knex, companyId, ticketId));
   if (!ticket) return null;
   await inboxState(ctx).realtime.ticketChanged(companyId, ticket, before);
   if (before === null) {

@@ -90,6 +90,31 @@ export function ticketRowsQuery(knex: Knex, companyId: number): Knex.QueryBuilde
 }
 
 /**
+ * The columns of `ticketRowsQuery` as raw SQL, for statements that cannot use the builder: over a ticket
+ * row `t` (e.g. a CTE's `UPDATE tickets … RETURNING tickets.*`, whose values are the updated ones — the
+ * statement's own snapshot of `tickets` is not) joined as `TICKET_ROW_JOINS` does. Keys are snake_case
+ * (camelize them into a `TicketRow`); keep it in step with `ticketRowsQuery` (a test compares the two).
+ */
+export const TICKET_ROW_COLUMNS = `t.id, t.uuid, t.status, t.channel, t.is_group, t.is_bot, t.queue_id, t.user_id,
+  t.contact_id, t.whatsapp_id, t.last_message, t.unread_messages, t.use_integration, t.amount_used_bot_queues,
+  t.created_at, t.updated_at, r.rate,
+  json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'email', c.email,
+    'urlPicture', c.url_picture, 'isGroup', c.is_group, 'channel', c.channel, 'disableBot', c.disable_bot,
+    'active', c.active) AS contact_json,
+  CASE WHEN q.id IS NULL THEN NULL ELSE json_build_object('id', q.id, 'name', q.name, 'color', q.color) END AS queue_json,
+  CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS user_json,
+  coalesce((SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) ORDER BY tg.name)
+    FROM tags tg WHERE tg.company_id = t.company_id AND tg.id IN (
+      SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = t.id
+      UNION SELECT ct.tag_id FROM contact_tags ct WHERE ct.contact_id = t.contact_id)), '[]'::json) AS tags_json`;
+
+/** The joins `TICKET_ROW_COLUMNS` reads, after a ticket row `t`. */
+export const TICKET_ROW_JOINS = `JOIN contacts c ON c.id = t.contact_id
+  LEFT JOIN queues q ON q.id = t.queue_id
+  LEFT JOIN users u ON u.id = t.user_id
+  LEFT JOIN ticket_ratings r ON r.ticket_id = t.id`;
+
+/**
  * Loads tickets as the API shows them, in the order of `ids`, in one query. `mask` hides contact numbers.
  */
 export async function loadTickets(knex: Knex, companyId: number, ids: number[], mask = false): Promise<Ticket[]> {
