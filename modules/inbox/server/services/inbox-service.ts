@@ -137,11 +137,21 @@ function resolveParty(side: InboundContact, identifiers: string[], rows: LookupR
   };
 }
 
+/** The camelCase of each snake_case column name seen (a fixed, small set). */
+const camelKeys = new Map<string, string>();
+
 /** camelCase keys of a raw row. */
 function camelize<T>(row: Record<string, unknown>): T {
-  return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]),
-  ) as T;
+  const out: Record<string, unknown> = {};
+  for (const key in row) {
+    let camel = camelKeys.get(key);
+    if (camel === undefined) {
+      camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+      camelKeys.set(key, camel);
+    }
+    out[camel] = row[key];
+  }
+  return out as T;
 }
 
 /** What the message insert needs besides the input. */
@@ -243,6 +253,9 @@ async function insertInbound(
   };
 }
 
+/** Up to this many sender identifiers are bound one by one (one prepared statement per count). */
+const SCALAR_IDENTIFIERS = 4;
+
 /**
  * The usual case in one statement: the sender is known by all its identifiers (one contact) and has an
  * active ticket on the connection — then the message is inserted and the ticket updated. Answers the
@@ -256,6 +269,16 @@ async function insertOnKnownTicket(
   identifiers: string[],
   media: StoredMedia | null,
 ): Promise<{ rows: LookupRow[]; record: MessageRecord | null; ticketRow: TicketRow | null; duplicate: boolean }> {
+  // A few identifiers as scalar parameters: Postgres then adopts the generic plan of the prepared statement
+  // (with `= ANY(array)` it estimates 10 elements, finds the generic plan dearer and re-plans every call).
+  const scalar = identifiers.length <= SCALAR_IDENTIFIERS;
+  const identifierMatch = scalar
+    ? `IN (${identifiers.map((_, i) => `:identifier${i}`).join(', ')})`
+    : '= ANY(:identifiers::text[])';
+  const identifierValues: Record<string, string> = scalar
+    ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
+    : { identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}` };
+  const statementName = scalar ? `inbox_receive_${identifiers.length}` : 'inbox_receive';
   const result = await knex
     .raw(
       `WITH found AS (
@@ -266,7 +289,7 @@ async function insertOnKnownTicket(
        JOIN contacts c ON c.id = ci.contact_id AND c.company_id = ci.company_id
        LEFT JOIN tickets t ON t.company_id = c.company_id AND t.contact_id = c.id
          AND coalesce(t.whatsapp_id, 0) = :whatsappId AND t.status <> 'closed'
-       WHERE ci.company_id = :companyId AND ci.channel = :channel AND ci.identifier = ANY(:identifiers::text[])
+       WHERE ci.company_id = :companyId AND ci.channel = :channel AND ci.identifier ${identifierMatch}
      ), target AS (
        SELECT ticket_id, contact_id, queue_id FROM found
        WHERE ticket_id IS NOT NULL AND known = :count AND min_id = max_id LIMIT 1
@@ -278,12 +301,12 @@ async function insertOnKnownTicket(
         companyId,
         whatsappId: input.whatsappId,
         channel: input.channel,
-        identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
+        ...identifierValues,
         count: identifiers.length,
       },
     )
-    // a fixed text with bound values (the identifiers as one array): prepared once per connection
-    .options({ name: 'inbox_receive' });
+    // a fixed text per identifier count with bound values: prepared once per connection
+    .options({ name: statementName });
   const [row] = (
     result as {
       rows: Array<{
