@@ -46,54 +46,11 @@ export interface TicketRow {
 }
 
 /**
- * The select of the API's ticket shape (1-core §3 Ticket) over `tickets as t` of a company, without choosing
- * which tickets: contact, queue, user, the ticket's and its contact's tags, and the rating. `loadTickets`
- * narrows it to ids; a list may narrow it to its page in the same statement (rows map with `ticketFromRow`).
- */
-export function ticketRowsQuery(knex: Knex, companyId: number): Knex.QueryBuilder {
-  return knex('tickets as t')
-    .where('t.companyId', companyId)
-    .join('contacts as c', 'c.id', 't.contactId')
-    .leftJoin('queues as q', 'q.id', 't.queueId')
-    .leftJoin('users as u', 'u.id', 't.userId')
-    .leftJoin('ticketRatings as r', 'r.ticketId', 't.id')
-    .select(
-      't.id',
-      't.uuid',
-      't.status',
-      't.channel',
-      't.isGroup',
-      't.isBot',
-      't.queueId',
-      't.userId',
-      't.contactId',
-      't.whatsappId',
-      't.lastMessage',
-      't.unreadMessages',
-      't.useIntegration',
-      't.amountUsedBotQueues',
-      't.createdAt',
-      't.updatedAt',
-      'r.rate',
-      knex.raw(`json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'email', c.email,
-        'urlPicture', c.url_picture, 'isGroup', c.is_group, 'channel', c.channel, 'disableBot', c.disable_bot,
-        'active', c.active) as contact_json`),
-      knex.raw(
-        `CASE WHEN q.id IS NULL THEN NULL ELSE json_build_object('id', q.id, 'name', q.name, 'color', q.color) END as queue_json`,
-      ),
-      knex.raw(`CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END as user_json`),
-      knex.raw(`coalesce((SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) ORDER BY tg.name)
-        FROM tags tg WHERE tg.company_id = t.company_id AND tg.id IN (
-          SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = t.id
-          UNION SELECT ct.tag_id FROM contact_tags ct WHERE ct.contact_id = t.contact_id)), '[]'::json) as tags_json`),
-    );
-}
-
-/**
- * The columns of `ticketRowsQuery` as raw SQL, for statements that cannot use the builder: over a ticket
- * row `t` (e.g. a CTE's `UPDATE tickets … RETURNING tickets.*`, whose values are the updated ones — the
- * statement's own snapshot of `tickets` is not) joined as `TICKET_ROW_JOINS` does. Keys are snake_case
- * (camelize them into a `TicketRow`); keep it in step with `ticketRowsQuery` (a test compares the two).
+ * The API's ticket shape (1-core §3 Ticket) as SQL columns over a ticket row `t` joined as
+ * `TICKET_ROW_JOINS` does: contact, queue, user, the ticket's and its contact's tags, and the rating.
+ * One text for the builder (`ticketRowsQuery`) and for statements that can't use it (a CTE's
+ * `UPDATE tickets … RETURNING`, whose values are the updated ones). Keys are snake_case: raw results are
+ * camelized into a `TicketRow` by the caller, builder results by knex.
  */
 export const TICKET_ROW_COLUMNS = `t.id, t.uuid, t.status, t.channel, t.is_group, t.is_bot, t.queue_id, t.user_id,
   t.contact_id, t.whatsapp_id, t.last_message, t.unread_messages, t.use_integration, t.amount_used_bot_queues,
@@ -113,6 +70,15 @@ export const TICKET_ROW_JOINS = `JOIN contacts c ON c.id = t.contact_id
   LEFT JOIN queues q ON q.id = t.queue_id
   LEFT JOIN users u ON u.id = t.user_id
   LEFT JOIN ticket_ratings r ON r.ticket_id = t.id`;
+
+/**
+ * The select of the API's ticket shape over `tickets as t` of a company, without choosing which tickets.
+ * `loadTickets` narrows it to ids; a list may narrow it to its page in the same statement (rows map with
+ * `ticketFromRow`).
+ */
+export function ticketRowsQuery(knex: Knex, companyId: number): Knex.QueryBuilder {
+  return knex('tickets as t').where('t.companyId', companyId).joinRaw(TICKET_ROW_JOINS).select(knex.raw(TICKET_ROW_COLUMNS));
+}
 
 /**
  * Loads tickets as the API shows them, in the order of `ids`, in one query. `mask` hides contact numbers.
