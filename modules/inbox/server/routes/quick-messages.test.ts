@@ -9,6 +9,7 @@ import {
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { QuickMessage, QuickMessageEvent } from '../../shared/types';
+import { inboxCtx } from '../test/directory-rows';
 
 let t: TestApp;
 let acme: number;
@@ -276,9 +277,7 @@ describe('quick message attachments', () => {
 });
 
 function inboxStorage() {
-  const plugin = t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'inbox');
-  if (!plugin) throw new Error('no inbox');
-  return plugin.ctx.storage;
+  return inboxCtx(t).storage;
 }
 
 describe('quick message realtime', () => {

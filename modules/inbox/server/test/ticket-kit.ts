@@ -9,6 +9,7 @@ import type { TestApp, TestSession } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
 import type { Ticket, TicketStatus } from '../../shared/types';
 import { inboxState } from '../services/inbox-state';
+import { inboxCtx } from './directory-rows';
 
 /** The demo's password: users made here copy the hash of a demo user. */
 const DEMO_PASSWORD = 'demo1234';
@@ -53,9 +54,7 @@ export class TicketKit {
 
   constructor(readonly t: TestApp) {
     this.knex = t.balcao.core.knex;
-    const inbox = t.balcao.plugins.find((plugin) => plugin.definition.id === 'inbox');
-    if (!inbox) throw new Error('the inbox module is not loaded');
-    this.ctx = inbox.ctx;
+    this.ctx = inboxCtx(t);
   }
 
   /** A company of its own on a plan with every flag, and its admin (logged in). */
