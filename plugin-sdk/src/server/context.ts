@@ -151,6 +151,43 @@ export interface SessionService {
   invalidateCompany(companyId: number): Promise<void>;
 }
 
+/** The core's password hashing (scrypt at the configured cost), for features that set users' passwords. */
+export interface PasswordService {
+  /** A hash to store in `users.passwordHash`; the core's login verifies it. */
+  hash(password: string): Promise<string>;
+}
+
+/** A company to create with its first admin (2-administration §7 Companies: `POST /companies`). */
+export interface NewCompany {
+  name: string;
+  email: string;
+  phone?: string | null;
+  document?: string | null;
+  addressStreet?: string | null;
+  addressState?: string | null;
+  addressCity?: string | null;
+  planId: number;
+  status: boolean;
+  /** A calendar day, `YYYY-MM-DD`. */
+  dueDate: string;
+  recurrence: string;
+  paymentMethod?: string | null;
+  numberAttendants?: number;
+  numberConections?: number;
+  value?: string | number | null;
+  /** The company's first user: profile admin, the password hashed the way every login checks it. */
+  admin: { name: string; email: string; password: string };
+}
+
+/** Tenants as the core makes them (the same steps as signup), for the super user's administration. */
+export interface TenancyService {
+  /**
+   * Inserts the company, its admin and the default company settings in one transaction. Refuses a
+   * taken e-mail with 409 ERR_EMAIL_ALREADY_EXISTS and an unknown plan with 404 ERR_NO_PLAN_FOUND.
+   */
+  createCompany(input: NewCompany): Promise<{ companyId: number; userId: number }>;
+}
+
 /** Everything a feature receives from the core. */
 export interface PluginContext {
   /** This feature's id. */
@@ -168,6 +205,8 @@ export interface PluginContext {
   cache: CacheService;
   services: ServiceRegistry;
   session: SessionService;
+  passwords: PasswordService;
+  tenancy: TenancyService;
 }
 
 /** A route handler's request and reply, for helpers that take them. */

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, companyEvent, ROOMS, type SessionUser } from '@balcao/plugin-sdk/server';
 import type { CoreServices } from '../core-services';
-import { DEFAULT_COMPANY_SETTINGS } from '../settings/defaults';
-import { ensureSettings } from '../settings/settings-service';
+import { createTenancyService } from '../tenancy/company-creator';
 import { today } from './authenticator';
-import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import { decoyHash, verifyPassword } from './passwords';
 import { hashSecret, newRefreshToken, parseRefreshCookie, sameHash } from './tokens';
 
 /** A used refresh token presented again within this window is a race between tabs, not a theft. */
@@ -144,38 +143,24 @@ export class AuthService {
     const plan = await this.knex('plans').where({ id: input.planId }).first('id', 'isPublic', 'amount');
     if (!plan) throw new AppError('ERR_NO_PLAN_FOUND');
     if (!plan.isPublic) throw new AppError('ERR_PLAN_NOT_PUBLIC');
-    const taken = await this.knex('users').whereRaw('lower(email) = ?', [email]).first('id');
-    if (taken) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
-    const passwordHash = await hashPassword(input.password, this.core.config.passwordHashCost);
     const due = new Date();
     due.setDate(due.getDate() + this.core.config.trialDays);
     // a calendar day of the server's zone, like today() that expiry is checked against (not UTC's)
     const pad = (n: number) => String(n).padStart(2, '0');
     const dueDate = `${due.getFullYear()}-${pad(due.getMonth() + 1)}-${pad(due.getDate())}`;
-    const created = this.knex.transaction(async (trx) => {
-      const [company] = await trx('companies')
-        .insert({
-          name: input.companyName.trim(),
-          email,
-          phone: input.phone.trim(),
-          planId: plan.id,
-          status: true,
-          dueDate,
-          recurrence: 'MENSAL',
-          value: plan.amount,
-        })
-        .returning(['id']);
-      const [user] = await trx('users')
-        .insert({ companyId: company.id, name: input.name.trim(), email, passwordHash, profile: 'admin' })
-        .returning(['id']);
-      await ensureSettings(trx, company.id, DEFAULT_COMPANY_SETTINGS);
-      return { companyId: company.id as number, userId: user.id as number, dueDate };
+    // the same steps as the super user's POST /companies: company, its admin, default settings
+    const { companyId, userId } = await createTenancyService(this.knex, this.core.config.passwordHashCost).createCompany({
+      name: input.companyName.trim(),
+      email,
+      phone: input.phone.trim(),
+      planId: plan.id,
+      status: true,
+      dueDate,
+      recurrence: 'MENSAL',
+      value: plan.amount,
+      admin: { name: input.name, email, password: input.password },
     });
-    // two signups with one e-mail at once both pass the check above; the unique index decides
-    return created.catch((error: unknown) => {
-      if ((error as { constraint?: string }).constraint === 'users_email_unique') throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
-      throw error;
-    });
+    return { companyId, userId, dueDate };
   }
 
   /** Revokes every live session of a user (takeover, password change, deletion). */

@@ -1,5 +1,7 @@
 import { type AccessService, AppError, can, type PluginContext, type SessionUser } from '@balcao/plugin-sdk/server';
+import { hashPassword } from '../auth/passwords';
 import type { CoreServices } from '../core-services';
+import { createTenancyService } from '../tenancy/company-creator';
 import type { DiscoveredPlugin } from './discover';
 
 /** The typed context a feature receives: the core's services, namespaced to the feature where it matters. */
@@ -42,5 +44,7 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
       invalidateUser: (userId) => core.sessions.invalidateUser(userId),
       invalidateCompany: (companyId) => core.sessions.invalidateCompany(companyId),
     },
+    passwords: { hash: (password) => hashPassword(password, core.config.passwordHashCost) },
+    tenancy: createTenancyService(core.knex, core.config.passwordHashCost),
   };
 }
