@@ -44,6 +44,8 @@ export const TICKET_LOG_TYPES = [
   'closed',
   'reopen',
   'redirect',
+  // a move between kanban lanes (the kanban plugin writes it)
+  'lane',
 ] as const;
 export type TicketLogType = (typeof TICKET_LOG_TYPES)[number];
 
@@ -220,6 +222,9 @@ export interface Queue {
   id: number;
   name: string;
   color: string;
+  /** Position in menus and the chatbot's list (nulls last). */
+  orderQueue: number | null;
+  greetingMessage: string | null;
 }
 
 /** A user as GET /users/list answers it (for transfer and filters). */

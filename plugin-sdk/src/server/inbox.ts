@@ -152,6 +152,29 @@ export interface InboxService {
   send(input: SystemMessage): Promise<{ messageId: number }>;
   /** Registers the driver of a channel; returns the unregister function. */
   registerDriver(channel: string, driver: ChannelDriver): () => void;
+  /**
+   * Changes a ticket as the product itself does it (the chatbot, queue rotation), in the caller's tenant
+   * scope: no viewer and no transition rules, the given log entries written with the change, the entitled
+   * users told and `ticket.updated` published. Answers false, changing nothing, when the ticket doesn't
+   * exist in the company or no longer matches `expect` (an agent took it meanwhile).
+   */
+  applyTicketChange(change: SystemTicketChange): Promise<boolean>;
+}
+
+/** A change the product makes to a ticket (`InboxService.applyTicketChange`). */
+export interface SystemTicketChange {
+  ticketId: number;
+  status?: 'pending' | 'open' | 'closed';
+  queueId?: number | null;
+  userId?: number | null;
+  isBot?: boolean;
+  amountUsedBotQueues?: number;
+  useIntegration?: boolean;
+  integrationId?: number | null;
+  /** Ticket log entries (1-core §3 types: `chatBot`, `queue`, `open`, `closed`, `redirect` …). */
+  logs?: Array<{ type: string; userId?: number | null; queueId?: number | null }>;
+  /** Apply only while the ticket still has these values (checked under a row lock). */
+  expect?: { status?: string; queueId?: number | null; userId?: number | null };
 }
 
 declare module './events' {
@@ -182,5 +205,16 @@ declare module './events' {
       queueId: number | null;
     };
     'contact.updated': { companyId: number; contactId: number };
+    /**
+     * A ticket's own tags changed through `PUT /ticket-tags/:ticketId/:tagId` or `DELETE /ticket-tags/:ticketId`
+     * (a kanban move is the DELETE then the PUT). `userId`: who did it.
+     */
+    'ticket.tagsChanged': {
+      companyId: number;
+      ticketId: number;
+      addedTagIds: number[];
+      removedTagIds: number[];
+      userId: number | null;
+    };
   }
 }

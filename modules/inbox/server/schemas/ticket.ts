@@ -31,6 +31,7 @@ export const TicketLogTypeSchema = Type.Union([
   Type.Literal('closed'),
   Type.Literal('reopen'),
   Type.Literal('redirect'),
+  Type.Literal('lane'),
 ]);
 
 export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });

@@ -85,7 +85,13 @@ export const QuickMessageSchema = Type.Object({
   mediaUrl: Nullable(Type.String()),
 });
 
-export const QueueSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
+export const QueueSchema = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  color: Type.String(),
+  orderQueue: Type.Union([Type.Integer(), Type.Null()]),
+  greetingMessage: Type.Union([Type.String(), Type.Null()]),
+});
 
 export const UserListItemSchema = Type.Object({
   id: Type.Integer(),

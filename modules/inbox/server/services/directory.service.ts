@@ -7,7 +7,7 @@ export async function listQueues(ctx: PluginContext, companyId: number): Promise
     .knex('queues')
     .where({ companyId })
     .orderByRaw('order_queue ASC NULLS LAST, name ASC, id ASC')
-    .select('id', 'name', 'color');
+    .select('id', 'name', 'color', 'orderQueue', 'greetingMessage');
 }
 
 /**

@@ -8,15 +8,17 @@ import {
   runInTenant,
 } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
-import type { MediaType, MessageReaction } from '../../shared/types';
+import type { MediaType, MessageReaction, TicketLogType } from '../../shared/types';
 import { MEDIA_TYPES } from '../../shared/types';
+import { Ticket } from '../models/ticket';
 import { registerDriver } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { type StoredMedia, storeInboundMedia } from './media-upload';
 import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
-import { notifyTicketChanged } from './ticket-notify';
+import { writeTicketLog } from './ticket-logs';
+import { notifyTicketChanged, visibleState } from './ticket-notify';
 import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
 import type { VisibleTicketFields } from './visibility';
 
@@ -752,5 +754,38 @@ export function createInboxService(ctx: PluginContext): InboxService {
     },
 
     registerDriver: (channel, driver) => registerDriver(ctx, channel, driver),
+
+    async applyTicketChange(change) {
+      const companyId = currentTenant()?.companyId;
+      if (companyId === undefined) throw new Error('inbox applyTicketChange: no tenant scope');
+      const before = await ctx.db.transaction(async (trx) => {
+        const ticket = await Ticket.query(trx).findById(change.ticketId).forUpdate();
+        if (!ticket) return null;
+        const expected = change.expect ?? {};
+        for (const key of ['status', 'queueId', 'userId'] as const) {
+          if (expected[key] !== undefined && expected[key] !== ticket[key]) return null;
+        }
+        const patch: Partial<Ticket> = { updatedAt: new Date() };
+        if (change.status !== undefined) {
+          patch.status = change.status;
+          patch.closedAt = change.status === 'closed' ? new Date() : null;
+          if (change.status === 'closed') patch.unreadMessages = 0;
+        }
+        if (change.queueId !== undefined) patch.queueId = change.queueId;
+        if (change.userId !== undefined) patch.userId = change.userId;
+        if (change.isBot !== undefined) patch.isBot = change.isBot;
+        if (change.amountUsedBotQueues !== undefined) patch.amountUsedBotQueues = change.amountUsedBotQueues;
+        if (change.useIntegration !== undefined) patch.useIntegration = change.useIntegration;
+        if (change.integrationId !== undefined) patch.integrationId = change.integrationId;
+        await Ticket.query(trx).findById(ticket.id).patch(patch);
+        for (const entry of change.logs ?? []) {
+          await writeTicketLog(ticket.id, entry.type as TicketLogType, { userId: entry.userId, queueId: entry.queueId }, trx);
+        }
+        return visibleState(ticket);
+      });
+      if (!before) return false;
+      await notifyTicketChanged(ctx, companyId, change.ticketId, before);
+      return true;
+    },
   };
 }

@@ -244,14 +244,30 @@ export async function addTicketTag(ctx: PluginContext, caller: Caller, ticketId:
   if (existing) return;
   await TicketTag.query().insert({ ticketId, tagId }).onConflict(['ticketId', 'tagId']).ignore();
   await notifyTicketChanged(ctx, caller.companyId, ticketId, visibleState(ticket));
+  await ctx.events.publish('ticket.tagsChanged', {
+    companyId: caller.companyId,
+    ticketId,
+    addedTagIds: [tagId],
+    removedTagIds: [],
+    userId: caller.user.id,
+  });
 }
 
 /** Takes a visible ticket out of its kanban lanes (its kanban tags; plain tags stay). */
 export async function removeTicketKanbanTags(ctx: PluginContext, caller: Caller, ticketId: number): Promise<void> {
   const ticket = await requireVisibleTicket(caller, ticketId);
-  const removed = await TicketTag.query()
+  const removed = (await TicketTag.query()
     .delete()
     .where('ticketId', ticketId)
-    .whereIn('tagId', Tag.query().select('id').where('kanban', 1));
-  if (removed > 0) await notifyTicketChanged(ctx, caller.companyId, ticketId, visibleState(ticket));
+    .whereIn('tagId', Tag.query().select('id').where('kanban', 1))
+    .returning('tagId')) as unknown as Array<{ tagId: number }>;
+  if (removed.length === 0) return;
+  await notifyTicketChanged(ctx, caller.companyId, ticketId, visibleState(ticket));
+  await ctx.events.publish('ticket.tagsChanged', {
+    companyId: caller.companyId,
+    ticketId,
+    addedTagIds: [],
+    removedTagIds: removed.map((row) => row.tagId),
+    userId: caller.user.id,
+  });
 }
