@@ -16,6 +16,7 @@ import {
   storeThemeMode,
   type ThemeMode,
 } from './theme-mode';
+import { WhitelabelFavicon } from './whitelabel-logos';
 
 /** antd's own texts per language, loaded when a language is used (none is needed to paint the login). */
 const ANTD_LOCALES: Record<Language, () => Promise<{ default: Locale }>> = {
@@ -105,6 +106,7 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
       <ConfigProvider theme={themeConfig} locale={locale}>
         {children}
         <ToastHost />
+        <WhitelabelFavicon />
       </ConfigProvider>
     </ThemeModeContext.Provider>
   );

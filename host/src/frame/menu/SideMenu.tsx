@@ -12,6 +12,9 @@ import { Badge, Empty, Flex, Menu, type MenuProps, Skeleton, Typography, theme }
 import { type ReactNode, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useAppName } from '../../pages/public/useAppName';
+import { useThemeMode } from '../../theme/ThemeProvider';
+import { useAppLogo } from '../../theme/whitelabel-logos';
 import { useVersion } from '../useVersion';
 import { MenuIcon } from './MenuIcon';
 import { buildMenuSections, type GateableMenuEntry, selectedMenuKey } from './menu-gating';
@@ -133,6 +136,7 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
 
   return (
     <Flex vertical style={{ height: '100%' }}>
+      {collapsed ? null : <AppBrand />}
       {(entries ?? []).map((entry) => {
         const { useVisible } = entry as UiMenuEntry;
         return useVisible ? (
@@ -171,5 +175,18 @@ export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMen
         </Typography.Text>
       ) : null}
     </Flex>
+  );
+}
+
+/** The whitelabel logo of the theme at the top of the menu, when the platform set one. */
+function AppBrand() {
+  const { token } = theme.useToken();
+  const appName = useAppName();
+  const logo = useAppLogo(useThemeMode().mode);
+  if (!logo) return null;
+  return (
+    <div style={{ padding: '12px 16px', borderBottom: `1px solid ${token.colorSplit}` }}>
+      <img src={logo} alt={appName} style={{ maxWidth: '100%', maxHeight: 40, display: 'block', margin: '0 auto' }} />
+    </div>
   );
 }

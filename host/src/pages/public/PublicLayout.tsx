@@ -1,6 +1,8 @@
 import Flex from 'antd/es/flex';
 import theme from 'antd/es/theme';
 import { type ReactNode, useEffect } from 'react';
+import { useThemeMode } from '../../theme/ThemeProvider';
+import { useAppLogo } from '../../theme/whitelabel-logos';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ThemeToggle } from './ThemeToggle';
 import { useAppName } from './useAppName';
@@ -9,6 +11,7 @@ import { useAppName } from './useAppName';
 export function PublicLayout({ title, children }: { title?: string; children: ReactNode }) {
   const { token } = theme.useToken();
   const appName = useAppName();
+  const logo = useAppLogo(useThemeMode().mode);
   useEffect(() => {
     document.title = title ? `${title} · ${appName}` : appName;
   }, [title, appName]);
@@ -51,7 +54,11 @@ export function PublicLayout({ title, children }: { title?: string; children: Re
             marginBottom: 8,
           }}
         >
-          {appName}
+          {logo ? (
+            <img src={logo} alt={appName} style={{ maxWidth: '100%', maxHeight: 72, display: 'block', margin: '0 auto' }} />
+          ) : (
+            appName
+          )}
         </div>
         {title ? (
           <h1

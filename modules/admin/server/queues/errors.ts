@@ -1,0 +1,26 @@
+import { defineErrors } from '@balcao/plugin-sdk/server';
+
+/**
+ * The queues area's own codes. ERR_QUEUE_COLOR_ALREADY_EXISTS and ERR_WAPP_GREETING_REQUIRED are the
+ * spec's catalogue (registered by the core).
+ */
+export const QUEUES_ERRORS = {
+  ERR_NO_QUEUE_FOUND: 404,
+  ERR_NO_CHATBOT_FOUND: 404,
+  /** The company's plan allows no more queues (`plans.queues`). */
+  ERR_QUEUE_PLAN_LIMIT: 403,
+  /** scheduleType is queue: a queue needs its out-of-hours message (2-administration §5). */
+  ERR_OUT_OF_HOURS_MESSAGE_REQUIRED: 400,
+  /** A shift ends before it starts, or a weekday appears twice. */
+  ERR_INVALID_SCHEDULE: 400,
+  /** An option of type queue names no queue of the company. */
+  ERR_CHATBOT_QUEUE_REQUIRED: 400,
+  /** An option of type attendent names no user of the company. */
+  ERR_CHATBOT_USER_REQUIRED: 400,
+  /** An option with nested options has no message (2-administration §4: a message moves to the next level). */
+  ERR_CHATBOT_MESSAGE_REQUIRED: 400,
+} as const;
+
+export function registerQueuesErrors(): void {
+  defineErrors(QUEUES_ERRORS);
+}

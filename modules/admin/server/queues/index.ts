@@ -1,0 +1,21 @@
+import type { AdminArea } from '../index';
+import { registerQueuesErrors } from './errors';
+import { seedQueuesDemo, seedQueuesFixtures } from './seed';
+import { chatbotTurn } from './services/chatbot-engine';
+import { rotateTicketJob, rotationOnTicketUpdated } from './services/rotation';
+
+registerQueuesErrors();
+
+/** Queues, their chatbot option trees and service hours, and the chatbot at work on inbound messages. */
+export const queuesArea: AdminArea = {
+  jobs: {
+    'rotate-ticket': { handler: rotateTicketJob, concurrency: 2 },
+  },
+  on: {
+    // every channel's inbound messages reach the bot through the inbox's event bus
+    'message.received': (payload, ctx) => chatbotTurn(ctx, payload),
+    // a ticket returned or transferred to a queue with rotation on starts rotating
+    'ticket.updated': (payload, ctx) => rotationOnTicketUpdated(ctx, payload),
+  },
+  seed: { demo: seedQueuesDemo, fixtures: seedQueuesFixtures },
+};

@@ -1,0 +1,460 @@
+import type { BalcaoEvents, InboxService, PluginContext, SystemTicketChange } from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
+import { AdminQueue, type Chatbot, ChatbotTicket } from '../models';
+import { queueOptionRows } from './chatbot-tree';
+import { companyHours } from './company-hours.service';
+import { scheduleRotation } from './rotation';
+import { isWithinHours } from './schedules';
+
+/**
+ * The chatbot at work (2-administration §4 Queue chatbot; docs/decisions.md "Administration — queues,
+ * chatbot and service hours"). It listens to `message.received` on the event bus, so every channel's
+ * conversations get it, and works only on tickets waiting for someone: pending, unassigned, not a group,
+ * of a contact whose bot is not disabled.
+ *
+ * A turn reads the contact's text, decides, sends the product's messages through the inbox and moves
+ * the ticket through the inbox's `applyTicketChange` (logs, realtime and `ticket.updated` included).
+ */
+
+/**
+ * The turns of each ticket, chained: two messages of one contact are answered one after another. A
+ * ticket's messages arrive through its connection's driver, which lives in one process, and the bus runs
+ * handlers in the process that published, so ordering them here is enough. (A database lock held for the
+ * turn would pin a pooled connection while the turn needs others: a burst of contacts could exhaust the
+ * pool.)
+ */
+const turnsByTicket = new Map<string, Promise<void>>();
+
+function oneAtATime(key: string, run: () => Promise<void>): Promise<void> {
+  const previous = turnsByTicket.get(key) ?? Promise.resolve();
+  const current = previous.then(run, run);
+  const settled = current.catch(() => undefined);
+  turnsByTicket.set(key, settled);
+  void settled.then(() => {
+    if (turnsByTicket.get(key) === settled) turnsByTicket.delete(key);
+  });
+  return current;
+}
+/** Going back one level in an option menu. */
+const BACK = '0';
+/** Going back to the menu of queues. */
+const MAIN_MENU = '#';
+/** Guards a tree whose queue options lead back to each other with single options (auto-picked). */
+const MAX_AUTO_STEPS = 10;
+
+/** The ticket as a turn reads it. */
+interface BotTicket {
+  id: number;
+  status: string;
+  queueId: number | null;
+  userId: number | null;
+  isGroup: boolean;
+  isBot: boolean;
+  amountUsedBotQueues: number;
+  disableBot: boolean;
+}
+
+/** What one turn works with. */
+interface Turn {
+  ctx: PluginContext;
+  inbox: InboxService;
+  companyId: number;
+  ticket: BotTicket;
+  state: ChatbotTicket;
+  settings: Record<string, string>;
+  hours: Awaited<ReturnType<typeof companyHours>>;
+  now: Date;
+}
+
+/** A menu line per option, numbered from 1, as the spec's bots write them (`*[ 1 ]* - Vendas`). */
+export function menuText(intro: string, names: string[], extras: Array<[string, string]> = []): string {
+  const lines = [
+    ...names.map((name, index) => `*[ ${index + 1} ]* - ${name}`),
+    ...extras.map(([key, label]) => `*[ ${key} ]* - ${label}`),
+  ];
+  return [intro.trim(), lines.join('\n')].filter((part) => part !== '').join('\n\n');
+}
+
+/** The number a contact typed (`2`, ` 2 `), or null. */
+function choiceOf(body: string): number | null {
+  const text = body.trim();
+  return /^\d{1,3}$/.test(text) ? Number(text) : null;
+}
+
+async function send(turn: Turn, body: string | null | undefined): Promise<void> {
+  if (!body || body.trim() === '') return;
+  await turn.inbox.send({ ticketId: turn.ticket.id, body });
+}
+
+async function change(turn: Turn, patch: Omit<SystemTicketChange, 'ticketId'>): Promise<void> {
+  await turn.inbox.applyTicketChange({ ticketId: turn.ticket.id, ...patch });
+  if (patch.queueId !== undefined) turn.ticket.queueId = patch.queueId;
+  if (patch.userId !== undefined) turn.ticket.userId = patch.userId;
+  if (patch.status !== undefined) turn.ticket.status = patch.status;
+  if (patch.isBot !== undefined) turn.ticket.isBot = patch.isBot;
+  if (patch.amountUsedBotQueues !== undefined) turn.ticket.amountUsedBotQueues = patch.amountUsedBotQueues;
+}
+
+async function saveState(
+  turn: Turn,
+  patch: Partial<Pick<ChatbotTicket, 'stage' | 'queueId' | 'chatbotId' | 'outOfHoursSentAt'>>,
+) {
+  Object.assign(turn.state, patch);
+  await ChatbotTicket.query()
+    .findById(turn.ticket.id)
+    .patch({ ...patch, updatedAt: new Date() });
+}
+
+/** The bot is done with the ticket: it waits for an agent (or has been routed). */
+async function finish(turn: Turn): Promise<void> {
+  await saveState(turn, { stage: 'done' });
+  if (turn.ticket.isBot) await change(turn, { isBot: false });
+}
+
+/**
+ * Whether the bot may still ask (2-administration §3 maxUseBotQueues, timeUseBotQueues): at most
+ * maxUseBotQueues menus per ticket (0: no limit), and only within timeUseBotQueues minutes of its first
+ * one (0: no limit). Past either, the bot stops and the ticket waits for an agent.
+ */
+function mayAsk(turn: Turn): boolean {
+  const { maxUseBotQueues, timeUseBotQueues } = turn.hours;
+  if (maxUseBotQueues > 0 && turn.ticket.amountUsedBotQueues >= maxUseBotQueues) return false;
+  if (timeUseBotQueues > 0 && turn.now.getTime() - new Date(turn.state.startedAt).getTime() > timeUseBotQueues * 60_000)
+    return false;
+  return true;
+}
+
+/** Sends a menu, counting it against maxUseBotQueues; false when the bot may not ask any more. */
+async function ask(turn: Turn, text: string): Promise<boolean> {
+  if (!mayAsk(turn)) {
+    await finish(turn);
+    return false;
+  }
+  await send(turn, text);
+  await change(turn, { amountUsedBotQueues: turn.ticket.amountUsedBotQueues + 1, isBot: true });
+  return true;
+}
+
+async function companyQueues(): Promise<AdminQueue[]> {
+  return AdminQueue.query().orderByRaw('order_queue ASC NULLS LAST, name ASC, id ASC');
+}
+
+/** The menu of queues (the company's greeting, then one line per queue). */
+async function askQueue(turn: Turn, queues: AdminQueue[]): Promise<void> {
+  await saveState(turn, { stage: 'queues', queueId: null, chatbotId: null });
+  await ask(
+    turn,
+    menuText(
+      turn.hours.greetingMessage,
+      queues.map((queue) => queue.name),
+    ),
+  );
+}
+
+/** The options offered under `parentId` (null: the queue's root options), in menu order. */
+function levelOf(rows: Chatbot[], parentId: number | null): Chatbot[] {
+  return rows.filter((row) => row.chatbotId === parentId);
+}
+
+/** The menu of one level of options: its intro, the options, and the ways back. */
+async function askOption(turn: Turn, intro: string, options: Chatbot[], nested: boolean, severalQueues: boolean): Promise<void> {
+  const extras: Array<[string, string]> = [];
+  if (nested) extras.push([BACK, 'Voltar']);
+  if (severalQueues) extras.push([MAIN_MENU, 'Menu inicial']);
+  await ask(
+    turn,
+    menuText(
+      intro,
+      options.map((option) => option.name),
+      extras,
+    ),
+  );
+}
+
+/**
+ * After the ticket lands in a queue with nobody on it: a random agent of the queue (userRandom), or the
+ * contact's place in line (sendQueuePosition), and the rotation's first step (ativarRoteador).
+ */
+async function afterLanding(turn: Turn, queue: AdminQueue): Promise<void> {
+  const { knex } = turn.ctx.db;
+  if (turn.settings.userRandom === 'enabled') {
+    const rows: Array<{ userId: number }> = await knex('userQueues')
+      .where({ companyId: turn.companyId, queueId: queue.id })
+      .select('userId');
+    const members = rows.map((row) => row.userId);
+    if (members.length > 0) {
+      const userId = members[Math.floor(Math.random() * members.length)] as number;
+      await change(turn, { userId, expect: { status: 'pending', userId: null } });
+    }
+  } else if (turn.settings.sendQueuePosition === 'enabled') {
+    const [{ count }] = (await knex('tickets')
+      .where({ companyId: turn.companyId, queueId: queue.id, status: 'pending' })
+      .whereNull('userId')
+      .where('id', '<=', turn.ticket.id)
+      .count({ count: '*' })) as [{ count: string | number }];
+    const intro = turn.settings.sendQueuePositionMessage ?? '';
+    await send(turn, `${intro.trim()} *${Number(count)}*`.trim());
+  }
+  if (queue.ativarRoteador && queue.tempoRoteador > 0) await scheduleRotation(turn.ctx, turn.companyId, turn.ticket.id, queue, 1);
+}
+
+/**
+ * The ticket enters `queue` (chosen by number, picked alone, or sent there by an option): out of the
+ * queue's hours (scheduleType queue) the contact gets its out-of-hours message and the ticket waits;
+ * otherwise the queue's greeting, then its options (a single option is chosen by itself) or, without
+ * options, the end of the bot (and the ticket closes when the queue says so).
+ */
+async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, greet = true): Promise<void> {
+  // the state first: whoever sees the ticket move (rotation) knows it is the bot's own move
+  await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
+  if (turn.ticket.queueId !== queue.id) {
+    await change(turn, { queueId: queue.id, logs: [{ type: 'queue', queueId: queue.id }] });
+  }
+  if (turn.settings.scheduleType === 'queue' && !isWithinHours(queue.schedules ?? [], turn.now)) {
+    await send(turn, queue.outOfHoursMessage);
+    await finish(turn);
+    return;
+  }
+  const rows = await queueOptionRows(queue.id);
+  const roots = levelOf(rows, null);
+  const greeting = greet ? queue.greetingMessage : null;
+  if (roots.length === 1) {
+    await send(turn, greeting);
+    await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
+    await choose(turn, roots[0] as Chatbot, rows, steps + 1);
+    return;
+  }
+  if (roots.length > 1) {
+    await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
+    const severalQueues = (await companyQueues()).length > 1;
+    await askOption(turn, greeting ?? '', roots, false, severalQueues);
+    return;
+  }
+  await send(turn, greeting);
+  await finish(turn);
+  if (queue.closeTicket) {
+    await change(turn, { status: 'closed', logs: [{ type: 'closed' }] });
+    return;
+  }
+  await afterLanding(turn, queue);
+}
+
+/**
+ * The contact chose `option`: its message, then what its type does — text opens its nested options (a
+ * single one is chosen by itself) or ends the bot; attendent hands the ticket to the user; queue moves it
+ * to that queue (which greets in turn); integration hands it to the integration; file sends the file
+ * list (its message until file lists exist). closeTicket closes the ticket after the message.
+ */
+async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: number): Promise<void> {
+  if (steps > MAX_AUTO_STEPS) {
+    await finish(turn);
+    return;
+  }
+  const children = levelOf(rows, option.id);
+  if (option.queueType === 'text' && children.length > 1) {
+    await saveState(turn, { chatbotId: option.id });
+    const severalQueues = (await companyQueues()).length > 1;
+    await askOption(turn, option.greetingMessage, children, true, severalQueues);
+    return;
+  }
+  await send(turn, option.greetingMessage);
+  if (option.queueType === 'text' && children.length === 1) {
+    await saveState(turn, { chatbotId: option.id });
+    await choose(turn, children[0] as Chatbot, rows, steps + 1);
+    return;
+  }
+  if (option.closeTicket) {
+    await finish(turn);
+    await change(turn, { status: 'closed', logs: [{ type: 'closed' }] });
+    return;
+  }
+  switch (option.queueType) {
+    case 'attendent': {
+      await finish(turn);
+      const user = option.optUserId
+        ? await turn.ctx.db.knex('users').where({ id: option.optUserId, companyId: turn.companyId }).first('id')
+        : null;
+      if (user) {
+        await change(turn, {
+          status: 'open',
+          userId: user.id,
+          logs: [{ type: 'open', userId: user.id, queueId: turn.ticket.queueId }],
+        });
+      }
+      return;
+    }
+    case 'queue': {
+      const target = option.optQueueId ? await AdminQueue.query().findById(option.optQueueId) : undefined;
+      if (!target) {
+        await finish(turn);
+        return;
+      }
+      await change(turn, { logs: [{ type: 'redirect', queueId: target.id }] });
+      await enterQueue(turn, target, steps + 1);
+      return;
+    }
+    case 'integration':
+      await finish(turn);
+      if (option.optIntegrationId) await change(turn, { useIntegration: true, integrationId: option.optIntegrationId });
+      return;
+    default: {
+      // text without options, or file (file lists arrive with the automation features)
+      await finish(turn);
+      const queue = turn.ticket.queueId ? await AdminQueue.query().findById(turn.ticket.queueId) : undefined;
+      if (queue) await afterLanding(turn, queue);
+    }
+  }
+}
+
+/** The queue stage: the contact picks a queue by number; anything else gets the menu again. */
+async function queueTurn(turn: Turn, body: string, firstTurn: boolean): Promise<void> {
+  const queues = await companyQueues();
+  if (queues.length === 0) {
+    await finish(turn);
+    return;
+  }
+  if (queues.length === 1) {
+    // the only queue is chosen by itself; its greeting only with sendGreetingMessageOneQueues
+    await enterQueue(turn, queues[0] as AdminQueue, 0, turn.settings.sendGreetingMessageOneQueues === 'enabled');
+    return;
+  }
+  const choice = firstTurn ? null : choiceOf(body);
+  const queue = choice === null ? undefined : queues[choice - 1];
+  if (queue) {
+    await enterQueue(turn, queue, 0);
+    return;
+  }
+  await askQueue(turn, queues);
+}
+
+/** The option stage: a number picks an option of the level on offer; 0 goes back a level, # to the queues. */
+async function optionTurn(turn: Turn, body: string): Promise<void> {
+  const queue = turn.state.queueId ? await AdminQueue.query().findById(turn.state.queueId) : undefined;
+  if (!queue) {
+    await finish(turn);
+    return;
+  }
+  const rows = await queueOptionRows(queue.id);
+  const queues = await companyQueues();
+  const text = body.trim();
+  if (text === MAIN_MENU && queues.length > 1) {
+    await change(turn, { queueId: null });
+    await askQueue(turn, queues);
+    return;
+  }
+  let parentId = turn.state.chatbotId;
+  if (text === BACK && parentId !== null) {
+    parentId = rows.find((row) => row.id === parentId)?.chatbotId ?? null;
+    await saveState(turn, { chatbotId: parentId });
+  } else {
+    const level = levelOf(rows, parentId);
+    const choice = choiceOf(text);
+    const option = choice === null ? undefined : level[choice - 1];
+    if (option) {
+      await choose(turn, option, rows, 0);
+      return;
+    }
+  }
+  const parent = parentId === null ? null : rows.find((row) => row.id === parentId);
+  await askOption(
+    turn,
+    parent ? parent.greetingMessage : (queue.greetingMessage ?? ''),
+    levelOf(rows, parentId),
+    parent !== null,
+    queues.length > 1,
+  );
+}
+
+/** Whether the company's hours (scheduleType company) say it is closed; then the contact is told once. */
+async function closedForCompany(turn: Turn): Promise<boolean> {
+  if (turn.settings.scheduleType !== 'company' || isWithinHours(turn.hours.schedules, turn.now)) return false;
+  if (turn.hours.outOfHoursMessage.trim() === '') return false;
+  if (!turn.state.outOfHoursSentAt) {
+    await send(turn, turn.hours.outOfHoursMessage);
+    await saveState(turn, { outOfHoursSentAt: turn.now });
+  }
+  return true;
+}
+
+/** The ticket as a turn reads it, or null. */
+async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): Promise<BotTicket | null> {
+  const row = await knex('tickets as t')
+    .join('contacts as c', 'c.id', 't.contactId')
+    .where({ 't.companyId': companyId, 't.id': ticketId })
+    .first(
+      't.id',
+      't.status',
+      't.queueId',
+      't.userId',
+      't.isGroup',
+      't.isBot',
+      't.amountUsedBotQueues',
+      'c.disableBot',
+      'c.isGroup as contactIsGroup',
+    );
+  if (!row) return null;
+  return { ...row, isGroup: row.isGroup || row.contactIsGroup };
+}
+
+/**
+ * One inbound message's turn (`message.received`, in the company's scope). Skips what the bot never
+ * handles: messages sent from the company's phone, groups, contacts with the bot disabled, and tickets
+ * someone attends or the bot has finished with.
+ */
+export async function chatbotTurn(ctx: PluginContext, event: BalcaoEvents['message.received'], now = new Date()): Promise<void> {
+  if (event.fromMe) return;
+  const { companyId, ticketId } = event;
+  await oneAtATime(`${companyId}:${ticketId}`, () => runTurn(ctx, event, now));
+}
+
+async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received'], now: Date): Promise<void> {
+  const { companyId, ticketId } = event;
+  const ticket = await loadBotTicket(ctx.db.knex, companyId, ticketId);
+  if (!ticket || ticket.isGroup || ticket.disableBot || ticket.status !== 'pending' || ticket.userId !== null) return;
+  let state = await ChatbotTicket.query().findById(ticketId);
+  const firstTurn = !state;
+  if (!state) {
+    // a ticket that already has a queue and was not new is an agent's business, not the bot's
+    if (ticket.queueId !== null && !event.ticketCreated) return;
+    await ctx.db
+      .knex('chatbotTickets')
+      .insert({
+        ticketId,
+        companyId,
+        stage: ticket.queueId === null ? 'queues' : 'options',
+        queueId: ticket.queueId,
+        startedAt: now,
+      })
+      .onConflict('ticketId')
+      .ignore();
+    state = (await ChatbotTicket.query().findById(ticketId)) as ChatbotTicket;
+  }
+  if (state.stage === 'done') return;
+  if (state.stage === 'queues' ? ticket.queueId !== null : ticket.queueId !== state.queueId) {
+    // an agent put the ticket in a queue meanwhile: it is theirs now
+    await ChatbotTicket.query().findById(ticketId).patch({ stage: 'done', updatedAt: now });
+    return;
+  }
+  const message = await ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body');
+  const turn: Turn = {
+    ctx,
+    inbox: ctx.services.use('inbox'),
+    companyId,
+    ticket,
+    state,
+    settings: await ctx.settings.all(companyId),
+    hours: await companyHours(),
+    now,
+  };
+  if (await closedForCompany(turn)) return;
+  const body = String(message?.body ?? '');
+  if (firstTurn && ticket.queueId !== null) {
+    const queue = await AdminQueue.query().findById(ticket.queueId);
+    if (queue) await enterQueue(turn, queue, 0);
+    else await finish(turn);
+  } else if (state.stage === 'options' && ticket.queueId !== null) {
+    await optionTurn(turn, body);
+  } else {
+    await queueTurn(turn, body, firstTurn);
+  }
+}

@@ -1,0 +1,81 @@
+import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { ChatbotOptionSchema, ChatbotTreeInput, errorResponses, optionFields as ownFields } from '../queues/schemas';
+import { createOption, deleteOption, updateOption } from '../queues/services/chatbot.service';
+import { loadOption } from '../queues/services/chatbot-tree';
+
+const ChatbotParams = StrictObject({ chatbotId: Id });
+
+const optionFields = {
+  ...ownFields,
+  // when given, the option's nested options become exactly these
+  options: Type.Optional(ChatbotTreeInput),
+};
+
+/**
+ * Chatbot options one by one (2-administration §7 Chatbot: `GET/POST/PUT/DELETE /chatbot`): an option of a
+ * queue (or nested under another option, `chatbotId`) with its nested options. Admins only.
+ */
+export default defineRoutes((app, ctx) => {
+  const companyOf = (session: { companyId: number } | null) => session?.companyId as number;
+
+  app.get(
+    '/chatbot/:chatbotId',
+    {
+      schema: { params: ChatbotParams, querystring: NoQuery, response: { 200: ChatbotOptionSchema, ...errorResponses(404) } },
+      config: access.admin,
+    },
+    async (request) => loadOption(request.params.chatbotId),
+  );
+
+  app.post(
+    '/chatbot',
+    {
+      schema: {
+        body: StrictObject({ queueId: Id, chatbotId: Type.Optional(Type.Union([Id, Type.Null()])), ...optionFields }),
+        response: { 201: ChatbotOptionSchema, ...errorResponses(400, 404) },
+      },
+      config: access.admin,
+    },
+    async (request, reply) => reply.status(201).send(await createOption(ctx, companyOf(request.session), request.body)),
+  );
+
+  app.put(
+    '/chatbot/:chatbotId',
+    {
+      schema: {
+        params: ChatbotParams,
+        body: StrictObject({
+          name: Type.Optional(optionFields.name),
+          greetingMessage: Type.Optional(optionFields.greetingMessage),
+          queueType: Type.Optional(optionFields.queueType),
+          optQueueId: optionFields.optQueueId,
+          optUserId: optionFields.optUserId,
+          optIntegrationId: optionFields.optIntegrationId,
+          optFileId: optionFields.optFileId,
+          closeTicket: optionFields.closeTicket,
+          options: optionFields.options,
+        }),
+        response: { 200: ChatbotOptionSchema, ...errorResponses(400, 404) },
+      },
+      config: access.admin,
+    },
+    async (request) => updateOption(ctx, companyOf(request.session), request.params.chatbotId, request.body),
+  );
+
+  app.delete(
+    '/chatbot/:chatbotId',
+    {
+      schema: {
+        params: ChatbotParams,
+        querystring: NoQuery,
+        body: NoBody,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
+      config: access.admin,
+    },
+    async (request, reply) => {
+      await deleteOption(ctx, companyOf(request.session), request.params.chatbotId);
+      return reply.status(204).send(null);
+    },
+  );
+});

@@ -1,0 +1,108 @@
+import { AppError, access, defineRoutes, Id, NoBody, NoQuery, PageNumber, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { CompanySchema, CreateCompanyBody, Empty, errorResponses, SearchParam, UpdateCompanyBody } from '../platform/schemas';
+import * as companies from '../platform/services/companies.service';
+
+const CompanyParams = StrictObject({ companyId: Id });
+const PageQuery = StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) });
+
+/**
+ * The super user's companies (2-administration §2 Companies, §4, §7 Companies). Every route is super-only
+ * and reaches other companies' rows on purpose. Writes on one company map, for the test walkers, to a
+ * disposable fixture company: walking them on company A would deactivate or delete it mid-walk.
+ */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/companies',
+    {
+      schema: {
+        querystring: PageQuery,
+        response: { 200: Type.Object({ companies: Type.Array(CompanySchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
+      },
+      config: access.super,
+    },
+    async (request) => companies.pageCompanies(ctx, request.query),
+  );
+
+  app.get(
+    '/companies/list',
+    { schema: { querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } }, config: access.super },
+    async () => companies.listAllCompanies(ctx),
+  );
+
+  app.get(
+    '/companiesPlan',
+    {
+      schema: {
+        querystring: PageQuery,
+        response: { 200: Type.Object({ companies: Type.Array(CompanySchema), hasMore: Type.Boolean() }) },
+      },
+      config: access.super,
+    },
+    async (request) => {
+      const page = await companies.pageCompanies(ctx, request.query);
+      return { companies: page.companies, hasMore: page.hasMore };
+    },
+  );
+
+  app.get(
+    '/companies/:companyId',
+    {
+      schema: { params: CompanyParams, querystring: NoQuery, response: { 200: CompanySchema, ...errorResponses(404) } },
+      config: access.super,
+    },
+    async (request) => companies.getCompany(ctx, request.params.companyId),
+  );
+
+  app.post(
+    '/companies',
+    {
+      schema: { body: CreateCompanyBody, response: { 201: CompanySchema, ...errorResponses(400, 404, 409) } },
+      config: access.super,
+    },
+    async (request, reply) => reply.status(201).send(await companies.createCompany(ctx, request.body)),
+  );
+
+  app.put(
+    '/companies/:companyId',
+    {
+      schema: {
+        params: CompanyParams,
+        body: UpdateCompanyBody,
+        response: { 200: CompanySchema, ...errorResponses(400, 403, 404) },
+      },
+      config: {
+        ...access.super,
+        fixtureParams: { companyId: 'platformCompany' },
+        fixtureBody: (ids: Record<string, number>) => ({
+          name: 'Walked company',
+          email: 'walked@fixture.test',
+          planId: ids.plan,
+          status: true,
+        }),
+      },
+    },
+    async (request) => companies.updateCompany(ctx, request.params.companyId, request.body),
+  );
+
+  app.put(
+    '/companies/:companyId/advance-due-date',
+    {
+      schema: { params: CompanyParams, body: NoBody, response: { 200: CompanySchema, ...errorResponses(404) } },
+      config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
+    },
+    async (request) => companies.advanceDueDate(ctx, request.params.companyId),
+  );
+
+  app.delete(
+    '/companies/:companyId',
+    {
+      schema: { params: CompanyParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
+    },
+    async (request, reply) => {
+      if (!request.session) throw new AppError('ERR_UNAUTHENTICATED');
+      await companies.deleteCompany(ctx, request.session, request.params.companyId);
+      return reply.status(204).send(null);
+    },
+  );
+});

@@ -1,0 +1,44 @@
+import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { Empty, errorResponses, PlanBody, PlanSchema } from '../platform/schemas';
+import * as plans from '../platform/services/plans.service';
+
+const PlanParams = StrictObject({ planId: Id });
+
+/**
+ * The super user's plans (2-administration §7: GET /plans/all, POST, PUT, DELETE). The public list for
+ * signup (`GET /plans/list`) and a company's plan (`/companies/listPlan/:companyId`) are the core's.
+ */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/plans/all',
+    { schema: { querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } }, config: access.super },
+    async () => plans.listPlans(ctx),
+  );
+
+  app.post(
+    '/plans',
+    { schema: { body: PlanBody, response: { 201: PlanSchema, ...errorResponses(400, 409) } }, config: access.super },
+    async (request, reply) => reply.status(201).send(await plans.createPlan(ctx, request.body)),
+  );
+
+  app.put(
+    '/plans/:planId',
+    {
+      schema: { params: PlanParams, body: PlanBody, response: { 200: PlanSchema, ...errorResponses(400, 404, 409) } },
+      config: access.super,
+    },
+    async (request) => plans.updatePlan(ctx, request.params.planId, request.body),
+  );
+
+  app.delete(
+    '/plans/:planId',
+    {
+      schema: { params: PlanParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404, 409) } },
+      config: access.super,
+    },
+    async (request, reply) => {
+      await plans.deletePlan(ctx, request.params.planId);
+      return reply.status(204).send(null);
+    },
+  );
+});

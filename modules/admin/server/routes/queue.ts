@@ -1,0 +1,58 @@
+import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { errorResponses, QueueSchema, queueBodyFields } from '../queues/schemas';
+import { createQueue, deleteQueue, loadQueue, updateQueue } from '../queues/services/queue.service';
+
+const QueueParams = StrictObject({ queueId: Id });
+const { name, color, ...optional } = queueBodyFields;
+
+/**
+ * Queues administration (2-administration §7 Queues): read one with its option tree, create, change,
+ * delete. Admins only (profile user denied, §6). `GET /queue` (the list) stays the inbox's.
+ */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/queue/:queueId',
+    {
+      schema: { params: QueueParams, querystring: NoQuery, response: { 200: QueueSchema, ...errorResponses(404) } },
+      config: access.admin,
+    },
+    async (request) => loadQueue(request.params.queueId),
+  );
+
+  app.post(
+    '/queue',
+    {
+      schema: {
+        body: StrictObject({ name, color, ...optional }),
+        response: { 201: QueueSchema, ...errorResponses(400, 403) },
+      },
+      config: access.admin,
+    },
+    async (request, reply) => reply.status(201).send(await createQueue(ctx, request.session?.companyId as number, request.body)),
+  );
+
+  app.put(
+    '/queue/:queueId',
+    {
+      schema: {
+        params: QueueParams,
+        body: StrictObject({ name: Type.Optional(name), color: Type.Optional(color), ...optional }),
+        response: { 200: QueueSchema, ...errorResponses(400, 404) },
+      },
+      config: access.admin,
+    },
+    async (request) => updateQueue(ctx, request.session?.companyId as number, request.params.queueId, request.body),
+  );
+
+  app.delete(
+    '/queue/:queueId',
+    {
+      schema: { params: QueueParams, querystring: NoQuery, body: NoBody, response: { 204: Type.Null(), ...errorResponses(404) } },
+      config: access.admin,
+    },
+    async (request, reply) => {
+      await deleteQueue(ctx, request.session?.companyId as number, request.params.queueId);
+      return reply.status(204).send(null);
+    },
+  );
+});

@@ -1,0 +1,222 @@
+import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PLAN_FLAGS, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import {
+  Button,
+  Checkbox,
+  Col,
+  Empty,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Row,
+  Skeleton,
+  Space,
+  Switch,
+  Table,
+  Tooltip,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useState } from 'react';
+import {
+  type Plan,
+  type PlanBody,
+  useCreatePlanMutation,
+  useDeletePlanMutation,
+  useListPlansQuery,
+  useUpdatePlanMutation,
+} from '../api';
+import { formatMoney } from '../shared/format';
+import { useLoadErrorToast } from '../shared/useLoadErrorToast';
+
+type PlanFormValues = Omit<PlanBody, 'amount'> & { amount: number | null };
+
+const EMPTY_PLAN: PlanFormValues = {
+  name: '',
+  users: 0,
+  connections: 0,
+  queues: 0,
+  amount: 0,
+  isPublic: true,
+  ...(Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false])) as Record<(typeof PLAN_FLAGS)[number], boolean>),
+};
+
+/** Plans (2-administration §2 Plans tab): form plus table; the ten flags, the limits, value and public. */
+export function PlansManager() {
+  const { t } = useTranslation('admin');
+  const { data, isLoading, isError } = useListPlansQuery();
+  useLoadErrorToast(isError);
+  const [remove] = useDeletePlanMutation();
+  const [dialog, setDialog] = useState<{ open: boolean; plan: Plan | null }>({ open: false, plan: null });
+
+  const onDelete = async (plan: Plan) => {
+    try {
+      await remove(plan.id).unwrap();
+      toast.success(t('platform.common.success'));
+    } catch (error) {
+      const code = (error as { data?: { error?: string } }).data?.error;
+      if (code === 'ERR_PLAN_IN_USE') showError(error);
+      else toast.error(t('platform.common.deleteError'));
+    }
+  };
+
+  const yes = (value: boolean) => (value ? <CheckOutlined aria-label={t('platform.common.yes')} /> : null);
+  const columns: ColumnsType<Plan> = [
+    { key: 'name', title: t('platform.plans.fields.name'), dataIndex: 'name' },
+    { key: 'users', title: t('platform.plans.fields.users'), dataIndex: 'users', align: 'center' },
+    { key: 'connections', title: t('platform.plans.fields.connections'), dataIndex: 'connections', align: 'center' },
+    { key: 'queues', title: t('platform.plans.fields.queues'), dataIndex: 'queues', align: 'center' },
+    { key: 'amount', title: t('platform.plans.fields.amount'), render: (_value, plan) => formatMoney(plan.amount) },
+    {
+      key: 'isPublic',
+      title: t('platform.plans.fields.isPublic'),
+      align: 'center',
+      render: (_value, plan) => yes(plan.isPublic),
+    },
+    ...PLAN_FLAGS.map((flag) => ({
+      key: flag,
+      title: t(`platform.plans.flags.${flag}`),
+      align: 'center' as const,
+      render: (_value: unknown, plan: Plan) => yes(plan[flag]),
+    })),
+    {
+      key: 'actions',
+      title: t('platform.common.actions'),
+      fixed: 'right',
+      render: (_value, plan) => (
+        <Space size={2}>
+          <Tooltip title={t('platform.common.edit')}>
+            <Button
+              type="text"
+              icon={<EditOutlined />}
+              aria-label={t('platform.common.edit')}
+              onClick={() => setDialog({ open: true, plan })}
+            />
+          </Tooltip>
+          <Popconfirm
+            title={t('platform.common.confirmDelete')}
+            okText={t('platform.common.confirmDeleteOk')}
+            cancelText={t('platform.common.cancel')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => onDelete(plan)}
+          >
+            <Tooltip title={t('platform.common.delete')}>
+              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('platform.common.delete')} />
+            </Tooltip>
+          </Popconfirm>
+        </Space>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <Flex justify="end" style={{ marginBottom: 12 }}>
+        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, plan: null })}>
+          {t('platform.plans.newTitle')}
+        </Button>
+      </Flex>
+      {isLoading ? (
+        <Skeleton active paragraph={{ rows: 6 }} />
+      ) : isError ? (
+        <Empty description={t('platform.common.loadError')} />
+      ) : (
+        <Table<Plan>
+          rowKey="id"
+          size="small"
+          columns={columns}
+          dataSource={data ?? []}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={t('platform.common.empty')} /> }}
+        />
+      )}
+      <Modal
+        open={dialog.open}
+        onCancel={() => setDialog({ open: false, plan: null })}
+        footer={null}
+        destroyOnHidden
+        width={640}
+        title={t(dialog.plan ? 'platform.plans.editTitle' : 'platform.plans.newTitle')}
+      >
+        <PlanForm key={dialog.plan?.id ?? 'new'} plan={dialog.plan} onClose={() => setDialog({ open: false, plan: null })} />
+      </Modal>
+    </>
+  );
+}
+
+function PlanForm({ plan, onClose }: { plan: Plan | null; onClose(): void }) {
+  const { t } = useTranslation('admin');
+  const [createPlan, creating] = useCreatePlanMutation();
+  const [updatePlan, updating] = useUpdatePlanMutation();
+  const initialValues: PlanFormValues = plan ? { ...plan, amount: Number(plan.amount) } : EMPTY_PLAN;
+  const required = { required: true, message: t('platform.common.required') };
+
+  const submit = async (values: PlanFormValues) => {
+    const body: PlanBody = { ...values, name: values.name.trim(), amount: values.amount ?? 0 };
+    try {
+      if (plan) await updatePlan({ id: plan.id, ...body }).unwrap();
+      else await createPlan(body).unwrap();
+      toast.success(t('platform.common.success'));
+      onClose();
+    } catch {
+      toast.error(t('platform.common.saveError'));
+    }
+  };
+
+  const limit = (name: 'users' | 'connections' | 'queues') => (
+    <Col xs={12} md={6}>
+      <Form.Item name={name} label={t(`platform.plans.fields.${name}`)} rules={[required]}>
+        <InputNumber min={0} max={100000} precision={0} style={{ width: '100%' }} />
+      </Form.Item>
+    </Col>
+  );
+
+  return (
+    <Form<PlanFormValues> layout="vertical" initialValues={initialValues} onFinish={submit} requiredMark={false}>
+      <Row gutter={12}>
+        <Col xs={24} md={16}>
+          <Form.Item
+            name="name"
+            label={t('platform.plans.fields.name')}
+            rules={[{ ...required, whitespace: true }, { max: 100 }]}
+          >
+            <Input autoFocus />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item name="isPublic" label={t('platform.plans.fields.isPublic')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Col>
+        {limit('users')}
+        {limit('connections')}
+        {limit('queues')}
+        <Col xs={12} md={6}>
+          <Form.Item name="amount" label={t('platform.plans.fields.amount')} rules={[required]}>
+            <InputNumber min={0} step={0.01} prefix="R$" style={{ width: '100%' }} />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item label={t('platform.plans.fields.features')}>
+        <Row gutter={[8, 4]}>
+          {PLAN_FLAGS.map((flag) => (
+            <Col xs={12} md={8} key={flag}>
+              <Form.Item name={flag} valuePropName="checked" noStyle>
+                <Checkbox>{t(`platform.plans.flags.${flag}`)}</Checkbox>
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+      </Form.Item>
+      <Flex justify="end" gap={8}>
+        <Button onClick={onClose}>{t('platform.common.cancel')}</Button>
+        <Button type="primary" htmlType="submit" loading={creating.isLoading || updating.isLoading}>
+          {t(plan ? 'platform.common.save' : 'platform.common.add')}
+        </Button>
+      </Flex>
+    </Form>
+  );
+}

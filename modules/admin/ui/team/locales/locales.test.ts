@@ -1,0 +1,49 @@
+import type { TranslationTree } from '@balcao/plugin-sdk/ui';
+import { describe, expect, it } from 'vitest';
+import { TEAM_ERRORS } from '../../../server/team/errors';
+import { SETTING_KEYS, SETTINGS } from '../../../server/team/setting-keys';
+import en from './en.json';
+import es from './es.json';
+import pt from './pt.json';
+import tr from './tr.json';
+
+function leaves(tree: TranslationTree, prefix = ''): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(tree).flatMap(([key, value]) =>
+      typeof value === 'string' ? [[`${prefix}${key}`, value]] : Object.entries(leaves(value, `${prefix}${key}.`)),
+    ),
+  );
+}
+
+const placeholders = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
+
+describe("the team area's translations", () => {
+  it('use only their own top-level keys (the admin namespace is shared by three areas)', () => {
+    for (const tree of [pt, en, es, tr]) expect(Object.keys(tree).sort()).toEqual(['errors', 'settings', 'team', 'users']);
+  });
+
+  it('have the same keys and placeholders in pt, en, es and tr, none empty', () => {
+    const reference = leaves(pt);
+    for (const [language, tree] of Object.entries({ en, es, tr })) {
+      const own = leaves(tree);
+      expect(Object.keys(own).sort(), language).toEqual(Object.keys(reference).sort());
+      for (const [key, text] of Object.entries(own)) {
+        expect(text.trim(), `${language} ${key}`).not.toBe('');
+        expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(reference[key] ?? ''));
+      }
+    }
+  });
+
+  it('name every writable setting and translate every error code of the area', () => {
+    const writable = SETTING_KEYS.filter((key) => !SETTINGS[key]?.readOnly);
+    expect(Object.keys(pt.settings.keys).sort()).toEqual(writable.sort());
+    expect(Object.keys(pt.errors).sort()).toEqual(Object.keys(TEAM_ERRORS).sort());
+  });
+
+  it("use the spec's words", () => {
+    expect(pt.settings.saved).toBe('Operação atualizada com sucesso');
+    expect(pt.team.denied.title).toBe('Oops! Acesso Negado!');
+    expect(en.users.validation.tooShort).toBe('Too Short!');
+    expect(en.users.validation.invalidEmail).toBe('Invalid email');
+  });
+});
