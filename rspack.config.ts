@@ -133,11 +133,34 @@ export function remoteConfigs(mode: BuildMode, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * Widgets (embeddable chat and kanban, ARCHITECTURE.md §9) will be standalone bundles, one compiler
- * each, added here by the widget issue: `plugins/<id>/widget/index.ts` → `plugins/<id>/dist/widget/`.
+ * Widgets (embeddable chat and kanban, ARCHITECTURE.md §9): standalone bundles, one compiler each, for
+ * every plugin with a `widget/index.ts` → `plugins/<id>/dist/widget/<id>-widget.js` (a stable name: other
+ * sites' pages write it in a script tag), served at `/plugins/<id>/widget/`. No federation, nothing
+ * shared: a widget runs on pages that have none of the shell.
  */
-export function widgetConfigs(_mode: BuildMode): Configuration[] {
-  return [];
+export function widgetConfigs(mode: BuildMode, env: NodeJS.ProcessEnv = process.env): Configuration[] {
+  return pluginFeatures(env)
+    .filter((feature) => existsSync(path.join(feature.root, 'widget', 'index.ts')))
+    .map((feature) => ({
+      name: `${feature.id}-widget`,
+      mode,
+      context: feature.root,
+      entry: { [`${feature.id}-widget`]: './widget/index.ts' },
+      target: 'web',
+      devtool: false,
+      output: {
+        path: path.join(feature.root, 'dist', 'widget'),
+        publicPath: 'auto',
+        uniqueName: `balcao_${feature.id}_widget`,
+        filename: '[name].js',
+        clean: true,
+        iife: true,
+      },
+      resolve: RESOLVE,
+      module: { rules: moduleRules(mode) },
+      performance: false,
+      optimization: { splitChunks: false, runtimeChunk: false },
+    }));
 }
 
 export default (_env: unknown, argv: { mode?: string } = {}): Configuration[] => {

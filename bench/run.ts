@@ -5,7 +5,8 @@
  * Sections: process start to ready, idle memory, GET /auth/me throughput, JS before the login paints; the
  * inbox's list, search, messages and inbound receive on a generated data set (bench/inbox.ts).
  * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle, and `inbox` for
- * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive).
+ * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
+ * board of bench/kanban.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
+import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
 
 const figures: Figure[] = [];
@@ -124,7 +126,7 @@ async function bundle(): Promise<void> {
   }
 }
 
-const SECTION_TITLES: Record<string, string> = { 'plugin-host': 'Plugin host', inbox: 'Inbox' };
+const SECTION_TITLES: Record<string, string> = { 'plugin-host': 'Plugin host', inbox: 'Inbox', kanban: 'Kanban' };
 
 /**
  * Writes the figures of the groups that ran into their own section of docs/benchmarks.md (between
@@ -179,6 +181,7 @@ async function main(): Promise<void> {
   if (INBOX_SECTIONS.some((section) => wants(section))) {
     await inboxBenchmarks({ port: PORT, wants, push: (figure) => figures.push(figure) });
   }
+  if (wants('kanban')) await kanbanBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

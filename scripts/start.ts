@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_LOGINS, DEMO_PASSWORD, loadConfig, REPO_ROOT } from '@balcao/server';
+import { startKanbanDemoPage } from '../plugins/kanban/server/demo/demo-page';
 import { buildIfNeeded } from './lib/build';
 import { ensurePostgres, ensureRedis, type StartedService } from './lib/services';
 
@@ -86,12 +87,18 @@ async function main(): Promise<void> {
   await waitUntilReady(localUrl, child);
 
   const url = config.publicUrl;
+  // a plain page of another origin that embeds Acme's kanban (plugins/kanban, docs/kanban.md)
+  const kanbanDemo = await startKanbanDemoPage({ appUrl: url }).catch((error: Error) => {
+    log(`the kanban demo page could not start: ${error.message}`);
+    return null;
+  });
   const width = Math.max(...DEMO_LOGINS.map((login) => login.email.length));
   console.log(
     [
       '',
       `  Balcão is running at ${url}  (ready in ${((Date.now() - began) / 1000).toFixed(1)} s)`,
       `  API docs: ${url}${config.apiPrefix}/docs`,
+      ...(kanbanDemo ? [`  Embedded kanban demo (another origin): ${kanbanDemo.url}`] : []),
       '',
       `  Demo logins (password ${DEMO_PASSWORD}):`,
       ...DEMO_LOGINS.map((login) => `    ${login.email.padEnd(width)}  ${DESCRIPTIONS[login.key]}`),

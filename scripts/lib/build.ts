@@ -48,9 +48,22 @@ export function buildTargets(root: string): Array<{ output: string; sources: str
   for (const plugin of subfolders(path.join(root, 'plugins'))) {
     const manifestFile = path.join(plugin, 'package.json');
     if (!existsSync(manifestFile)) continue;
-    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { balcao?: { ui?: unknown } };
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { balcao?: { id?: string; ui?: unknown } };
     if (!manifest.balcao?.ui) continue;
-    targets.push({ output: path.join(plugin, 'dist', 'ui', 'mf-manifest.json'), sources: [path.join(plugin, 'ui'), ...shared] });
+    // a plugin's `shared/` holds code its UI and its widget both import
+    const pluginShared = path.join(plugin, 'shared');
+    targets.push({
+      output: path.join(plugin, 'dist', 'ui', 'mf-manifest.json'),
+      sources: [path.join(plugin, 'ui'), pluginShared, ...shared],
+    });
+    // the standalone widget bundle (rspack.config.ts widgetConfigs)
+    const widget = path.join(plugin, 'widget');
+    if (existsSync(path.join(widget, 'index.ts'))) {
+      targets.push({
+        output: path.join(plugin, 'dist', 'widget', `${manifest.balcao.id}-widget.js`),
+        sources: [widget, pluginShared, path.join(root, 'rspack.config.ts')],
+      });
+    }
   }
   return targets;
 }

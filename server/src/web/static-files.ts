@@ -62,5 +62,17 @@ export async function registerStaticFiles(
         setHeaders: cacheHeaders,
       });
     }
+    // a plugin's standalone widget bundle (rspack.config.ts widgetConfigs), loaded by other sites' pages
+    for (const { discovered } of options.plugins) {
+      const widgetDist = path.join(path.dirname(discovered.uiDist), 'widget');
+      if (discovered.manifest.kind !== 'plugin' || !existsSync(widgetDist)) continue;
+      await child.register(fastifyStatic, {
+        root: widgetDist,
+        prefix: `/plugins/${discovered.manifest.id}/widget/`,
+        decorateReply: false,
+        preCompressed: true,
+        setHeaders: cacheHeaders,
+      });
+    }
   });
 }

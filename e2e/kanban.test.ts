@@ -1,0 +1,192 @@
+/**
+ * The kanban in real browsers: an admin drags a card between lanes; an agent's board (a second browser
+ * context) and the embedded widget on a plain page of another origin (a third) show it move live; a
+ * company without useKanban never downloads the remote. Texts are asserted in Portuguese, the default.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startKanbanDemoPage } from '../plugins/kanban/server/demo/demo-page';
+import { newestMtime } from '../scripts/lib/build';
+import { REPO_ROOT } from './build-once';
+
+const KANBAN = path.join(REPO_ROOT, 'plugins', 'kanban');
+
+/** The kanban remote and widget, built (only those two compilers) when older than their sources. */
+function buildKanbanBundles(): void {
+  const outputs = [path.join(KANBAN, 'dist', 'ui', 'mf-manifest.json'), path.join(KANBAN, 'dist', 'widget', 'kanban-widget.js')];
+  const built = Math.min(...outputs.map((output) => (existsSync(output) ? statSync(output).mtimeMs : 0)));
+  const sources = ['ui', 'widget', 'shared', 'package.json'].map((part) => newestMtime(path.join(KANBAN, part)));
+  if (built > 0 && built >= Math.max(...sources)) return;
+  const result = spawnSync(
+    'npx',
+    ['rspack', 'build', '-c', 'rspack.config.ts', '--config-name', 'balcao_kanban', '--config-name', 'kanban-widget'],
+    { cwd: REPO_ROOT, env: { ...process.env, NODE_ENV: 'production' }, stdio: 'inherit' },
+  );
+  if (result.status !== 0) throw new Error(`building the kanban bundles failed (exit ${result.status})`);
+}
+
+let t: TestApp;
+let baseUrl: string;
+let browser: Browser;
+let demo: { url: string; server: Server };
+let embedKey: string;
+const ids = { proposta: 0, fechado: 0, ticket: 0 };
+const opened: OpenedPage[] = [];
+
+beforeAll(async () => {
+  buildKanbanBundles();
+  t = await createTestApp({ config: { hostDist: path.join(REPO_ROOT, 'host', 'dist') } });
+  baseUrl = await t.listen();
+  const knex = t.balcao.core.knex;
+  const companyId = t.demo.companies.acme;
+  // the agent sees unassigned tickets of the Vendas queue
+  const [queue] = await knex('queues').insert({ companyId, name: 'Vendas', color: '#1677FF' }).returning('id');
+  await knex('userQueues').insert({ companyId, userId: t.demo.users.acmeAgent, queueId: queue.id });
+  const [proposta] = await knex('tags').insert({ companyId, name: 'Proposta', color: '#1677FF', kanban: 1 }).returning('id');
+  const [fechado] = await knex('tags').insert({ companyId, name: 'Fechado', color: '#52C41A', kanban: 1 }).returning('id');
+  const [contact] = await knex('contacts').insert({ companyId, name: 'Marina Souza', number: '5511988776655' }).returning('id');
+  const [ticket] = await knex('tickets')
+    .insert({ companyId, contactId: contact.id, status: 'pending', queueId: queue.id, lastMessage: 'Pode me mandar a proposta?' })
+    .returning('id');
+  await knex('ticketTags').insert({ companyId, ticketId: ticket.id, tagId: proposta.id });
+  Object.assign(ids, { proposta: proposta.id, fechado: fechado.id, ticket: ticket.id });
+
+  // the plain page of another origin, and a key that allows exactly that origin
+  demo = await startKanbanDemoPage({ appUrl: baseUrl, port: 0, embedKey: 'pending' });
+  const admin = await t.login('admin@acme.test');
+  const created = await t.inject({
+    method: 'POST',
+    url: '/api/kanban-embed-keys',
+    token: admin.token,
+    payload: { name: 'Loja Exemplo', allowedOrigins: [demo.url], mayMove: true, signedUsers: false, laneIds: null },
+  });
+  embedKey = created.json().key;
+  await new Promise<void>((resolve) => demo.server.close(() => resolve()));
+  const port = Number(new URL(demo.url).port);
+  demo = await startKanbanDemoPage({ appUrl: baseUrl, port, embedKey });
+  browser = await launchBrowser();
+}, 300_000);
+
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    for (const [index, { page }] of opened.entries()) {
+      await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-kanban-${index}.png`) }).catch(() => {});
+    }
+  }
+  for (const { context } of opened.splice(0)) await context.close();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => (demo?.server ? demo.server.close(() => resolve()) : resolve()));
+  await t?.close();
+});
+
+async function open(url = baseUrl): Promise<OpenedPage> {
+  const page = await openPage(browser, url);
+  opened.push(page);
+  return page;
+}
+
+/** The lane (section) a card is in, on the board. */
+const boardLaneOf = (page: Page, ticketId: number) =>
+  page.evaluate<string | null>(
+    `document.querySelector('[data-ticket-id="${ticketId}"]')?.closest('section')?.getAttribute('data-testid') ?? null`,
+  );
+
+/** The lane a card is in, inside the widget's Shadow DOM on the demo page. */
+const widgetLaneOf = (page: Page, ticketId: number) =>
+  page.evaluate<string | null>(
+    `document.getElementById('balcao-kanban')?.shadowRoot?.querySelector('[data-ticket-id="${ticketId}"]')?.closest('section')?.getAttribute('data-lane') ?? null`,
+  );
+
+describe('the kanban board', () => {
+  it('moves a dragged card, and a second browser and the embedded widget on another origin see it move', async () => {
+    const admin = await open();
+    await logInThroughUi(admin.page, baseUrl, 'admin@acme.test');
+    await admin.page.waitForURL('**/tickets');
+    // the side menu's entry (its accessible name includes the icon's; 'Kanban incorporado' is another entry)
+    await admin.page.getByRole('menuitem', { name: /Kanban$/ }).click();
+    await admin.page.waitForURL('**/Kanban');
+    await admin.page.getByTestId(`kanban-card-${ids.ticket}`).waitFor();
+    expect(await boardLaneOf(admin.page, ids.ticket)).toBe(`kanban-lane-${ids.proposta}`);
+    await admin.page.getByText('Pode me mandar a proposta?').waitFor();
+
+    const agent = await open();
+    await logInThroughUi(agent.page, baseUrl, 'agent@acme.test');
+    await agent.page.waitForURL('**/tickets');
+    await agent.page.goto(`${baseUrl}/Kanban`);
+    await agent.page.getByTestId(`kanban-card-${ids.ticket}`).waitFor();
+    // an agent without showDashboard has no '+ Adicionar colunas'
+    expect(await agent.page.getByText('+ Adicionar colunas').count()).toBe(0);
+
+    const site = await open(demo.url);
+    await site.page.goto(demo.url);
+    await expect.poll(() => widgetLaneOf(site.page, ids.ticket), { timeout: 15_000 }).toBe(String(ids.proposta));
+    await site.page.getByTestId('events').getByText('ready').waitFor();
+    // the widget's requests went to the app's origin: cross-origin for real
+    expect(site.network.some((entry) => entry.url.startsWith(`${baseUrl}/api/kanban-embed/`))).toBe(true);
+    expect(new URL(demo.url).origin).not.toBe(new URL(baseUrl).origin);
+
+    await admin.page.getByTestId(`kanban-card-${ids.ticket}`).dragTo(admin.page.getByTestId(`kanban-lane-${ids.fechado}`));
+    await admin.page.getByText('Ticket Tag Removido!').waitFor();
+    await admin.page.getByText('Ticket Tag Adicionado com Sucesso!').waitFor();
+    await expect.poll(() => boardLaneOf(admin.page, ids.ticket)).toBe(`kanban-lane-${ids.fechado}`);
+
+    await expect.poll(() => boardLaneOf(agent.page, ids.ticket), { timeout: 10_000 }).toBe(`kanban-lane-${ids.fechado}`);
+    await expect.poll(() => widgetLaneOf(site.page, ids.ticket), { timeout: 10_000 }).toBe(String(ids.fechado));
+    const lanes = await t.balcao.core.knex('ticketTags').where({ ticketId: ids.ticket }).select('tagId');
+    expect(lanes.map((row: { tagId: number }) => row.tagId)).toEqual([ids.fechado]);
+    expect(admin.pageErrors).toEqual([]);
+    expect(site.pageErrors).toEqual([]);
+  });
+
+  it('moves a card from the embedded widget, and the board follows', async () => {
+    const admin = await open();
+    await logInThroughUi(admin.page, baseUrl, 'admin@acme.test');
+    await admin.page.waitForURL('**/tickets');
+    await admin.page.goto(`${baseUrl}/Kanban`);
+    await admin.page.getByTestId(`kanban-card-${ids.ticket}`).waitFor();
+
+    const site = await open(demo.url);
+    await site.page.goto(demo.url);
+    await expect.poll(() => widgetLaneOf(site.page, ids.ticket), { timeout: 15_000 }).not.toBeNull();
+    await site.page.getByTestId('events').getByText('ready').waitFor();
+    const from = await widgetLaneOf(site.page, ids.ticket);
+    const to = from === String(ids.proposta) ? ids.fechado : ids.proposta;
+    const card = site.page.locator('#balcao-kanban').locator(`[data-ticket-id="${ids.ticket}"]`);
+    const target = site.page.locator('#balcao-kanban').locator(`section[data-lane="${to}"]`);
+    await card.dragTo(target);
+    await site.page.getByTestId('events').getByText('card-moved').waitFor();
+    await expect.poll(() => boardLaneOf(admin.page, ids.ticket), { timeout: 10_000 }).toBe(`kanban-lane-${to}`);
+    await expect.poll(() => widgetLaneOf(site.page, ids.ticket)).toBe(String(to));
+  });
+});
+
+describe('the widget bundle', () => {
+  it('stays within 60 KB gzipped (one file, no framework)', () => {
+    const bundle = readFileSync(path.join(KANBAN, 'dist', 'widget', 'kanban-widget.js'));
+    expect(gzipSync(bundle, { level: 9 }).length).toBeLessThanOrEqual(60 * 1024);
+  });
+});
+
+describe('the plan gate in the browser', () => {
+  it('never downloads the kanban remote for a company without useKanban', async () => {
+    const lite = await open();
+    await logInThroughUi(lite.page, baseUrl, 'admin@lite.test');
+    await lite.page.waitForURL('**/tickets');
+    await lite.page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
+    expect(await lite.page.getByRole('menuitem', { name: /Kanban/ }).count()).toBe(0);
+    await lite.page.goto(`${baseUrl}/Kanban`);
+    await lite.page.getByText('Recurso indisponível').waitFor();
+    expect(lite.network.filter((entry) => new URL(entry.url).pathname.startsWith('/plugins/kanban/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,15 @@
+import { access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
+import { listLanes } from '../services/board';
+import { LaneSchema } from '../services/schemas';
+
+/** The lanes (2-administration §7: `GET /tag/kanban/` answers `lista`). */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/tag/kanban',
+    {
+      schema: { querystring: NoQuery, response: { 200: Type.Object({ lista: Type.Array(LaneSchema) }) } },
+      config: access.authenticated,
+    },
+    async (request) => ({ lista: await listLanes(ctx.db.knex, (request.session as { companyId: number }).companyId) }),
+  );
+});

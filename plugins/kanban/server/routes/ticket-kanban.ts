@@ -1,0 +1,54 @@
+import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { boardTicketsJson, boardViewerOf, masksNumbers } from '../services/board';
+import { KanbanTicketSchema, sendJsonText } from '../services/schemas';
+
+/** A JSON array of ids in one query parameter, as the spec's client sends it: `queueIds=[1,2]`. */
+const IdListParam = Type.String({ pattern: '^\\[\\s*(\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*)?\\]$', maxLength: 4_000 });
+/** A calendar day. */
+const Day = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' });
+
+function idList(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const ids = JSON.parse(text) as number[];
+  if (ids.some((id) => id < 1 || id > 2_147_483_647)) {
+    throw new AppError('ERR_VALIDATION', { details: [{ field: 'querystring.queueIds', message: 'must be ids' }] });
+  }
+  return [...new Set(ids)];
+}
+
+/** The board's cards (2-administration §7 `GET /ticket/kanban` with queueIds, startDate, endDate). */
+export default defineRoutes((app, ctx) => {
+  app.get(
+    '/ticket/kanban',
+    {
+      schema: {
+        querystring: StrictObject({
+          queueIds: Type.Optional(IdListParam),
+          startDate: Type.Optional(Day),
+          endDate: Type.Optional(Day),
+        }),
+        response: { 200: Type.Object({ tickets: Type.Array(KanbanTicketSchema) }) },
+      },
+      config: access.authenticated,
+    },
+    async (request, reply) => {
+      const user = await ctx.access.sessionUser(request);
+      const { startDate, endDate } = request.query;
+      if (startDate && endDate && startDate > endDate) {
+        throw new AppError('ERR_VALIDATION', {
+          details: [{ field: 'querystring.endDate', message: 'must not be before startDate' }],
+        });
+      }
+      const settings = await ctx.settings.all(user.companyId);
+      const cards = await boardTicketsJson(
+        ctx.db.knex,
+        user.companyId,
+        boardViewerOf(user),
+        { queueIds: idList(request.query.queueIds), startDate, endDate },
+        { mask: masksNumbers(user.profile, settings), shape: 'board' },
+      );
+      // the JSON is built by Postgres (services/board.ts): sent as it is, not parsed and serialised again
+      return sendJsonText(reply, `{"tickets":${cards}}`);
+    },
+  );
+});

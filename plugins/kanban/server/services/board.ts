@@ -1,0 +1,200 @@
+import type { SessionUser } from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
+
+/** The statuses whose tickets are on the board: the work in progress (closed tickets leave it). */
+export const BOARD_STATUSES = ['open', 'pending', 'group'] as const;
+/** Most cards one board answer carries (the bench board has 5,000). */
+export const BOARD_LIMIT = 10_000;
+
+/** A lane as `GET /tag/kanban` lists it: the tag's kanban fields and how many tickets carry it. */
+export interface LaneJson {
+  id: number;
+  name: string;
+  color: string;
+  kanban: 0 | 1;
+  timeLane: number | null;
+  nextLaneId: number | null;
+  greetingMessageLane: string | null;
+  rollbackLaneId: number | null;
+  ticketTags: number;
+}
+
+/** The company's lanes by name, with their ticket counts. */
+export async function listLanes(knex: Knex, companyId: number, onlyIds?: number[] | null): Promise<LaneJson[]> {
+  const query = knex('tags as t')
+    .where({ 't.companyId': companyId, 't.kanban': 1 })
+    .select(
+      't.id',
+      't.name',
+      't.color',
+      't.kanban',
+      't.timeLane',
+      't.nextLaneId',
+      't.greetingMessageLane',
+      't.rollbackLaneId',
+      knex.raw('(SELECT count(*)::int FROM ticket_tags tt WHERE tt.tag_id = t.id) AS ticket_tags'),
+    )
+    .orderBy([{ column: 't.name' }, { column: 't.id' }]);
+  if (onlyIds) query.whereIn('t.id', onlyIds);
+  return (await query) as LaneJson[];
+}
+
+/** Who is looking at the board: the fields of 1-core §6 that decide which tickets they may see. */
+export interface BoardViewer {
+  id: number;
+  seesEverything: boolean;
+  queueIds: number[];
+  allTicket: boolean;
+  allowGroup: boolean;
+}
+
+/** The session user as a board viewer (admins, and users with allUserChat, see every ticket). */
+export function boardViewerOf(user: SessionUser): BoardViewer {
+  return {
+    id: user.id,
+    seesEverything: user.profile === 'admin' || user.allUserChat === 'enabled',
+    queueIds: user.queues.map((queue) => queue.id),
+    allTicket: user.allTicket === 'enable',
+    allowGroup: user.allowGroup,
+  };
+}
+
+/**
+ * The tickets a viewer may see (1-core §6, the rule the inbox applies to its lists and reads): their own;
+ * unassigned ones of their queues; queue-less ones with allTicket; groups only with allowGroup. Written
+ * here in SQL because a feature can't import the inbox's visibility module.
+ */
+function whereVisible(query: Knex.QueryBuilder, viewer: BoardViewer): void {
+  if (viewer.seesEverything) return;
+  query.where((visible) => {
+    visible.where('t.userId', viewer.id).orWhere((unassigned) => {
+      unassigned.whereNull('t.userId').andWhere((queue) => {
+        if (viewer.queueIds.length > 0) queue.whereIn('t.queueId', viewer.queueIds);
+        else queue.whereRaw('false');
+        if (viewer.allTicket) queue.orWhereNull('t.queueId');
+      });
+      if (!viewer.allowGroup) unassigned.andWhere('t.isGroup', false).andWhereNot('t.status', 'group');
+    });
+  });
+}
+
+export interface BoardFilter {
+  /** Only tickets of these queues (the spec's client sends the user's queue ids). */
+  queueIds?: number[];
+  /** Creation day range, `YYYY-MM-DD`, inclusive. */
+  startDate?: string;
+  endDate?: string;
+  /** Only tickets in these lanes, shown in one of them (an embed key's pipeline); null or absent: every ticket. */
+  laneIds?: number[] | null;
+}
+
+/** The card shapes the SQL builds: the board's (every field) and the embed's (only what a widget shows). */
+export type CardShape = 'board' | 'embed';
+
+/** `contact.number`, masked in SQL when `mask` (LGPD: only the last 2 digits; groups never). */
+const NUMBER_SQL = `CASE WHEN ?::boolean AND NOT c.is_group AND c.number IS NOT NULL
+  THEN repeat('*', greatest(length(c.number) - 2, 0)) || right(c.number, 2) ELSE c.number END`;
+
+/** The lane a card shows in: the one it entered last when it still carries it, else its lowest lane. */
+const LANE_SQL = 'CASE WHEN pl.lane_id = ANY(g.lane_ids) THEN pl.lane_id ELSE g.lane_ids[1] END';
+
+const UPDATED_AT_SQL = `to_char(b.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * A card's columns, named as the API names its fields: `json_agg` of these rows writes the cards
+ * (compact JSON, the row type's field names looked up once, not per card).
+ */
+const CARD_COLUMNS: Record<CardShape, string> = {
+  board: `b.id, b.uuid, b.status, b.channel,
+    (SELECT to_json(x) FROM (SELECT c.id, c.name, ${NUMBER_SQL} AS number, c.is_group AS "isGroup") x) AS contact,
+    b.last_message AS "lastMessage", b.unread_messages AS "unreadMessages", ${UPDATED_AT_SQL} AS "updatedAt",
+    NULL::json AS whatsapp,
+    CASE WHEN u.id IS NULL THEN NULL ELSE (SELECT to_json(x) FROM (SELECT u.id, u.name) x) END AS "user",
+    b.queue_id AS "queueId", coalesce(g.tags, '[]'::json) AS tags, ${LANE_SQL} AS "laneId"`,
+  // a widget shows the cards of its lanes only: no plain tags, no contact, user or queue ids
+  embed: `b.id, b.uuid, b.status, b.channel,
+    (SELECT to_json(x) FROM (SELECT 0 AS id, c.name, ${NUMBER_SQL} AS number, c.is_group AS "isGroup") x) AS contact,
+    b.last_message AS "lastMessage", b.unread_messages AS "unreadMessages", ${UPDATED_AT_SQL} AS "updatedAt",
+    NULL::json AS whatsapp,
+    CASE WHEN u.id IS NULL THEN NULL ELSE (SELECT to_json(x) FROM (SELECT 0 AS id, u.name) x) END AS "user",
+    NULL::int AS "queueId", '[]'::json AS tags, ${LANE_SQL} AS "laneId"`,
+};
+
+/**
+ * The board's cards as one JSON array text, built by Postgres in one statement: the page of tickets
+ * (newest activity first, at most BOARD_LIMIT), their own tags aggregated once per ticket, and the lane
+ * each shows in. A board is thousands of cards read on every reload: building the JSON in the database
+ * and sending it as it is costs a fraction of mapping and re-serialising rows in Node (bench/kanban.ts).
+ * `viewer` null: no user (an embed key), every ticket of the company.
+ */
+export async function boardTicketsJson(
+  knex: Knex,
+  companyId: number,
+  viewer: BoardViewer | null,
+  filter: BoardFilter,
+  options: { mask: boolean; shape: CardShape },
+): Promise<string> {
+  const board = knex('tickets as t')
+    .where('t.companyId', companyId)
+    .whereIn('t.status', BOARD_STATUSES)
+    .select(
+      't.id',
+      't.uuid',
+      't.status',
+      't.channel',
+      't.lastMessage',
+      't.unreadMessages',
+      't.updatedAt',
+      't.queueId',
+      't.contactId',
+      't.userId',
+    )
+    .orderBy([
+      { column: 't.updatedAt', order: 'desc' },
+      { column: 't.id', order: 'desc' },
+    ])
+    .limit(BOARD_LIMIT);
+  if (viewer) whereVisible(board, viewer);
+  if (filter.queueIds) board.whereIn('t.queueId', filter.queueIds);
+  if (filter.startDate) board.where('t.createdAt', '>=', filter.startDate);
+  if (filter.endDate) board.whereRaw("t.created_at < (?::date + interval '1 day')", [filter.endDate]);
+  if (filter.laneIds) {
+    board.whereExists(
+      knex('ticketTags as lt')
+        .whereRaw('lt.ticket_id = t.id')
+        .whereIn('lt.tagId', filter.laneIds.length ? filter.laneIds : [0]),
+    );
+  }
+  // the page of tickets first (materialised: its row count is what the plan below should count on), then
+  // per card: its contact by primary key, its tags (each tag's JSON built once), its lane entry
+  // the page of tickets first (materialised: its row count is what the plan below should count on), then
+  // per card: its contact by primary key, its tags (each tag's JSON built once), its lane entry
+  const sql = `WITH b AS MATERIALIZED (?),
+    tj AS MATERIALIZED (
+      SELECT x.id, x.kanban, to_json(x) AS j FROM (SELECT id, name, color, kanban FROM tags WHERE company_id = ?) x),
+    g AS (
+      SELECT tt.ticket_id, json_agg(tj.j ORDER BY tj.kanban DESC, tj.id) AS tags,
+        array_agg(tj.id ORDER BY tj.id) FILTER (WHERE tj.kanban = 1 AND (?::int[] IS NULL OR tj.id = ANY(?::int[]))) AS lane_ids
+      FROM ticket_tags tt JOIN tj ON tj.id = tt.tag_id
+      WHERE tt.ticket_id IN (SELECT id FROM b)
+      GROUP BY tt.ticket_id)
+    SELECT coalesce(json_agg(card), '[]')::text AS cards FROM (
+      SELECT ${CARD_COLUMNS[options.shape]}
+      FROM b
+      JOIN LATERAL (SELECT c.id, c.name, c.number, c.is_group FROM contacts c WHERE c.id = b.contact_id) c ON true
+      LEFT JOIN users u ON u.id = b.user_id
+      LEFT JOIN kanban_placements pl ON pl.ticket_id = b.id
+      LEFT JOIN g ON g.ticket_id = b.id
+      -- json_agg takes the rows in this order (Postgres aggregates a sorted subquery's rows in order)
+      ORDER BY b.updated_at DESC, b.id DESC) card`;
+  // bindings in order: the page's statement, the company of the tags, the lanes a card may show in
+  // (twice), the mask flag of NUMBER_SQL
+  const shownLanes = filter.laneIds ?? null;
+  const result = await knex.raw(sql, [board, companyId, shownLanes, shownLanes, options.mask]);
+  return (result.rows[0] as { cards: string }).cards;
+}
+
+/** Whether a viewer's numbers are masked: profile users when LGPD and hide-number are enabled (1-core §6). */
+export function masksNumbers(profile: 'admin' | 'user', settings: Record<string, string>): boolean {
+  return profile === 'user' && settings.enableLGPD === 'enabled' && settings.lgpdHideNumber === 'enabled';
+}

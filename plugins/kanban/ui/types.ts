@@ -1,0 +1,64 @@
+/** A lane as `GET /tag/kanban` lists it (2-administration §3 Tag, kanban 1). */
+export interface Lane {
+  id: number;
+  name: string;
+  color: string;
+  kanban: 0 | 1;
+  timeLane: number | null;
+  nextLaneId: number | null;
+  greetingMessageLane: string | null;
+  rollbackLaneId: number | null;
+  ticketTags: number;
+}
+
+/** A card (2-administration §3 Kanban ticket) and the lane it sits in (null: the default lane). */
+export interface KanbanTicket {
+  id: number;
+  uuid: string;
+  status: string;
+  channel: string;
+  contact: { id: number; name: string; number: string | null; isGroup: boolean };
+  lastMessage: string;
+  unreadMessages: number;
+  updatedAt: string;
+  whatsapp: { name: string } | null;
+  user: { id: number; name: string } | null;
+  queueId: number | null;
+  tags: Array<{ id: number; name: string; color: string; kanban: 0 | 1 }>;
+  laneId: number | null;
+}
+
+/** A lane's fields as the inbox's `POST /tags` and `PUT /tags/:id` take them. */
+export interface LaneBody {
+  name: string;
+  color: string;
+  kanban: 1;
+  timeLane: number | null;
+  nextLaneId: number | null;
+  greetingMessageLane: string | null;
+  rollbackLaneId: number | null;
+}
+
+/** An embed key of the widget, as admins see it. */
+export interface EmbedKey {
+  id: number;
+  name: string;
+  key: string;
+  secret: string;
+  allowedOrigins: string[];
+  mayMove: boolean;
+  signedUsers: boolean;
+  laneIds: number[] | null;
+  revoked: boolean;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+  createdAt: string;
+}
+
+export interface EmbedKeyBody {
+  name: string;
+  allowedOrigins: string[];
+  mayMove: boolean;
+  signedUsers: boolean;
+  laneIds: number[] | null;
+}
