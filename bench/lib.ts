@@ -86,7 +86,9 @@ export interface ServerProcess {
 
 export async function startServer(port: number, extraEnv: Record<string, string> = {}): Promise<ServerProcess> {
   const began = performance.now();
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
+  // BENCH_NODE_ARGS: extra flags for the server's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile it
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,

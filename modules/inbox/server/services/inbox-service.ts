@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type { MediaType, MessageReaction, TicketLogType } from '../../shared/types';
 import { MEDIA_TYPES } from '../../shared/types';
 import { Ticket } from '../models/ticket';
+import { camelize } from './camel-keys';
 import { registerDriver } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { type StoredMedia, storeInboundMedia } from './media-upload';
@@ -137,23 +138,6 @@ function resolveParty(side: InboundContact, identifiers: string[], rows: LookupR
     contact: hit ? toFound(hit) : null,
     missing: identifiers.filter((id) => !byIdentifier.has(id)),
   };
-}
-
-/** The camelCase of each snake_case column name seen (a fixed, small set). */
-const camelKeys = new Map<string, string>();
-
-/** camelCase keys of a raw row. */
-function camelize<T>(row: Record<string, unknown>): T {
-  const out: Record<string, unknown> = {};
-  for (const key in row) {
-    let camel = camelKeys.get(key);
-    if (camel === undefined) {
-      camel = key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-      camelKeys.set(key, camel);
-    }
-    out[camel] = row[key];
-  }
-  return out as T;
 }
 
 /** What the message insert needs besides the input. */

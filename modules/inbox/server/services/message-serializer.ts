@@ -1,6 +1,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { Ack, MediaType, Message, MessageReaction, SendStatus } from '../../shared/types';
+import { camelize } from './camel-keys';
 import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow } from './ticket-serializer';
 
 /** A `messages` row with camelCase keys (as a builder or objection returns it). */
@@ -194,13 +195,6 @@ export async function loadMessage(ctx: PluginContext, companyId: number, id: num
   return message ?? null;
 }
 
-/** camelCase keys of a row Postgres built as JSON (its keys are the snake_case column names). */
-function camelKeys<T>(row: Record<string, unknown>): T {
-  return Object.fromEntries(
-    Object.entries(row).map(([key, value]) => [key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase()), value]),
-  ) as T;
-}
-
 /**
  * The statement of `loadTicketPage`: the ticket by uuid (the columns of `loadTicket`), one page of its
  * messages (the shape of `loadMessages`, chronological) and their count, in one round trip. Two fixed
@@ -257,8 +251,8 @@ export async function loadTicketPage(
   const [row] = result.rows;
   if (!row?.ticket) return null;
   return {
-    ticketRow: camelKeys<TicketRow>(row.ticket),
-    messages: (row.messages ?? []).map((message) => fromRow(ctx, companyId, camelKeys<MessageRow>(message))),
+    ticketRow: camelize<TicketRow>(row.ticket),
+    messages: (row.messages ?? []).map((message) => fromRow(ctx, companyId, camelize<MessageRow>(message))),
     count: Number(row.count),
   };
 }

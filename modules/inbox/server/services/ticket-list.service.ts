@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
+import { camelize } from './camel-keys';
 import { loadTickets, type TicketRow, ticketFromRow, ticketRowsQuery } from './ticket-serializer';
 import { seesEverything, type Viewer, whereInViewersLists } from './visibility';
 
@@ -45,23 +46,15 @@ function statusLiteral(status: TicketStatus): string {
 
 /** The name of a prepared statement for an SQL text (the same text, the same name). */
 function statementName(sql: string): string {
-  return `inbox_tickets_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-}
-
-const camelNames = new Map<string, string>();
-/** A raw row with camelCase keys (what the knex instance's mappers do for builders). */
-function camelKeys(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key in row) {
-    let name = camelNames.get(key);
-    if (name === undefined) {
-      name = key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
-      camelNames.set(key, name);
-    }
-    out[name] = row[key];
+  let name = statementNames.get(sql);
+  if (name === undefined) {
+    name = `inbox_tickets_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    statementNames.set(sql, name);
   }
-  return out;
+  return name;
 }
+/** Hashed once per SQL text: a list request would otherwise hash its statement every time. */
+const statementNames = new Map<string, string>();
 
 /** `[start, end)` of a YYYY-MM-DD calendar day in the server's time zone. */
 export function dayRange(day: string): [Date, Date] {
@@ -350,7 +343,9 @@ export async function listTickets(
     const result = (await knex.raw(sql, bindings as readonly Knex.RawBinding[]).options({ name: statementName(sql) })) as {
       rows: Array<Record<string, unknown>>;
     };
-    const rows = result.rows.map(camelKeys) as unknown as Array<TicketRow & { listTotal: number | string }>;
+    const rows = result.rows.map((row) => camelize<Record<string, unknown>>(row)) as unknown as Array<
+      TicketRow & { listTotal: number | string }
+    >;
     let total = rows[0] ? Number(rows[0].listTotal) : 0;
     if (!rows[0] && offset > 0) {
       total = Number(
