@@ -1,113 +1,20 @@
-/**
- * Test support (imported by tests only): a stand-in of the server's HTTP API on `fetch`, a signed-in
- * session in the page's real store, and a render with the store, the `admin` translations and a router.
- */
-import {
-  api,
-  i18n,
-  registerTranslations,
-  type SessionUser,
-  sessionEnded,
-  sessionStarted,
-  setLanguage,
-  store,
-  ToastHost,
-} from '@balcao/plugin-sdk/ui';
-import { render } from '@testing-library/react';
+/** Test support (imported by tests only): the SDK's UI test kit with the platform area's translations. */
+import { renderPage as renderWithShell, signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
+import type { SessionUser } from '@balcao/plugin-sdk/ui';
 import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes } from 'react-router';
 import { platformLocales } from './index';
 
-export interface ApiCall {
-  method: string;
-  path: string;
-  query: URLSearchParams;
-  body: unknown;
-}
+export { type ApiCall, type ApiHandler, serveApi } from '@balcao/plugin-sdk/testing/ui';
 
-export type ApiHandler = (call: ApiCall) => { status: number; body?: unknown } | undefined;
-
-/** Replaces `fetch` with handlers answering the calls they know (404 for the rest); returns the calls. */
-export function serveApi(...handlers: ApiHandler[]): ApiCall[] {
-  const calls: ApiCall[] = [];
-  globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(input, init);
-    const url = new URL(request.url);
-    const contentType = request.headers.get('content-type');
-    let body: unknown;
-    if (contentType?.startsWith('multipart/form-data')) body = await request.formData();
-    else {
-      const text = await request.text();
-      body = text ? JSON.parse(text) : undefined;
-    }
-    const call: ApiCall = { method: request.method, path: url.pathname.replace(/^\/api/, ''), query: url.searchParams, body };
-    calls.push(call);
-    for (const handler of handlers) {
-      const answer = handler(call);
-      if (answer) {
-        return new Response(answer.body === undefined ? null : JSON.stringify(answer.body), {
-          status: answer.status,
-          headers: { 'content-type': 'application/json' },
-        });
-      }
-    }
-    return new Response(JSON.stringify({ error: 'ERR_NOT_FOUND' }), {
-      status: 404,
-      headers: { 'content-type': 'application/json' },
-    });
-  }) as typeof fetch;
-  return calls;
-}
-
-/** Starts a session in the store (the super user unless told otherwise) and clears the API cache. */
-export async function signIn(fields: Partial<SessionUser> = {}): Promise<void> {
-  store.dispatch(api.util.resetApiState());
-  store.dispatch(sessionEnded('logout'));
-  store.dispatch(
-    sessionStarted({
-      id: 1,
-      name: 'Super',
-      email: 'super@balcao.test',
-      companyId: 1,
-      profile: 'admin',
-      super: true,
-      showDashboard: 'enabled',
-      allowRealTime: 'enabled',
-      allowConnections: 'enabled',
-      allTicket: 'enable',
-      allowGroup: true,
-      allHistoric: 'enabled',
-      allUserChat: 'enabled',
-      userClosePendingTicket: 'enabled',
-      defaultTheme: 'light',
-      defaultMenu: 'open',
-      defaultTicketsManagerWidth: 550,
-      profileImage: null,
-      online: true,
-      company: { id: 1, name: 'Plataforma', dueDate: '2999-12-31', companieSettings: [] },
-      queues: [],
-      ...fields,
-    } as SessionUser),
-  );
-  await registerTranslations('admin', platformLocales);
-  await setLanguage('pt');
-}
+/** Starts a session — the super user of the platform company unless `fields` say otherwise. */
+export const signIn = (fields: Partial<SessionUser> = {}) =>
+  signInAs({ namespace: 'admin', translations: platformLocales }, {
+    name: 'Super',
+    email: 'super@balcao.test',
+    super: true,
+    company: { id: 1, name: 'Plataforma', dueDate: '2999-12-31', companieSettings: [] },
+    ...fields,
+  } as Partial<SessionUser>);
 
 /** Renders a page at `route`, with a home page at / to see redirects land. */
-export function renderPage(ui: ReactNode, route = '/page') {
-  return render(
-    <Provider store={store}>
-      <I18nextProvider i18n={i18n}>
-        <MemoryRouter initialEntries={[route]}>
-          <Routes>
-            <Route path="/" element={<p>home page</p>} />
-            <Route path={route} element={ui} />
-          </Routes>
-        </MemoryRouter>
-        <ToastHost />
-      </I18nextProvider>
-    </Provider>,
-  );
-}
+export const renderPage = (ui: ReactNode, route = '/page') => renderWithShell(ui, route, { home: <p>home page</p> });
