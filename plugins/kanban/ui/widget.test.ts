@@ -49,6 +49,29 @@ function serve(answer: (call: Call) => { status: number; body: unknown }): Call[
   return calls;
 }
 
+/**
+ * A stand-in of the browser's EventSource (happy-dom's would open a real connection to the test's
+ * made-up host): it records the streams the widget opens and lets a test deliver their events.
+ */
+class StreamStandIn {
+  static opened: StreamStandIn[] = [];
+  readonly listeners = new Map<string, Array<() => void>>();
+  closed = false;
+  constructor(readonly url: string) {
+    StreamStandIn.opened.push(this);
+  }
+  addEventListener(type: string, listener: () => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), listener]);
+  }
+  deliver(type: string) {
+    for (const listener of this.listeners.get(type) ?? []) listener();
+  }
+  close() {
+    this.closed = true;
+  }
+}
+globalThis.EventSource = StreamStandIn as unknown as typeof EventSource;
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));
 let widget: KanbanWidget | null = null;
 afterEach(() => {
@@ -83,6 +106,22 @@ describe('the kanban widget', () => {
     expect(card.textContent).toContain('Bruno');
     expect(card.classList.contains('unread')).toBe(true);
     expect(ready).toEqual([{ lanes: 2, tickets: 1 }]);
+  });
+
+  it('follows its event stream: a change reloads the board', async () => {
+    StreamStandIn.opened = [];
+    const calls = serve(() => ({ status: 200, body: board() }));
+    mount();
+    await settle();
+    const [stream] = StreamStandIn.opened;
+    expect(stream?.url).toBe('https://balcao.test/api/kanban-embed/kbk_test/events');
+    expect(calls).toHaveLength(1);
+    stream?.deliver('change');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(calls).toHaveLength(2);
+    widget?.destroy();
+    widget = null;
+    expect(stream?.closed).toBe(true);
   });
 
   it('speaks the language asked for and takes the dark theme', async () => {

@@ -132,9 +132,13 @@ describe('the lane timer (timeLane → nextLaneId)', () => {
     );
     expect(logs).toHaveLength(2);
     expect(logs[1].userId).toBeNull();
-    expect((await kit.knex('messages').where({ ticketId: ticket.id })).map((m: { body: string }) => m.body)).toEqual([
-      'Passando para saber se ainda podemos ajudar.',
-    ]);
+    // the greeting is sent after the log entry is written: wait for it rather than race it
+    const bodies = await until(
+      async () => (await kit.knex('messages').where({ ticketId: ticket.id })).map((m: { body: string }) => m.body),
+      (rows) => rows.length >= 1,
+      5_000,
+    );
+    expect(bodies).toEqual(['Passando para saber se ainda podemos ajudar.']);
     expect((await placementOf(ticket.id)).laneId).toBe(next);
 
     // exactly once: the stale entries' timers (the first move's, this one's again) and a sweep change nothing
