@@ -123,6 +123,8 @@ export interface StorageService {
   delete(companyId: number, key: string): Promise<void>;
   /** Totals for a company's folder (2-administration §2 Companies: folder size, number of files, last update). */
   usage(companyId: number): Promise<{ bytes: number; files: number; updatedAt: Date | null }>;
+  /** Removes every file of a company (its folder): for a deleted company, whose files must not outlive it. */
+  deleteAll(companyId: number): Promise<void>;
   /**
    * A signed address of a file (`/api/media/<token>`) that a browser can load without the bearer token
    * (`<img src>`, downloads). Hand it only to users of `companyId`; it expires after `ttlMs` (default a day).

@@ -67,6 +67,16 @@ describe('LocalDiskStorage', () => {
     expect(await storage.stat(2, 'logo.png')).toEqual({ size: 4, modifiedAt: expect.any(Date) });
   });
 
+  it("deletes a whole company's files, and only that company's", async () => {
+    await storage.put(4, 'media/a.png', Buffer.from('a'));
+    await storage.put(4, 'logo.png', Buffer.from('b'));
+    await storage.put(5, 'logo.png', Buffer.from('c'));
+    await storage.deleteAll(4);
+    expect(await storage.usage(4)).toEqual({ bytes: 0, files: 0, updatedAt: null });
+    expect(await storage.stat(5, 'logo.png')).toEqual({ size: 1, modifiedAt: expect.any(Date) });
+    await storage.deleteAll(6); // a company without files
+  });
+
   it('sums a company folder: bytes, files and last update', async () => {
     expect(await storage.usage(9)).toEqual({ bytes: 0, files: 0, updatedAt: null });
     await storage.put(9, 'a.txt', Buffer.from('12345'));

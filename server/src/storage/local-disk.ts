@@ -95,6 +95,10 @@ export class LocalDiskStorage implements StorageService {
     await rm(this.filePath(companyId, key), { force: true });
   }
 
+  async deleteAll(companyId: number): Promise<void> {
+    await rm(this.companyDir(companyId), { recursive: true, force: true });
+  }
+
   async usage(companyId: number) {
     let bytes = 0;
     let files = 0;

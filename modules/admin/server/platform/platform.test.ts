@@ -217,7 +217,10 @@ describe('companies', () => {
     expect(deactivate.statusCode).toBe(403);
     expect(deactivate.json().error).toBe('ERR_CANNOT_DEACTIVATE_OWN_COMPANY');
     const company = await makeCompany();
+    // its files go with it
+    await t.balcao.core.storage.put(company.id, 'media/photo.jpg', Buffer.from('photo'));
     expect((await call('DELETE', `/companies/${company.id}`, superUser.token)).statusCode).toBe(204);
+    expect((await t.balcao.core.storage.usage(company.id)).files).toBe(0);
     expect(await knex()('companies').where({ id: company.id }).first()).toBeUndefined();
     expect(await knex()('users').where({ companyId: company.id }).first()).toBeUndefined();
     expect((await call('DELETE', `/companies/${company.id}`, superUser.token)).statusCode).toBe(404);

@@ -176,4 +176,6 @@ export async function deleteCompany(ctx: PluginContext, session: RequestSession,
     throw new AppError('ERR_CANNOT_DELETE_OWN_COMPANY');
   await ctx.db.knex('companies').where({ id: companyId }).delete();
   await ctx.session.invalidateCompany(companyId);
+  // its messages' media, avatars and logos go with it (after the rows: a failed delete keeps the files)
+  await ctx.storage.deleteAll(companyId);
 }
