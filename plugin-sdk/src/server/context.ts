@@ -151,6 +151,8 @@ export interface SessionService {
   invalidateUser(userId: number): Promise<void>;
   /** Drop cached data of a company (its plan, due date, settings). */
   invalidateCompany(companyId: number): Promise<void>;
+  /** Ends every session of a user at once, on every process (their password was changed by someone else). */
+  endUserSessions(userId: number): Promise<void>;
 }
 
 /** The core's password hashing (scrypt at the configured cost), for features that set users' passwords. */

@@ -1,4 +1,5 @@
 import { type AccessService, AppError, can, type PluginContext, type SessionUser } from '@balcao/plugin-sdk/server';
+import { AuthService } from '../auth/auth-service';
 import { hashPassword } from '../auth/passwords';
 import type { CoreServices } from '../core-services';
 import { createTenancyService } from '../tenancy/company-creator';
@@ -43,6 +44,7 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
     session: {
       invalidateUser: (userId) => core.sessions.invalidateUser(userId),
       invalidateCompany: (companyId) => core.sessions.invalidateCompany(companyId),
+      endUserSessions: (userId) => new AuthService(core).revokeUserSessions(userId, 'password-changed'),
     },
     passwords: { hash: (password) => hashPassword(password, core.config.passwordHashCost) },
     tenancy: createTenancyService(core.knex, core.config.passwordHashCost),

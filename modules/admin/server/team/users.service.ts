@@ -322,6 +322,8 @@ export async function updateUser(ctx: PluginContext, caller: Caller, id: number,
     if (isEmailTaken(error)) throw new AppError('ERR_EMAIL_ALREADY_EXISTS');
     throw error;
   }
+  // a password set by someone else (an admin) ends the user's sessions: whoever knew the old one is out
+  if (passwordHash !== undefined && id !== caller.userId) await ctx.session.endUserSessions(id);
   const json = await oneJson(ctx, caller.companyId, user);
   await announce(ctx, caller.companyId, id, { action: 'update', user: json });
   return json;

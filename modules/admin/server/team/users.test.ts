@@ -240,9 +240,12 @@ describe('PUT /users/:userId', () => {
     expect(fewer.body.queues.map((queue: { id: number }) => queue.id)).toEqual([queueB]);
   });
 
-  it('changes the password to one that logs in', async () => {
+  it("changes the password to one that logs in, and ends the user's open sessions", async () => {
     const created = await createUser();
+    const open = await t.login(created.email, 'secret1');
+    expect((await call(open, 'GET', '/auth/me')).status).toBe(200);
     expect((await call(admin, 'PUT', `/users/${created.body.id}`, { password: 'another9' })).status).toBe(200);
+    expect((await call(open, 'GET', '/auth/me')).status).toBe(401);
     await expect(t.login(created.email, 'secret1')).rejects.toThrow();
     expect((await t.login(created.email, 'another9')).user.id).toBe(created.body.id);
   });
