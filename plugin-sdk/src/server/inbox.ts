@@ -192,6 +192,11 @@ declare module './events' {
       whatsappId: number;
       fromMe: boolean;
       ticketCreated: boolean;
+      /**
+       * The ticket as the message found it, so that handlers can skip without reading it (the bus runs
+       * them inside `receive`: every query here is paid by every inbound message).
+       */
+      ticket: { status: string; userId: number | null; queueId: number | null; isGroup: boolean };
     };
     /** A ticket was created (inbound, by an agent, by a forward). */
     'ticket.created': { companyId: number; ticketId: number };

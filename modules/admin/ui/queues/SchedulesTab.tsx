@@ -34,7 +34,7 @@ export function SchedulesTab() {
   };
 
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={12}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={12}>
       <ServiceHoursEditor value={schedules} onChange={setSchedules} />
       <Form layout="vertical">
         <Form.Item label={t('queues.form.outOfHours')}>

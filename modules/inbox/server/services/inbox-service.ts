@@ -420,6 +420,7 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
     whatsappId,
     fromMe: input.message.fromMe === true,
     ticketCreated,
+    ticket: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId, isGroup: ticket.isGroup },
   });
   return { contactId: ownerId, ticketId: ticket.id, ticketUuid: ticket.uuid, messageId, created: true, ticketCreated };
 }

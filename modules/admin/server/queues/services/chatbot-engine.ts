@@ -376,12 +376,21 @@ async function closedForCompany(turn: Turn): Promise<boolean> {
   return true;
 }
 
-/** The ticket as a turn reads it, or null. */
-async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): Promise<BotTicket | null> {
+/**
+ * The ticket as a turn reads it, with the bot's stage on it (null before its first turn), or null. One
+ * query: it runs for every inbound message of a waiting ticket, most of them past the bot ('done').
+ */
+async function loadBotTicket(
+  knex: Knex,
+  companyId: number,
+  ticketId: number,
+): Promise<(BotTicket & { botStage: string | null }) | null> {
   const row = await knex('tickets as t')
     .join('contacts as c', 'c.id', 't.contactId')
+    .leftJoin('chatbotTickets as ct', 'ct.ticketId', 't.id')
     .where({ 't.companyId': companyId, 't.id': ticketId })
     .first(
+      'ct.stage as botStage',
       't.id',
       't.status',
       't.queueId',
@@ -403,6 +412,9 @@ async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): P
  */
 export async function chatbotTurn(ctx: PluginContext, event: BalcaoEvents['message.received'], now = new Date()): Promise<void> {
   if (event.fromMe) return;
+  // only a ticket waiting for someone is the bot's; one an agent holds or a group never is (no query)
+  const seen = event.ticket;
+  if (seen.status !== 'pending' || seen.userId !== null || seen.isGroup) return;
   const { companyId, ticketId } = event;
   await oneAtATime(`${companyId}:${ticketId}`, () => runTurn(ctx, event, now));
 }
@@ -411,6 +423,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
   const { companyId, ticketId } = event;
   const ticket = await loadBotTicket(ctx.db.knex, companyId, ticketId);
   if (!ticket || ticket.isGroup || ticket.disableBot || ticket.status !== 'pending' || ticket.userId !== null) return;
+  if (ticket.botStage === 'done') return;
   let state = await ChatbotTicket.query().findById(ticketId);
   const firstTurn = !state;
   if (!state) {

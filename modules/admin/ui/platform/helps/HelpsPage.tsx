@@ -73,7 +73,7 @@ export function HelpsPage() {
         width={860}
         title={playing?.title}
         keyboard
-        maskClosable
+        mask={{ closable: true }}
       >
         {playing ? (
           isYoutubeId(playing.video) ? (

@@ -41,7 +41,7 @@ export function WhitelabelTab() {
   if (isError || !data) return <Empty description={t('platform.common.loadError')} />;
 
   return (
-    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
       <Card
         size="small"
         title={t('platform.whitelabel.colors')}

@@ -26,7 +26,7 @@ export interface ChatbotTreeEditorProps {
 export function ChatbotTreeEditor({ value, onChange, queues, users }: ChatbotTreeEditorProps) {
   const { t } = useTranslation('admin');
   return (
-    <Space direction="vertical" style={{ width: '100%' }} size={8}>
+    <Space orientation="vertical" style={{ width: '100%' }} size={8}>
       {value.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('queues.option.empty')} /> : null}
       <OptionList drafts={value} path={[]} root={value} onChange={onChange} queues={queues} users={users} />
       <Button icon={<PlusOutlined />} onClick={() => onChange(addOption(value, []))}>
@@ -100,7 +100,7 @@ function OptionCard({
       }
       style={{ marginInlineStart: (path.length - 1) * 16 }}
     >
-      <Space direction="vertical" style={{ width: '100%' }} size={8}>
+      <Space orientation="vertical" style={{ width: '100%' }} size={8}>
         <Space wrap>
           <Select
             aria-label={`${label} — ${t('queues.option.type')}`}
