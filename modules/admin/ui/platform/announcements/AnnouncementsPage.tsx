@@ -1,9 +1,10 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
+import { PlusOutlined, SearchOutlined } from '@ant-design/icons';
 import { toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Card, Empty, Flex, Input, Popconfirm, Skeleton, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { Button, Card, Empty, Flex, Input, Skeleton, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { type Announcement, useDeleteAnnouncementMutation, usePageAnnouncementsQuery } from '../api';
+import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 import { useSuperOnly } from '../shared/useSuperOnly';
 import { AnnouncementDialog } from './AnnouncementDialog';
@@ -76,25 +77,7 @@ function AnnouncementsTable() {
       width: 110,
       render: (_value, row) => (
         <Space size={2}>
-          <Tooltip title={t('platform.common.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('platform.common.edit')}
-              onClick={() => setDialog({ open: true, announcement: row })}
-            />
-          </Tooltip>
-          <Popconfirm
-            title={t('platform.common.confirmDelete')}
-            okText={t('platform.common.confirmDeleteOk')}
-            cancelText={t('platform.common.cancel')}
-            okButtonProps={{ danger: true }}
-            onConfirm={() => onDelete(row)}
-          >
-            <Tooltip title={t('platform.common.delete')}>
-              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('platform.common.delete')} />
-            </Tooltip>
-          </Popconfirm>
+          <EditDeleteActions onEdit={() => setDialog({ open: true, announcement: row })} onDelete={() => onDelete(row)} />
         </Space>
       ),
     },

@@ -1,9 +1,10 @@
-import { CalendarOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { CalendarOutlined, PlusOutlined } from '@ant-design/icons';
 import { formatDate, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { type Company, useAdvanceDueDateMutation, useDeleteCompanyMutation, useListCompaniesQuery } from '../api';
+import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { formatBytes, formatDateTime, formatMoney } from '../shared/format';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 import { CompanyDialog } from './CompanyDialog';
@@ -119,25 +120,7 @@ export function CompaniesManager({ title }: { title?: string }) {
               />
             </Tooltip>
           </Popconfirm>
-          <Tooltip title={t('platform.common.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('platform.common.edit')}
-              onClick={() => setDialog({ open: true, company })}
-            />
-          </Tooltip>
-          <Popconfirm
-            title={t('platform.common.confirmDelete')}
-            okText={t('platform.common.confirmDeleteOk')}
-            cancelText={t('platform.common.cancel')}
-            okButtonProps={{ danger: true }}
-            onConfirm={() => onDelete(company)}
-          >
-            <Tooltip title={t('platform.common.delete')}>
-              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('platform.common.delete')} />
-            </Tooltip>
-          </Popconfirm>
+          <EditDeleteActions onEdit={() => setDialog({ open: true, company })} onDelete={() => onDelete(company)} />
         </Space>
       ),
     },

@@ -1,6 +1,6 @@
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined } from '@ant-design/icons';
 import { toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Empty, Flex, Form, Input, Modal, Popconfirm, Skeleton, Space, Table, Tooltip } from 'antd';
+import { Button, Empty, Flex, Form, Input, Modal, Skeleton, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import {
@@ -11,6 +11,7 @@ import {
   useListHelpsQuery,
   useUpdateHelpMutation,
 } from '../api';
+import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 
 /** Helps (2-administration §2 Helps tab): form plus table of title, description and video. */
@@ -40,25 +41,7 @@ export function HelpsManager() {
       width: 110,
       render: (_value, help) => (
         <Space size={2}>
-          <Tooltip title={t('platform.common.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('platform.common.edit')}
-              onClick={() => setDialog({ open: true, help })}
-            />
-          </Tooltip>
-          <Popconfirm
-            title={t('platform.common.confirmDelete')}
-            okText={t('platform.common.confirmDeleteOk')}
-            cancelText={t('platform.common.cancel')}
-            okButtonProps={{ danger: true }}
-            onConfirm={() => onDelete(help)}
-          >
-            <Tooltip title={t('platform.common.delete')}>
-              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('platform.common.delete')} />
-            </Tooltip>
-          </Popconfirm>
+          <EditDeleteActions onEdit={() => setDialog({ open: true, help })} onDelete={() => onDelete(help)} />
         </Space>
       ),
     },

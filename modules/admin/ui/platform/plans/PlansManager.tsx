@@ -1,23 +1,6 @@
-import { CheckOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { CheckOutlined, PlusOutlined } from '@ant-design/icons';
 import { PLAN_FLAGS, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import {
-  Button,
-  Checkbox,
-  Col,
-  Empty,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Row,
-  Skeleton,
-  Space,
-  Switch,
-  Table,
-  Tooltip,
-} from 'antd';
+import { Button, Checkbox, Col, Empty, Flex, Form, Input, InputNumber, Modal, Row, Skeleton, Space, Switch, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import {
@@ -28,6 +11,7 @@ import {
   useListPlansQuery,
   useUpdatePlanMutation,
 } from '../api';
+import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { formatMoney } from '../shared/format';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 
@@ -87,25 +71,7 @@ export function PlansManager() {
       fixed: 'right',
       render: (_value, plan) => (
         <Space size={2}>
-          <Tooltip title={t('platform.common.edit')}>
-            <Button
-              type="text"
-              icon={<EditOutlined />}
-              aria-label={t('platform.common.edit')}
-              onClick={() => setDialog({ open: true, plan })}
-            />
-          </Tooltip>
-          <Popconfirm
-            title={t('platform.common.confirmDelete')}
-            okText={t('platform.common.confirmDeleteOk')}
-            cancelText={t('platform.common.cancel')}
-            okButtonProps={{ danger: true }}
-            onConfirm={() => onDelete(plan)}
-          >
-            <Tooltip title={t('platform.common.delete')}>
-              <Button type="text" danger icon={<DeleteOutlined />} aria-label={t('platform.common.delete')} />
-            </Tooltip>
-          </Popconfirm>
+          <EditDeleteActions onEdit={() => setDialog({ open: true, plan })} onDelete={() => onDelete(plan)} />
         </Space>
       ),
     },
