@@ -84,6 +84,16 @@ export {
   type TranslationSource,
   type TranslationTree,
 } from './languages';
+export {
+  effectiveSearch,
+  InfiniteScroll,
+  type InfiniteScrollProps,
+  LOAD_MORE_THRESHOLD_PX,
+  SEARCH_DEBOUNCE_MS,
+  useDebouncedValue,
+  useNarrowScreen,
+  usePagedSearch,
+} from './paged-lists';
 export { permissionTable, registerPermissions } from './permissions';
 export {
   type CacheEntryLifecycle,

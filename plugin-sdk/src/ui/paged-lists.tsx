@@ -1,0 +1,112 @@
+/**
+ * Searchable, paged lists as every feature's pages show them (1-core §5, §9): the debounced search, the
+ * page number, the narrow-screen switch to lists, and the scrolling area that loads the next page.
+ */
+// by path, as the rest of the SDK's UI: the login page loads the SDK and must not pull all of antd
+import Spin from 'antd/es/spin';
+import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
+
+/** 1-core §9: lists and searches wait 500 ms after the last keystroke. */
+export const SEARCH_DEBOUNCE_MS = 500;
+
+/** `value`, once it stopped changing for `delayMs`. */
+export function useDebouncedValue<T>(value: T, delayMs: number = SEARCH_DEBOUNCE_MS): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+/** The search a list sends: the typed text once settled, empty while shorter than `minChars`. */
+export function effectiveSearch(typed: string, minChars: number): string {
+  const trimmed = typed.trim();
+  return trimmed.length >= minChars ? trimmed : '';
+}
+
+/**
+ * The state of a searchable, paged list: the typed text, the settled search it sends (after 500 ms;
+ * contacts start at 3 characters, 1-core §5) and the page number, back to 1 whenever the search changes.
+ */
+export function usePagedSearch(minChars = 0) {
+  const [typed, setTyped] = useState('');
+  const searchParam = effectiveSearch(useDebouncedValue(typed), minChars);
+  const [paging, setPaging] = useState({ searchParam, pageNumber: 1 });
+  const pageNumber = paging.searchParam === searchParam ? paging.pageNumber : 1;
+  const loadMore = useCallback(() => setPaging({ searchParam, pageNumber: pageNumber + 1 }), [searchParam, pageNumber]);
+  return { typed, setTyped, searchParam, pageNumber, loadMore };
+}
+
+const NARROW_SCREEN_QUERY = '(max-width: 599.98px)';
+
+function subscribeNarrow(onChange: () => void): () => void {
+  const query = globalThis.matchMedia?.(NARROW_SCREEN_QUERY);
+  query?.addEventListener('change', onChange);
+  return () => query?.removeEventListener('change', onChange);
+}
+
+/** True under 600 px wide (1-core §2): the pages then show lists instead of tables. */
+export function useNarrowScreen(): boolean {
+  return useSyncExternalStore(
+    subscribeNarrow,
+    () => globalThis.matchMedia?.(NARROW_SCREEN_QUERY).matches ?? false,
+    () => false,
+  );
+}
+
+export const LOAD_MORE_THRESHOLD_PX = 100;
+
+export interface InfiniteScrollProps {
+  hasMore: boolean;
+  /** A page is being fetched: no second call until it arrives. */
+  loading: boolean;
+  onLoadMore(): void;
+  children: ReactNode;
+  /** Height of the scrolling area (the page fills the content area by default). */
+  maxHeight?: string;
+}
+
+/**
+ * A scrolling area that asks for the next page when scrolled near its bottom, and right away while its
+ * content is too short to scroll (a tall screen would otherwise never load page 2).
+ */
+export function InfiniteScroll({
+  hasMore,
+  loading,
+  onLoadMore,
+  children,
+  maxHeight = 'calc(100vh - 220px)',
+}: InfiniteScrollProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  // asked for a page whose fetch hasn't started yet: don't ask again (scroll events come in bursts)
+  const waiting = useRef(false);
+  useEffect(() => {
+    if (loading) waiting.current = false;
+  }, [loading]);
+  const check = useCallback(() => {
+    const element = ref.current;
+    if (!element || !hasMore || loading || waiting.current) return;
+    if (element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX) {
+      waiting.current = true;
+      onLoadMore();
+    }
+  }, [hasMore, loading, onLoadMore]);
+
+  useEffect(() => {
+    // after each page: a page that doesn't fill the area can't be scrolled, so ask for the next one
+    const element = ref.current;
+    if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) check();
+  });
+
+  return (
+    <div ref={ref} onScroll={check} style={{ maxHeight, minHeight: 200, overflowY: 'auto', overflowX: 'hidden' }}>
+      {children}
+      {loading && hasMore ? (
+        <div style={{ textAlign: 'center', padding: 12 }}>
+          <Spin size="small" />
+        </div>
+      ) : null}
+    </div>
+  );
+}
