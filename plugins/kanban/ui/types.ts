@@ -39,21 +39,8 @@ export interface LaneBody {
   rollbackLaneId: number | null;
 }
 
-/** An embed key of the widget, as admins see it. */
-export interface EmbedKey {
-  id: number;
-  name: string;
-  key: string;
-  secret: string;
-  allowedOrigins: string[];
-  mayMove: boolean;
-  signedUsers: boolean;
-  laneIds: number[] | null;
-  revoked: boolean;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+/** An embed key of the widget, as admins see it (the server's answer, one definition for both). */
+export type { EmbedKeyJson as EmbedKey } from '../shared/embed-key';
 
 export interface EmbedKeyBody {
   name: string;

@@ -9,21 +9,9 @@ export const USER_TOKEN_MAX_LIFE_S = 3_600;
 /** The public key's shape: `kbk_` and 32 url-safe characters. */
 export const EMBED_KEY_PATTERN = '^kbk_[A-Za-z0-9_-]{32}$';
 
-/** An embed key as admins see it (the secret included: it signs the site's user tokens). */
-export interface EmbedKeyJson {
-  id: number;
-  name: string;
-  key: string;
-  secret: string;
-  allowedOrigins: string[];
-  mayMove: boolean;
-  signedUsers: boolean;
-  laneIds: number[] | null;
-  revoked: boolean;
-  revokedAt: string | null;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+import type { EmbedKeyJson } from '../../shared/embed-key';
+
+export type { EmbedKeyJson };
 
 export interface EmbedKeyInput {
   name: string;
