@@ -22,6 +22,7 @@ import { installAccessHook } from './http/access-hook';
 import { frameworkErrors, installErrorHandling } from './http/error-handler';
 import { RouteRegistry } from './http/route-registry';
 import { createValidatorCompiler } from './http/validation';
+import { FeatureBroadcast } from './infra/broadcast';
 import { connectRedis, type RedisClient } from './infra/redis';
 import { JobRunner, Scheduler } from './jobs/job-runner';
 import { createMailer } from './mail/mailer';
@@ -146,6 +147,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       knex,
       redis,
       invalidation,
+      broadcast: new FeatureBroadcast(redis, subscriber, config.redisPrefix),
       sessions,
       tokens,
       authenticator,

@@ -13,6 +13,7 @@ import type { LoginThrottle } from './auth/throttle';
 import type { TokenService } from './auth/tokens';
 import type { AppConfig } from './config';
 import type { EventBusImpl } from './events/bus';
+import type { FeatureBroadcast } from './infra/broadcast';
 import type { RedisClient } from './infra/redis';
 import type { JobRunner, Scheduler } from './jobs/job-runner';
 import type { Mailer } from './mail/mailer';
@@ -27,6 +28,7 @@ export interface CoreServices {
   knex: Knex;
   redis: RedisClient;
   invalidation: InvalidationBus;
+  broadcast: FeatureBroadcast;
   sessions: SessionStore;
   tokens: TokenService;
   authenticator: Authenticator;
@@ -57,5 +59,6 @@ export function createServiceRegistry(): ServiceRegistry {
         throw new Error(`service '${String(name)}' is not provided: is its feature installed and listed in dependsOn?`);
       return services.get(name) as BalcaoServices[K];
     },
+    has: (name) => services.has(name),
   };
 }

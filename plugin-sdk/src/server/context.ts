@@ -143,6 +143,22 @@ export interface CacheService {
 export interface ServiceRegistry {
   provide<K extends keyof BalcaoServices>(name: K, implementation: BalcaoServices[K]): void;
   use<K extends keyof BalcaoServices>(name: K): BalcaoServices[K];
+  /**
+   * Whether a service is provided: for a feature that works with or without another (the chatbot reads a
+   * connection's greeting when the channels plugin is installed, the company's otherwise).
+   */
+  has(name: keyof BalcaoServices): boolean;
+}
+
+/**
+ * Messages between the processes of a deployment on this feature's own topics (Redis pub/sub): for live
+ * connections a feature holds itself (a widget's event streams), where `realtime` (the shell's sockets)
+ * doesn't reach. At most once, only to processes listening at that moment; payloads are JSON.
+ */
+export interface BroadcastService {
+  publish(topic: string, payload: unknown): Promise<void>;
+  /** Listens in this process; resolves once subscribed, to the function that stops listening. */
+  subscribe(topic: string, listener: (payload: unknown) => void): Promise<() => Promise<void>>;
 }
 
 /** Hooks the core calls so that caches of session data stay true after writes. */
@@ -207,6 +223,7 @@ export interface PluginContext {
   settings: SettingsService;
   storage: StorageService;
   cache: CacheService;
+  broadcast: BroadcastService;
   services: ServiceRegistry;
   session: SessionService;
   passwords: PasswordService;

@@ -4,6 +4,8 @@
  */
 export * from '../shared';
 export * from './access';
+export * from './areas';
+export * from './channels';
 export * from './context';
 export * from './define-plugin';
 export * from './errors';

@@ -6,6 +6,7 @@ export * from './errors';
 export * from './permissions';
 export * from './plan-flags';
 export * from './realtime';
+export * from './service-hours';
 export * from './session';
 
 /** The version shown in the menu and answered by `GET /version` (1-core §9). */

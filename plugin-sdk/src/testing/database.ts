@@ -76,7 +76,8 @@ export async function ensureTemplate(fingerprint: string, migrate: (url: string)
           [template],
         );
         for (const row of stale.rows as Array<{ datname: string }>) {
-          await client.query(`drop database if exists "${row.datname}" with (force)`).catch(() => {});
+          // without force: a template another run is cloning right now (its migrations differ) stays
+          await client.query(`drop database if exists "${row.datname}"`).catch(() => {});
         }
       }
       return template;

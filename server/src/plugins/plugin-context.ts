@@ -40,6 +40,10 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
         await core.redis.del(cachePrefix + key);
       },
     },
+    broadcast: {
+      publish: (topic, payload) => core.broadcast.publish(id, topic, payload),
+      subscribe: (topic, listener) => core.broadcast.subscribe(id, topic, listener),
+    },
     services: core.services,
     session: {
       invalidateUser: (userId) => core.sessions.invalidateUser(userId),
