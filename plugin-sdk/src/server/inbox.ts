@@ -164,7 +164,7 @@ export interface InboxService {
 /** A change the product makes to a ticket (`InboxService.applyTicketChange`). */
 export interface SystemTicketChange {
   ticketId: number;
-  status?: 'pending' | 'open' | 'closed';
+  status?: 'pending' | 'open' | 'closed' | 'lgpd' | 'nps';
   queueId?: number | null;
   userId?: number | null;
   isBot?: boolean;
