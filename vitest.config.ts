@@ -38,6 +38,7 @@ export default defineConfig({
             'plugin-sdk/src/ui/**/*.test.{ts,tsx}',
             'modules/*/ui/**/*.test.{ts,tsx}',
             'plugins/*/ui/**/*.test.{ts,tsx}',
+            'plugins/*/widget/**/*.test.{ts,tsx}',
           ],
           setupFiles: ['host/test/setup-dom.ts'],
           testTimeout: 15_000,
