@@ -1,9 +1,12 @@
 import './errors';
-import { definePlugin } from '@balcao/plugin-sdk/server';
+import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
 import { fireLaneTimer, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
-import { boardChanges } from './services/live';
+import { listenToBoardChanges, publishBoardChange } from './services/live';
+
+/** Each app's subscription to board changes (two apps in one test process keep theirs). */
+const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 
 /**
  * The kanban (2-administration §2 Kanban and TagsKanban, §4, §7): the board over the inbox's kanban
@@ -25,10 +28,16 @@ export default definePlugin({
     'ticket.tagsChanged': (payload, ctx) => onTagsChanged(ctx, payload),
     'message.received': async (payload, ctx) => {
       if (!payload.fromMe && !payload.ticketCreated) await onContactAnswer(ctx, payload.companyId, payload.ticketId);
-      boardChanges.publish(payload.companyId, { ticketId: payload.ticketId });
+      publishBoardChange(ctx, payload.companyId, { ticketId: payload.ticketId });
     },
-    'ticket.created': (payload) => boardChanges.publish(payload.companyId, { ticketId: payload.ticketId }),
-    'ticket.updated': (payload) => boardChanges.publish(payload.companyId, { ticketId: payload.ticketId }),
+    'ticket.created': (payload, ctx) => publishBoardChange(ctx, payload.companyId, { ticketId: payload.ticketId }),
+    'ticket.updated': (payload, ctx) => publishBoardChange(ctx, payload.companyId, { ticketId: payload.ticketId }),
   },
   seed: { demo: seedKanbanDemo, fixtures: seedKanbanFixtures },
+  async register(_app, ctx) {
+    stopListening.set(ctx, await listenToBoardChanges(ctx));
+  },
+  async close(ctx) {
+    await stopListening.get(ctx)?.();
+  },
 });

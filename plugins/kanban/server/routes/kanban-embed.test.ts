@@ -329,4 +329,38 @@ describe('the public embed API', () => {
     const { done } = await reader.read();
     expect(done).toBe(true);
   });
+
+  it('streams a move made through another process (two apps on one database and Redis)', async () => {
+    const other = await createTestApp({
+      seed: false,
+      config: { databaseUrl: t.config.databaseUrl, redisPrefix: t.config.redisPrefix },
+    });
+    try {
+      const { companyId, admin } = await kit.company();
+      const lane = await kit.lane(companyId);
+      const ticket = await kit.ticket(companyId);
+      const key = await createKey(admin);
+      const origin = key.allowedOrigins[0] as string;
+      const url = await other.listen();
+      const response = await fetch(`${url}/api/kanban-embed/${key.key}/events`, { headers: { origin } });
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      const readUntil = async (needle: string) => {
+        const deadline = Date.now() + 5_000;
+        while (!text.includes(needle) && Date.now() < deadline) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          text += decoder.decode(value);
+        }
+        return text.includes(needle);
+      };
+      expect(await readUntil('event: ready')).toBe(true);
+      await kit.boardMove(admin.token, ticket.id, lane);
+      expect(await readUntil('event: change')).toBe(true);
+      await reader.cancel();
+    } finally {
+      await other.close();
+    }
+  });
 });

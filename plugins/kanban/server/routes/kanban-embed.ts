@@ -13,7 +13,7 @@ import {
 import type { EmbedKey } from '../models/embed-key';
 import { embedBoardJson, embedMove } from '../services/embed-board';
 import { EMBED_KEY_PATTERN, RateLimiter, requireAllowedOrigin, resolvePublicKey } from '../services/embed-keys';
-import { boardChanges, onKeyRevoked } from '../services/live';
+import { boardChangesOf, onKeyRevoked } from '../services/live';
 import { ErrorBody, KanbanTicketSchema, sendJsonText } from '../services/schemas';
 
 const KeyParams = StrictObject({ key: Type.String({ pattern: EMBED_KEY_PATTERN }) });
@@ -151,7 +151,7 @@ function openStream(ctx: PluginContext, request: FastifyRequest, reply: FastifyR
   });
   raw.write('retry: 3000\nevent: ready\ndata: {}\n\n');
   let pending: NodeJS.Timeout | null = null;
-  const unsubscribe = boardChanges.subscribe(key.companyId, () => {
+  const unsubscribe = boardChangesOf(ctx).subscribe(key.companyId, () => {
     // a burst of changes (a move is a DELETE then a PUT) makes one reload
     pending ??= setTimeout(() => {
       pending = null;

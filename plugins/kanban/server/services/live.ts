@@ -9,8 +9,9 @@ export interface BoardChange {
 type Listener = (change: BoardChange) => void;
 
 /**
- * Live board changes inside this process: the embed event streams subscribe per company. Fed by the
- * kanban's bus handlers (moves, new messages, ticket changes), which run where the change happened.
+ * Live board changes as this process's embed event streams see them, per company. Changes reach it from
+ * every process through the feature broadcast (`listenToBoardChanges`), so a widget connected to one
+ * process sees a move made through another.
  */
 class BoardChanges {
   private readonly listeners = new Map<number, Set<Listener>>();
@@ -28,7 +29,7 @@ class BoardChanges {
     };
   }
 
-  publish(companyId: number, change: BoardChange): void {
+  deliver(companyId: number, change: BoardChange): void {
     for (const listener of this.listeners.get(companyId) ?? []) listener(change);
   }
 
@@ -38,7 +39,67 @@ class BoardChanges {
   }
 }
 
-export const boardChanges = new BoardChanges();
+/** One per app (two apps in one test process keep theirs apart). */
+const boards = new WeakMap<PluginContext, BoardChanges>();
+
+/** This app's board changes. */
+export function boardChangesOf(ctx: PluginContext): BoardChanges {
+  let board = boards.get(ctx);
+  if (!board) {
+    board = new BoardChanges();
+    boards.set(ctx, board);
+  }
+  return board;
+}
+
+const BOARD_TOPIC = 'board-changed';
+/**
+ * At most one broadcast per company in this window: every inbound message may change a card's preview, and
+ * the widgets reload their board at most every 250 ms anyway. The last change of a burst is always sent.
+ */
+const BROADCAST_WINDOW_MS = 200;
+const throttles = new WeakMap<PluginContext, Map<number, { timer: NodeJS.Timeout | null; next: BoardChange | null }>>();
+
+/** Tells every process's embed streams of the company that a card changed (throttled per company). */
+export function publishBoardChange(ctx: PluginContext, companyId: number, change: BoardChange): void {
+  let byCompany = throttles.get(ctx);
+  if (!byCompany) {
+    byCompany = new Map();
+    throttles.set(ctx, byCompany);
+  }
+  const send = (payload: BoardChange) => {
+    ctx.broadcast.publish(BOARD_TOPIC, { companyId, change: payload }).catch((error: unknown) => {
+      ctx.log.warn({ err: error }, 'kanban board change not broadcast');
+    });
+  };
+  const state = byCompany.get(companyId);
+  if (state) {
+    state.next = change;
+    return;
+  }
+  send(change);
+  const entry: { timer: NodeJS.Timeout | null; next: BoardChange | null } = { timer: null, next: null };
+  entry.timer = setTimeout(function flush() {
+    if (entry.next) {
+      send(entry.next);
+      entry.next = null;
+      entry.timer = setTimeout(flush, BROADCAST_WINDOW_MS);
+      return;
+    }
+    byCompany.delete(companyId);
+  }, BROADCAST_WINDOW_MS);
+  entry.timer.unref();
+  byCompany.set(companyId, entry);
+}
+
+/** Subscribes this process to every process's board changes; resolves to the function that stops it. */
+export function listenToBoardChanges(ctx: PluginContext): Promise<() => Promise<void>> {
+  const board = boardChangesOf(ctx);
+  return ctx.broadcast.subscribe(BOARD_TOPIC, (payload) => {
+    const { companyId, change } = payload as { companyId: number; change: BoardChange };
+    board.deliver(companyId, change);
+  });
+}
 
 /** `company-{id}-kanban`: the boards of the company reload (the payload holds ids only). */
 export function kanbanChannel(companyId: number): string {
@@ -48,7 +109,7 @@ export function kanbanChannel(companyId: number): string {
 /** Tells the company's boards (socket) and its embedded widgets (event streams) that a card changed. */
 export function announceChange(ctx: PluginContext, companyId: number, change: BoardChange): void {
   ctx.realtime.emit(companyId, kanbanChannel(companyId), { action: 'update', ...change });
-  boardChanges.publish(companyId, change);
+  publishBoardChange(ctx, companyId, change);
 }
 
 const revocationListeners = new Map<number, Set<() => void>>();
