@@ -16,6 +16,7 @@ import { buildIfNeeded } from '../scripts/lib/build';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
+import { webchatBenchmarks } from './webchat';
 
 const figures: Figure[] = [];
 const only = process.argv.slice(2);
@@ -126,7 +127,12 @@ async function bundle(): Promise<void> {
   }
 }
 
-const SECTION_TITLES: Record<string, string> = { 'plugin-host': 'Plugin host', inbox: 'Inbox', kanban: 'Kanban' };
+const SECTION_TITLES: Record<string, string> = {
+  'plugin-host': 'Plugin host',
+  inbox: 'Inbox',
+  kanban: 'Kanban',
+  webchat: 'Webchat',
+};
 
 /**
  * Writes the figures of the groups that ran into their own section of docs/benchmarks.md (between
@@ -182,6 +188,7 @@ async function main(): Promise<void> {
     await inboxBenchmarks({ port: PORT, wants, push: (figure) => figures.push(figure) });
   }
   if (wants('kanban')) await kanbanBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('webchat')) await webchatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO_LOGINS, DEMO_PASSWORD, loadConfig, REPO_ROOT } from '@balcao/server';
+import { startWebchatDemoPage } from '../plugins/channels/server/demo/demo-page';
 import { startKanbanDemoPage } from '../plugins/kanban/server/demo/demo-page';
 import { buildIfNeeded } from './lib/build';
 import { ensurePostgres, ensureRedis, type StartedService } from './lib/services';
@@ -92,6 +93,11 @@ async function main(): Promise<void> {
     log(`the kanban demo page could not start: ${error.message}`);
     return null;
   });
+  // a made-up shop of another origin with Acme's chat widget (plugins/channels, docs/channels.md "Webchat")
+  const webchatDemo = await startWebchatDemoPage({ appUrl: url }).catch((error: Error) => {
+    log(`the webchat demo page could not start: ${error.message}`);
+    return null;
+  });
   const width = Math.max(...DEMO_LOGINS.map((login) => login.email.length));
   console.log(
     [
@@ -99,6 +105,9 @@ async function main(): Promise<void> {
       `  Balcão is running at ${url}  (ready in ${((Date.now() - began) / 1000).toFixed(1)} s)`,
       `  API docs: ${url}${config.apiPrefix}/docs`,
       ...(kanbanDemo ? [`  Embedded kanban demo (another origin): ${kanbanDemo.url}`] : []),
+      ...(webchatDemo
+        ? [`  Website chat demo (another origin): ${webchatDemo.url}  (inline mode and JS API: ${webchatDemo.url}/inline)`]
+        : []),
       '',
       `  Demo logins (password ${DEMO_PASSWORD}):`,
       ...DEMO_LOGINS.map((login) => `    ${login.email.padEnd(width)}  ${DESCRIPTIONS[login.key]}`),

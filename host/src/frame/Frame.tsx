@@ -18,6 +18,7 @@ import { buildMenuSections, type GateableMenuEntry } from './menu/menu-gating';
 import { SideMenu } from './menu/SideMenu';
 import { FeatureUnavailablePage, type HomePath, NotFoundPage } from './NotFoundPage';
 import { PluginErrorBoundary } from './remotes/PluginErrorBoundary';
+import { pluginMenuEntries, remotesForMenuBadges, usePluginMenuBadgeUis } from './remotes/plugin-menu-badges';
 import { hasRemote } from './remotes/plugin-remotes';
 import { RemoteRoute } from './remotes/RemoteRoute';
 import { unservedSpecRoutes } from './spec-routes';
@@ -55,10 +56,16 @@ export function Frame({ user, modules, plugins }: FrameProps) {
     document.title = titleBadge ? `${titleBadge} ${appName}` : appName;
   }, [titleBadge, appName]);
 
+  // plugins' entries come from their manifests; their badges from their code, loaded shortly after login
+  const badgeRemotes = useMemo(
+    () => remotesForMenuBadges(plugins ?? [], { user, plan, table: permissionTable() }),
+    [plugins, user, plan],
+  );
+  const badgeUis = usePluginMenuBadgeUis(badgeRemotes);
   const menuEntries = useMemo<GateableMenuEntry[] | undefined>(() => {
     if (!modules || !plugins) return undefined;
-    return [...modules.flatMap((ui) => ui.menu ?? []), ...plugins.flatMap((listing) => listing.menu)];
-  }, [modules, plugins]);
+    return [...modules.flatMap((ui) => ui.menu ?? []), ...pluginMenuEntries(plugins, badgeUis)];
+  }, [modules, plugins, badgeUis]);
 
   const servedPaths = useMemo(
     () => [

@@ -46,6 +46,10 @@ export const TICKET_LOG_TYPES = [
   'redirect',
   // a move between kanban lanes (the kanban plugin writes it)
   'lane',
+  // LGPD consent (the chatbot): asked (the ticket waits in status lgpd), accepted, refused (the ticket closes)
+  'lgpd',
+  'lgpdAccepted',
+  'lgpdRefused',
 ] as const;
 export type TicketLogType = (typeof TICKET_LOG_TYPES)[number];
 

@@ -137,6 +137,11 @@ export interface CacheService {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs?: number): Promise<void>;
   del(key: string): Promise<void>;
+  /**
+   * Adds one to a counter that lives `windowMs` from its first hit (a fixed window), atomically across
+   * processes; answers the count so far and the milliseconds left in the window. For rate limits.
+   */
+  increment(key: string, windowMs: number): Promise<{ count: number; remainingMs: number }>;
 }
 
 /** Services features publish to each other (`provide` in one, `use` in another). */

@@ -123,6 +123,18 @@ export interface SystemMessage {
   body: string;
   /** The agent it is sent as (signature, logs); default none (the bot). */
   userId?: number | null;
+  /**
+   * Which automation sent it (`inactivity`, `rating`, `farewell` …), kept with the message and carried by
+   * `message.sent`, so that timers can tell the product's own messages apart (an inactivity reminder
+   * doesn't restart the inactivity clock). Default none.
+   */
+  automation?: string | null;
+  /**
+   * Fill the message variables of 1-core §9 (`{{firstName}}`, `{{protocol}}`, `{{queue}}` …) from the
+   * ticket, as the inbox fills its own messages; `connection` names the ticket's connection for
+   * `{{connection}}`. Default: the body is sent as written.
+   */
+  variables?: { connection?: { name: string } | null };
 }
 
 /**
@@ -159,6 +171,13 @@ export interface InboxService {
    * exist in the company or no longer matches `expect` (an agent took it meanwhile).
    */
   applyTicketChange(change: SystemTicketChange): Promise<boolean>;
+  /**
+   * Records, in the caller's tenant scope, that a contact accepted the processing of their data (LGPD
+   * consent): sets `lgpdAcceptedAt` to `at` (default now) unless it is set already (the first acceptance
+   * is kept), tells the company's users and publishes `contact.updated`. False when the contact doesn't
+   * exist in the company.
+   */
+  recordLgpdConsent(contactId: number, at?: Date): Promise<boolean>;
 }
 
 /** A change the product makes to a ticket (`InboxService.applyTicketChange`). */
@@ -198,8 +217,32 @@ declare module './events' {
        */
       ticket: { status: string; userId: number | null; queueId: number | null; isGroup: boolean };
     };
+    /**
+     * An outbound message was stored on a ticket (an agent's `POST /messages`, a forward, or the product's
+     * `send`), published once per message after it is queued for delivery; private notes never. Timers
+     * of the conversation (inactivity, expiry, rating) restart from it.
+     */
+    'message.sent': {
+      companyId: number;
+      ticketId: number;
+      messageId: number;
+      whatsappId: number | null;
+      /** The agent who wrote it; null: the product. */
+      userId: number | null;
+      /** `SystemMessage.automation` of a product message; null otherwise. */
+      automation: string | null;
+      /** The ticket as the message found it (handlers skip without reading it). */
+      ticket: { status: string; isGroup: boolean };
+    };
     /** A ticket was created (inbound, by an agent, by a forward). */
-    'ticket.created': { companyId: number; ticketId: number };
+    'ticket.created': {
+      companyId: number;
+      ticketId: number;
+      /** Its state as created, so that handlers can skip without reading it. */
+      status: string;
+      whatsappId: number | null;
+      isGroup: boolean;
+    };
     /** A ticket changed status, user or queue. */
     'ticket.updated': {
       companyId: number;
@@ -208,6 +251,9 @@ declare module './events' {
       previousStatus: string;
       userId: number | null;
       queueId: number | null;
+      /** The ticket's connection and kind, so that handlers can skip without reading it. */
+      whatsappId: number | null;
+      isGroup: boolean;
     };
     'contact.updated': { companyId: number; contactId: number };
     /**

@@ -17,6 +17,8 @@ export const ManifestMenuEntry = Type.Object(
     permission: Type.Optional(Type.String()),
     superOnly: Type.Optional(Type.Boolean()),
     order: Type.Optional(Type.Number()),
+    // the plugin's UI computes a badge for it (definePluginUi menuBadges): its remote loads after login
+    badge: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

@@ -72,6 +72,11 @@ export interface MenuEntry {
   label: Record<'pt' | 'en' | 'es' | 'tr', string>;
   /** Shown only to holders of this permission. */
   permission?: string;
+  /**
+   * The entry shows a badge computed by the plugin's UI (`definePluginUi({ menuBadges })`): the shell loads
+   * that plugin's remote shortly after login to run it. Without it a remote loads only when visited.
+   */
+  badge?: boolean;
   /** Shown only to super users. */
   superOnly?: boolean;
   /** Order inside its group (lower first). */

@@ -25,10 +25,14 @@ import {
   seedDemo,
 } from '@balcao/server';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { Knex } from 'knex';
+import { Model } from 'objection';
 import { createClient } from 'redis';
 import type { SessionUser } from '../shared/session';
 import { cloneDatabase, databaseUrl, dropDatabase, ensureTemplate, migrationsFingerprint } from './database';
 
+/** The settings a new company starts with (tests that insert companies themselves give them these). */
+export { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
 export { dropStaleDatabases } from './database';
 export * from './fixtures';
 export { companySocket, connectSocket, nextEvent, recordEvents } from './sockets';
@@ -78,6 +82,13 @@ export interface TestApp {
 }
 
 let templatePromise: Promise<string> | null = null;
+
+/**
+ * The apps of this test process that are still open. Objection's models are bound to one knex for the
+ * whole process (the last app built); a test that runs two apps on one database and Redis prefix (two
+ * "processes") must find, after closing one, the models bound to the other and its Redis keys intact.
+ */
+const openApps: Array<{ knex: Knex; redisPrefix: string }> = [];
 
 /** Migrations of the core and every feature in the repository, applied once into a template database. */
 function template(): Promise<string> {
@@ -132,6 +143,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
           featureData: options.demoData ?? false,
         });
 
+  const opened = { knex: balcao.core.knex, redisPrefix: config.redisPrefix };
+  openApps.push(opened);
+
   const inject = (request: TestInject) => {
     const { token, ...rest } = request;
     return balcao.app.inject({
@@ -158,8 +172,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return address;
     },
     async close() {
+      const index = openApps.indexOf(opened);
+      if (index >= 0) openApps.splice(index, 1);
       await balcao.close();
+      const survivor = openApps.at(-1);
+      if (survivor && Model.knex() === balcao.core.knex) Model.knex(survivor.knex);
       await dropDatabase(databaseName).catch(() => {});
+      // another open app on the same Redis prefix still needs its jobs and caches
+      if (openApps.some((app) => app.redisPrefix === config.redisPrefix)) return;
       const redis = createClient({ url: config.redisUrl });
       redis.on('error', () => {});
       await redis.connect();

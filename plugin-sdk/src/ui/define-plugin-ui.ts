@@ -58,6 +58,12 @@ export interface PluginUiOptions {
   /** The feature's translations, one tree per language, under the namespace `id`. */
   i18n: FeatureTranslations;
   slots?: PluginUiSlots;
+  /**
+   * Badges of a plugin's manifest menu entries, by entry `key` (`{ connections: useConnectionsBadge }`): the
+   * same hook as a module entry's `useBadge`. The shell loads the remote of a plugin whose entries the user
+   * sees shortly after login to run them, so keep the exposed entry light (pages behind `lazy`).
+   */
+  menuBadges?: Record<string, () => MenuBadge>;
   /** Permissions the feature's UI gates with, beyond the core's (`{ 'kanban:manage': ['admin'] }`). */
   permissions?: PermissionTable;
 }

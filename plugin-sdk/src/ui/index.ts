@@ -12,6 +12,7 @@ export { CORE_PERMISSION_TABLE, can } from '../shared/permissions';
 export type { PlanFlag, PlanFlags } from '../shared/plan-flags';
 export { PLAN_FLAGS } from '../shared/plan-flags';
 export { CLIENT_EVENTS, companyEvent } from '../shared/realtime';
+export { defaultSchedules, invalidScheduleDay, type ServiceHours } from '../shared/service-hours';
 export type { AuthResponse, MenuEntry, MenuGroup, PluginListing, SessionUser } from '../shared/session';
 export {
   API_BASE,
@@ -110,6 +111,7 @@ export {
   subscribeSocketEvent,
   USER_STATUS_INTERVAL_MS,
 } from './realtime';
+export { dayProblem, hoursValid, ServiceHoursEditor, type ServiceHoursEditorProps } from './service-hours';
 export {
   type SessionEndReason,
   type SessionState,

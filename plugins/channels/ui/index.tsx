@@ -1,8 +1,27 @@
-import { definePluginUi, LANGUAGES } from '@balcao/plugin-sdk/ui';
+import { definePluginUi } from '@balcao/plugin-sdk/ui';
+import { lazy } from 'react';
+import pt from './locales/pt.json';
+import { useConnectionsBadge } from './useConnectionsBadge';
 
-/** The channels screens (2-administration §2 Connections, All connections): filled by the issue-5 UI work. */
+// The pages load on their first visit: the shell loads this entry after login for the menu badge alone.
+const ConnectionsPage = lazy(() => import('./pages/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })));
+const AllConnectionsPage = lazy(() =>
+  import('./pages/AllConnectionsPage').then((module) => ({ default: module.AllConnectionsPage })),
+);
+
+/** The channels' UI remote (2-administration §2 Connections, All connections; 1-core §2 Connections badge). */
 export default definePluginUi({
   id: 'channels',
-  routes: [],
-  i18n: Object.fromEntries(LANGUAGES.map((language) => [language, {}])) as never,
+  routes: [
+    { path: '/connections', element: <ConnectionsPage /> },
+    { path: '/allConnections', element: <AllConnectionsPage /> },
+  ],
+  menuBadges: { connections: useConnectionsBadge },
+  // Portuguese (the default) is bundled; the others load when chosen
+  i18n: {
+    pt,
+    en: () => import('./locales/en.json'),
+    es: () => import('./locales/es.json'),
+    tr: () => import('./locales/tr.json'),
+  },
 });

@@ -39,6 +39,7 @@ const MenuEntrySchema = Type.Object({
   permission: Type.Optional(Type.String()),
   superOnly: Type.Optional(Type.Boolean()),
   order: Type.Optional(Type.Number()),
+  badge: Type.Optional(Type.Boolean()),
 });
 
 /** Version, plans, the company's plan, public settings and the list of plugins a session may load. */

@@ -39,6 +39,16 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
       async del(key) {
         await core.redis.del(cachePrefix + key);
       },
+      async increment(key, windowMs) {
+        // one round trip: the count, the window started by the first hit only (NX), what is left of it
+        const [count, , remainingMs] = (await core.redis
+          .multi()
+          .incr(cachePrefix + key)
+          .pExpire(cachePrefix + key, windowMs, 'NX')
+          .pTTL(cachePrefix + key)
+          .exec()) as [number, unknown, number];
+        return { count, remainingMs: Math.max(0, remainingMs) };
+      },
     },
     broadcast: {
       publish: (topic, payload) => core.broadcast.publish(id, topic, payload),

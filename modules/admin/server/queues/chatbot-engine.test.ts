@@ -1,7 +1,14 @@
-import { type InboundMessage, type InboxService, type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
+import {
+  type ConnectionProfile,
+  type InboundMessage,
+  type InboxService,
+  type PluginContext,
+  runInTenant,
+} from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchedules, type ServiceHours } from '../../shared/queues';
+import { LGPD_MAX_ASKS, LGPD_TEXTS, onCollectiveVacation } from './services/conversation-start';
 import { rotateTicketJob } from './services/rotation';
 
 /**
@@ -75,6 +82,10 @@ beforeEach(async () => {
     userRandom: 'disabled',
     sendQueuePosition: 'disabled',
     sendGreetingMessageOneQueues: 'enabled',
+    enableLGPD: 'disabled',
+    lgpdConsent: 'disabled',
+    lgpdMessage: '',
+    lgpdLink: '',
   })) {
     await settings(key, value);
   }
@@ -372,7 +383,7 @@ describe('service hours', () => {
     expect(await ada.say('2')).toEqual(['Fila Diurna']);
   });
 
-  it('scheduleType connection: no connection hours exist yet, so the bot works as without hours', async () => {
+  it('scheduleType connection without a connection profile: the bot works as without hours', async () => {
     await settings('scheduleType', 'connection');
     await knex()('companyServiceHours')
       .where({ companyId: acme })
@@ -457,5 +468,107 @@ describe('after landing in a queue', () => {
     expect(await otto.say('1')).toEqual([]);
     expect(await otto.ticket()).toMatchObject({ queueId: rotating });
     await expect.poll(async () => (await otto.ticket()).userId, { timeout: 5_000, interval: 20 }).toBe(firstMember);
+  });
+});
+
+describe('LGPD consent (enableLGPD and lgpdConsent)', () => {
+  const question = 'Podemos tratar os seus dados?\n\nhttps://acme.test/privacidade\n\n*[ 1 ]* - Aceito\n*[ 2 ]* - Não aceito';
+  const menu = 'Olá! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte';
+  const logsOf = (ticketId: number) => knex()('ticketLogs').where({ ticketId }).orderBy('id').pluck('type');
+  const acceptedAt = async (ticketId: number) => {
+    const ticket = await knex()('tickets').where({ id: ticketId }).first('contactId');
+    return (await knex()('contacts').where({ id: ticket.contactId }).first('lgpdAcceptedAt')).lgpdAcceptedAt;
+  };
+
+  beforeEach(async () => {
+    await settings('enableLGPD', 'enabled');
+    await settings('lgpdConsent', 'enabled');
+    await settings('lgpdMessage', 'Podemos tratar os seus dados?');
+    await settings('lgpdLink', 'https://acme.test/privacidade');
+    await queue('Vendas', { orderQueue: 1 });
+    await queue('Suporte', { orderQueue: 2 });
+  });
+
+  it('asks a new contact before any menu; accepting records it, returns the ticket to pending and starts the bot at once', async () => {
+    const lia = contact();
+    expect(await lia.say('Oi')).toEqual([question]);
+    expect(await lia.ticket()).toMatchObject({ status: 'lgpd', userId: null, isBot: true });
+    expect(await acceptedAt(lia.ticketId)).toBeNull();
+    // the answer is no menu choice: the bot greets as on a new ticket
+    expect(await lia.say('1')).toEqual([menu]);
+    expect(await lia.ticket()).toMatchObject({ status: 'pending', queueId: null, isBot: true, amountUsedBotQueues: 1 });
+    expect(await acceptedAt(lia.ticketId)).toBeInstanceOf(Date);
+    expect(await logsOf(lia.ticketId)).toEqual(['create', 'lgpd', 'lgpdAccepted']);
+    expect(await lia.say('2')).toEqual(['Fila Suporte']);
+    // once accepted, the contact's next conversation starts with the menu
+    await knex()('tickets').where({ id: lia.ticketId }).update({ status: 'closed' });
+    expect(await lia.say('Oi de novo')).toEqual([menu]);
+  });
+
+  it('a refusal gets a short reply and closes the ticket; the next conversation asks again', async () => {
+    const rui = contact();
+    expect(await rui.say('Oi')).toEqual([question]);
+    expect(await rui.say(' 2 ')).toEqual([LGPD_TEXTS.refused]);
+    expect(await rui.ticket()).toMatchObject({ status: 'closed', isBot: false });
+    expect(await logsOf(rui.ticketId)).toEqual(['create', 'lgpd', 'lgpdRefused', 'closed']);
+    expect(await acceptedAt(rui.ticketId)).toBeNull();
+    const first = rui.ticketId;
+    expect(await rui.say('Oi')).toEqual([question]);
+    expect(rui.ticketId).not.toBe(first);
+  });
+
+  it(`repeats the question on other answers, ${LGPD_MAX_ASKS} times in all, then leaves the ticket in lgpd for an agent`, async () => {
+    // without a message of the company's, the product's own text (and no link without lgpdLink)
+    await settings('lgpdMessage', '');
+    await settings('lgpdLink', '');
+    const own = `${LGPD_TEXTS.message}\n\n*[ 1 ]* - Aceito\n*[ 2 ]* - Não aceito`;
+    const ana = contact();
+    expect(await ana.say('Oi')).toEqual([own]);
+    expect(await ana.say('o que é isso?')).toEqual([own]);
+    expect(await ana.say('3')).toEqual([own]);
+    expect(await ana.say('?')).toEqual([]);
+    expect(await ana.ticket()).toMatchObject({ status: 'lgpd', isBot: false });
+    expect(await logsOf(ana.ticketId)).toEqual(['create', 'lgpd']);
+    // an acceptance still counts
+    expect(await ana.say('1')).toEqual([menu]);
+    expect(await ana.ticket()).toMatchObject({ status: 'pending' });
+  });
+
+  it('is not asked when lgpdConsent is off, nor of a contact who accepted already', async () => {
+    await settings('lgpdConsent', 'disabled');
+    expect(await contact().say('Oi')).toEqual([menu]);
+    await settings('lgpdConsent', 'enabled');
+    const eva = contact();
+    await eva.say('Oi');
+    await eva.say('1');
+    await knex()('tickets').where({ id: eva.ticketId }).update({ status: 'closed' });
+    expect(await eva.say('Voltei')).toEqual([menu]);
+  });
+});
+
+describe('collective vacation window', () => {
+  const profile = (fields: Partial<ConnectionProfile>) =>
+    ({
+      collectiveVacationMessage: 'Estamos em férias coletivas até 31/12.',
+      collectiveVacationStart: '2026-12-20',
+      collectiveVacationEnd: '2026-12-31',
+      ...fields,
+    }) as ConnectionProfile;
+
+  it("includes both days, in the server's local date", () => {
+    const vacation = profile({});
+    expect(onCollectiveVacation(vacation, new Date(2026, 11, 19, 23, 59, 59))).toBe(false);
+    expect(onCollectiveVacation(vacation, new Date(2026, 11, 20, 0, 0, 0))).toBe(true);
+    expect(onCollectiveVacation(vacation, new Date(2026, 11, 31, 23, 59, 59))).toBe(true);
+    expect(onCollectiveVacation(vacation, new Date(2027, 0, 1, 0, 0, 0))).toBe(false);
+    expect(onCollectiveVacation(profile({ collectiveVacationEnd: '2026-12-20' }), new Date(2026, 11, 20, 12))).toBe(true);
+  });
+
+  it('needs both dates and a message; without a connection there is none', () => {
+    const inside = new Date(2026, 11, 25, 12);
+    expect(onCollectiveVacation(profile({ collectiveVacationEnd: null }), inside)).toBe(false);
+    expect(onCollectiveVacation(profile({ collectiveVacationStart: null }), inside)).toBe(false);
+    expect(onCollectiveVacation(profile({ collectiveVacationMessage: '  ' }), inside)).toBe(false);
+    expect(onCollectiveVacation(null, inside)).toBe(false);
   });
 });

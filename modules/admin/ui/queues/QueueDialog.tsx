@@ -1,4 +1,4 @@
-import { showError, skipToken, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { hoursValid, ServiceHoursEditor, showError, skipToken, toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Alert, ColorPicker, Form, Input, InputNumber, Modal, Select, Skeleton, Switch, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { defaultSchedules, ROTATION_MINUTES } from '../../shared/queues';
@@ -15,7 +15,6 @@ import {
   useUpdateAdminQueueMutation,
 } from './api';
 import { ChatbotTreeEditor } from './components/ChatbotTreeEditor';
-import { hoursValid, ServiceHoursEditor } from './components/ServiceHoursEditor';
 import { draftsOf, treeBody, treeValid } from './option-tree';
 
 /** 2-administration §9: queues and tags start grey. */

@@ -1,8 +1,7 @@
-import { showError, skipToken, toast, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { hoursValid, ServiceHoursEditor, showError, skipToken, toast, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Form, Input, Skeleton, Space } from 'antd';
 import { useEffect, useState } from 'react';
 import { type ServiceHours, useGetCompanySchedulesQuery, useUpdateCompanySchedulesMutation } from './api';
-import { hoursValid, ServiceHoursEditor } from './components/ServiceHoursEditor';
 
 /**
  * The Settings page's Schedules tab (2-administration §2 Settings; shown when scheduleType is company):

@@ -199,6 +199,31 @@ describe('POST /messages/:ticketId (JSON)', () => {
     expect(await kit.messageRow(note.id)).toMatchObject({ sendStatus: 'sent', channelMessageId: null });
   });
 
+  it("publishes message.sent for an agent's and the product's messages, never for a private note", async () => {
+    const ticket = await agentTicket();
+    const published: Array<{ messageId: number; userId: number | null; automation: string | null; ticket: unknown }> = [];
+    const off = kit.ctx.events.on('message.sent', (payload) => {
+      if (payload.ticketId === ticket.id) published.push(payload);
+    });
+    try {
+      const note = await sendOne(agent, ticket.id, { body: 'nota', isPrivate: true });
+      const reply = await sendOne(agent, ticket.id, { body: 'resposta' });
+      const product = await runInTenant({ companyId: acme }, () =>
+        kit.ctx.services.use('inbox').send({ ticketId: ticket.id, body: 'lembrete', automation: 'inactivity' }),
+      );
+      expect(published.map((event) => event.messageId)).toEqual([reply.id, product.messageId]);
+      expect(published.map((event) => event.messageId)).not.toContain(note.id);
+      expect(published[0]).toMatchObject({ userId: agent.id, automation: null, ticket: { status: 'open', isGroup: false } });
+      expect(published[1]).toMatchObject({ userId: null, automation: 'inactivity' });
+      expect((await kit.messageRow(product.messageId)).dataJson).toEqual({ automation: 'inactivity' });
+      // delivered before the next test counts the driver's sends
+      await kit.settled(reply.id);
+      await kit.settled(product.messageId);
+    } finally {
+      off();
+    }
+  });
+
   it('keeps a driver failure visible with its code, and a retry delivers it', async () => {
     const ticket = await agentTicket();
     driver.failNext(1);

@@ -32,6 +32,9 @@ export const TicketLogTypeSchema = Type.Union([
   Type.Literal('reopen'),
   Type.Literal('redirect'),
   Type.Literal('lane'),
+  Type.Literal('lgpd'),
+  Type.Literal('lgpdAccepted'),
+  Type.Literal('lgpdRefused'),
 ]);
 
 export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });

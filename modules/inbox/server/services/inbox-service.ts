@@ -6,21 +6,24 @@ import {
   type InboxService,
   type PluginContext,
   runInTenant,
+  type SystemMessage,
 } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { MediaType, MessageReaction, TicketLogType } from '../../shared/types';
 import { MEDIA_TYPES } from '../../shared/types';
 import { Ticket } from '../models/ticket';
 import { camelize } from './camel-keys';
+import { notifyContactChanged } from './contact.service';
 import { registerDriver } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { type StoredMedia, storeInboundMedia } from './media-upload';
 import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
+import { fillMessageVariables } from './message-variables';
 import { writeTicketLog } from './ticket-logs';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
-import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
+import { loadTicket, TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
 import type { VisibleTicketFields } from './visibility';
 
 /** Postgres unique violation: a concurrent receive made the same contact, identity or ticket first. */
@@ -403,7 +406,7 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
     ctx,
     companyId,
     ticket.id,
-    ticketCreated ? null : ticket,
+    ticketCreated ? null : (written.reopenedFrom ?? ticket),
     ticketRow ? ticketFromRow(ticketRow, false) : undefined,
   );
   if (apiTicket) {
@@ -528,6 +531,41 @@ interface Written {
   record: MessageRecord | null;
   /** The ticket after the message's update (as `loadTicket` reads it), when a message was stored. */
   ticketRow: TicketRow | null;
+  /** The ticket was closed and the message reopened it (the reopen window): its state before. */
+  reopenedFrom?: VisibleTicketFields;
+}
+
+/** A closed ticket the reopen window gives back, as it was before. */
+interface ReopenableTicket {
+  id: number;
+  userId: number | null;
+  queueId: number | null;
+  isGroup: boolean;
+}
+
+/**
+ * The reopen window (the connection's timeCreateNewTicket, in minutes): the contact's ticket on this
+ * connection closed within the window, which a message of theirs reopens instead of opening a new one.
+ * Read only on the new-ticket path; the connection's profile is cached, so a connection without a window
+ * costs no query.
+ */
+async function reopenableTicket(
+  ctx: PluginContext,
+  companyId: number,
+  whatsappId: number,
+  contactId: number,
+): Promise<ReopenableTicket | null> {
+  if (!ctx.services.has('connections')) return null;
+  const profile = await ctx.services.use('connections').profile(companyId, whatsappId);
+  if (!profile || profile.timeCreateNewTicket <= 0) return null;
+  const since = new Date(Date.now() - profile.timeCreateNewTicket * 60_000);
+  const row = await ctx.db
+    .knex('tickets')
+    .where({ companyId, contactId, whatsappId, status: 'closed' })
+    .where('closedAt', '>=', since)
+    .orderBy('closedAt', 'desc')
+    .first('id', 'userId', 'queueId', 'isGroup');
+  return (row as ReopenableTicket | undefined) ?? null;
 }
 
 /** Writes a receive's rows: one statement when contact and ticket exist, else one transaction. */
@@ -551,12 +589,33 @@ async function writeRows(
     });
     return { ticket: active, ticketCreated: false, ownerId: owner.contact.id, senderContact: sender.contact, record, ticketRow };
   }
+  const reopenable = owner.contact && !active ? await reopenableTicket(ctx, companyId, input.whatsappId, owner.contact.id) : null;
   try {
     return await ctx.db.transaction(async (trx) => {
       const ownerContact = await ensureContact(trx, companyId, input, owner, isGroup);
       const participant = isGroup ? await ensureContact(trx, companyId, input, sender, false) : ownerContact;
       let ticket = ownerContact.ticket;
       let ticketCreated = false;
+      let reopenedFrom: VisibleTicketFields | undefined;
+      if (!ticket && reopenable) {
+        // back to the queue it was in, for anyone to accept (pending, no user); a concurrent receive that
+        // reopened it first leaves nothing to update here, and the one-active-ticket index then sends
+        // this attempt round again to find that ticket
+        const [row] = await trx('tickets')
+          .where({ companyId, id: reopenable.id, status: 'closed' })
+          .update({ status: 'pending', userId: null, closedAt: null, updatedAt: new Date() })
+          .returning(['id', 'uuid', 'status', 'userId', 'queueId', 'isGroup']);
+        if (row) {
+          ticket = row as ActiveTicket;
+          reopenedFrom = {
+            status: 'closed',
+            userId: reopenable.userId,
+            queueId: reopenable.queueId,
+            isGroup: reopenable.isGroup,
+          };
+          await trx('ticketLogs').insert({ companyId, ticketId: ticket.id, type: 'reopen', queueId: ticket.queueId });
+        }
+      }
       if (!ticket) {
         const [row] = await trx('tickets')
           .insert({
@@ -581,7 +640,7 @@ async function writeRows(
       });
       // stored meanwhile by a concurrent receive: undo what this one made
       if (!record) throw new DuplicateMessage();
-      return { ticket, ticketCreated, ownerId: ownerContact.id, senderContact: participant, record, ticketRow };
+      return { ticket, ticketCreated, ownerId: ownerContact.id, senderContact: participant, record, ticketRow, reopenedFrom };
     });
   } catch (error) {
     if (!(error instanceof DuplicateMessage)) throw error;
@@ -667,6 +726,26 @@ function inScope<T>(companyId: number, fn: () => Promise<T>): Promise<T> {
   return runInTenant({ companyId }, fn);
 }
 
+/** A product message's text with the message variables (1-core §9) filled from its ticket, as the inbox's own. */
+async function withVariables(
+  ctx: PluginContext,
+  companyId: number,
+  ticketId: number,
+  template: string,
+  variables: NonNullable<SystemMessage['variables']>,
+): Promise<string> {
+  if (!template.includes('{{')) return template;
+  const ticket = await loadTicket(ctx.db.knex, companyId, ticketId);
+  if (!ticket) return template;
+  return fillMessageVariables(template, {
+    contact: ticket.contact,
+    user: ticket.user,
+    ticket,
+    queue: ticket.queue,
+    connection: variables.connection ?? ticket.whatsapp,
+  });
+}
+
 /** The inbox service other features and channel drivers use (`ctx.services.use('inbox')`). */
 export function createInboxService(ctx: PluginContext): InboxService {
   const { knex } = ctx.db;
@@ -732,8 +811,9 @@ export function createInboxService(ctx: PluginContext): InboxService {
       const message = await sendTextMessage(ctx, {
         companyId,
         ticketId: input.ticketId,
-        body: input.body,
+        body: input.variables ? await withVariables(ctx, companyId, input.ticketId, input.body, input.variables) : input.body,
         userId: input.userId ?? null,
+        automation: input.automation ?? null,
       });
       return { messageId: message.id };
     },
@@ -770,6 +850,18 @@ export function createInboxService(ctx: PluginContext): InboxService {
       });
       if (!before) return false;
       await notifyTicketChanged(ctx, companyId, change.ticketId, before);
+      return true;
+    },
+
+    async recordLgpdConsent(contactId, at = new Date()) {
+      const companyId = currentTenant()?.companyId;
+      if (companyId === undefined) throw new Error('inbox recordLgpdConsent: no tenant scope');
+      const updated = await knex('contacts')
+        .where({ companyId, id: contactId })
+        .whereNull('lgpdAcceptedAt')
+        .update({ lgpdAcceptedAt: at, updatedAt: new Date() });
+      if (updated === 0) return (await knex('contacts').where({ companyId, id: contactId }).first('id')) !== undefined;
+      await notifyContactChanged(ctx, companyId, contactId);
       return true;
     },
   };

@@ -35,6 +35,8 @@ export interface OutboundOptions {
    * delivered as far as it goes (`sendStatus: 'sent'`, `ack: 0`).
    */
   isPrivate?: boolean;
+  /** The automation sending it (`SystemMessage.automation`), kept in `dataJson` and carried by `message.sent`. */
+  automation?: string | null;
 }
 
 /** The ticket fields outbound work reads. */
@@ -106,7 +108,7 @@ export async function storeOutbound(
         isPrivate,
         isForwarded: draft.isForwarded === true,
         sendStatus: isPrivate ? 'sent' : 'pending',
-        dataJson: draft.mimetype ? { mimetype: draft.mimetype } : null,
+        dataJson: outboundData(draft, options),
         // a millisecond apart, so that a batch keeps its order in the chronological list
         createdAt: new Date(now + index),
         updatedAt: new Date(now + index),
@@ -129,7 +131,28 @@ export async function storeOutbound(
   if (apiTicket) {
     for (const message of messages) await inboxState(ctx).realtime.messageCreated(companyId, message, apiTicket);
   }
+  if (!isPrivate) {
+    for (const id of ids) {
+      await ctx.events.publish('message.sent', {
+        companyId,
+        ticketId: ticket.id,
+        messageId: id,
+        whatsappId: ticket.whatsappId,
+        userId: options.userId,
+        automation: options.automation ?? null,
+        ticket: { status: ticket.status, isGroup: ticket.isGroup },
+      });
+    }
+  }
   return messages;
+}
+
+/** What an outbound row keeps in `dataJson`: the file's content type (for the driver), the automation that sent it. */
+function outboundData(draft: OutboundDraft, options: OutboundOptions): Record<string, string> | null {
+  const data: Record<string, string> = {};
+  if (draft.mimetype) data.mimetype = draft.mimetype;
+  if (options.automation) data.automation = options.automation;
+  return Object.keys(data).length > 0 ? data : null;
 }
 
 /** What `sendTextMessage` sends. */
@@ -140,6 +163,8 @@ export interface TextMessageInput {
   /** The agent it is sent as; default none (the product: greetings, farewells, transfer messages). */
   userId?: number | null;
   isPrivate?: boolean;
+  /** The automation sending it (see `OutboundOptions.automation`). */
+  automation?: string | null;
 }
 
 /**
@@ -156,6 +181,7 @@ export async function sendTextMessage(ctx: PluginContext, input: TextMessageInpu
     const [message] = await storeOutbound(ctx, input.companyId, ticket, [{ body: input.body }], {
       userId: input.userId ?? null,
       isPrivate: input.isPrivate === true,
+      automation: input.automation ?? null,
     });
     return message as Message;
   });

@@ -25,7 +25,13 @@ export async function notifyTicketChanged(
   if (!ticket) return null;
   await inboxState(ctx).realtime.ticketChanged(companyId, ticket, before);
   if (before === null) {
-    await ctx.events.publish('ticket.created', { companyId, ticketId });
+    await ctx.events.publish('ticket.created', {
+      companyId,
+      ticketId,
+      status: ticket.status,
+      whatsappId: ticket.whatsappId,
+      isGroup: ticket.isGroup,
+    });
   } else if (before.status !== ticket.status || before.userId !== ticket.userId || before.queueId !== ticket.queueId) {
     await ctx.events.publish('ticket.updated', {
       companyId,
@@ -34,6 +40,8 @@ export async function notifyTicketChanged(
       previousStatus: before.status,
       userId: ticket.userId,
       queueId: ticket.queueId,
+      whatsappId: ticket.whatsappId,
+      isGroup: ticket.isGroup,
     });
   }
   return ticket;

@@ -1,4 +1,4 @@
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type ConnectionProfile, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { Ticket } from '../models/ticket';
@@ -49,6 +49,42 @@ interface TransitionPlan {
   reactivates: boolean;
 }
 
+/** The connection of a ticket as the transitions read it (the channels plugin's `connections` service). */
+type ConnectionLookup = (whatsappId: number | null) => Promise<ConnectionProfile | null>;
+
+/** Reads connections through the `connections` service when the channels plugin is there; once per call. */
+function connectionLookup(ctx: PluginContext, companyId: number): ConnectionLookup {
+  const seen = new Map<number, Promise<ConnectionProfile | null>>();
+  return (whatsappId) => {
+    if (whatsappId === null || !ctx.services.has('connections')) return Promise.resolve(null);
+    let profile = seen.get(whatsappId);
+    if (!profile) {
+      profile = ctx.services.use('connections').profile(companyId, whatsappId);
+      seen.set(whatsappId, profile);
+    }
+    return profile;
+  };
+}
+
+/**
+ * Whether resolving this ticket asks the contact for a rating first (issue 5 "rating"): the company's
+ * userRating on, the connection's ratingMessage set, an open (not group) ticket with an agent and no rating
+ * yet. The ticket then waits in `nps`; the channels plugin sends the question and closes it on the answer.
+ */
+async function asksForRating(
+  trx: Knex.Transaction,
+  companyId: number,
+  ticket: Ticket,
+  settings: Record<string, string>,
+  connectionOf: ConnectionLookup,
+): Promise<boolean> {
+  if (settings.userRating !== 'enabled' || ticket.status !== 'open' || ticket.isGroup || ticket.userId === null) return false;
+  const connection = await connectionOf(ticket.whatsappId);
+  if (!connection?.ratingMessage.trim()) return false;
+  const rated = await trx('ticketRatings').where({ companyId, ticketId: ticket.id }).first('id');
+  return !rated;
+}
+
 const isAttended = (status: TicketStatus) => status === 'open' || status === 'group';
 /** Statuses an agent "ignores" from (1-core §4): waiting ones nobody attends. */
 const isWaiting = (status: TicketStatus) => status === 'pending' || status === 'lgpd';
@@ -73,7 +109,9 @@ export async function findVisibleTicket(viewer: Viewer, ticketId: number, trx?: 
  *   log `open`; the accepted greeting when enabled.
  * - reopen (closed → open): the caller's; log `reopen`; refused while the contact has another active ticket.
  * - return to queue (open → pending): no user; log `pending`.
- * - resolve (open → closed): requiredTag needs a contact tag; log `closed`; farewell on request.
+ * - resolve (open → closed): requiredTag needs a contact tag; log `closed`; farewell on request (the agent's
+ *   farewellMessage, else the connection's complationMessage). With ratings on (`asksForRating`) the
+ *   ticket goes to `nps` instead, to be closed by the rating flow (the farewell comes then).
  * - ignore (pending/lgpd → closed): only admins or userClosePendingTicket; log `closed`.
  * Without a status, a user on a waiting ticket accepts it and `userId: null` on an attended one returns it
  * to the queue; other changes of user or queue on an attended ticket log `transfered`/`receivedTransfer`
@@ -87,6 +125,7 @@ async function planTransition(
   input: TicketUpdateInput,
   settings: Record<string, string>,
   trx: Knex.Transaction,
+  connectionOf: ConnectionLookup,
 ): Promise<TransitionPlan> {
   const plan: TransitionPlan = { patch: {}, logs: [], messages: [], reactivates: false };
   const now = new Date();
@@ -168,8 +207,13 @@ async function planTransition(
           const tagged = await knex('contactTags').where({ companyId, contactId: ticket.contactId }).first('tagId');
           if (!tagged) throw new AppError('ERR_TICKET_TAG_REQUIRED');
         }
-        plan.patch = { status: 'closed', closedAt: now, queueId };
         log('closed', viewer.id, queueId);
+        if (await asksForRating(trx, companyId, ticket, settings, connectionOf)) {
+          // the answer's counter of invalid replies starts again (amountUsedBotQueues, unused while in nps)
+          plan.patch = { status: 'nps', queueId, amountUsedBotQueues: 0 };
+          return plan;
+        }
+        plan.patch = { status: 'closed', closedAt: now, queueId };
         if (input.sendFarewellMessage === true) plan.messages.push({ kind: 'farewell' });
       } else if (queueId !== ticket.queueId) {
         plan.patch = { queueId };
@@ -203,6 +247,7 @@ async function sendTransitionMessages(
   ticket: TicketShape,
   messages: AfterMessage[],
   settings: Record<string, string>,
+  connectionOf: ConnectionLookup,
 ): Promise<void> {
   if (messages.length === 0) return;
   const actor = (await ctx.db.knex('users').where({ id: viewer.id, companyId }).first('name', 'farewellMessage')) as
@@ -218,13 +263,20 @@ async function sendTransitionMessages(
   for (const message of messages) {
     let template: string | undefined;
     if (message.kind === 'greeting') template = settings.greetingAcceptedMessage;
-    else if (message.kind === 'farewell') template = actor?.farewellMessage ?? undefined;
-    else if (message.kind === 'transferNotice') template = settings.transferMessage;
+    else if (message.kind === 'farewell') {
+      template = actor?.farewellMessage?.trim() || (await connectionOf(ticket.whatsappId))?.complationMessage;
+    } else if (message.kind === 'transferNotice') template = settings.transferMessage;
     else template = message.text;
     const body = template?.trim() ? fillMessageVariables(template, source) : '';
     if (!body.trim()) continue;
     try {
-      await sendTextMessage(ctx, { companyId, ticketId: ticket.id, body, userId: viewer.id });
+      await sendTextMessage(ctx, {
+        companyId,
+        ticketId: ticket.id,
+        body,
+        userId: viewer.id,
+        automation: message.kind === 'farewell' ? 'farewell' : null,
+      });
     } catch (error) {
       // the transition is committed: a message that can't be stored is logged, not turned into a failed change
       ctx.log.error({ err: error, ticketId: ticket.id, kind: message.kind }, 'ticket transition message not sent');
@@ -246,11 +298,12 @@ export async function updateTicket(
 ): Promise<TicketShape> {
   const { knex } = ctx.db;
   const settings = await ctx.settings.all(companyId);
+  const connectionOf = connectionLookup(ctx, companyId);
   let outcome: { before: ReturnType<typeof visibleState>; messages: AfterMessage[]; changed: boolean };
   try {
     outcome = await ctx.db.transaction(async (trx) => {
       const ticket = await findVisibleTicket(viewer, ticketId, trx);
-      const plan = await planTransition(knex, companyId, viewer, ticket, input, settings, trx);
+      const plan = await planTransition(knex, companyId, viewer, ticket, input, settings, trx, connectionOf);
       const changed = changes(ticket, plan.patch) || plan.logs.length > 0;
       if (changed) {
         if (plan.reactivates) {
@@ -283,7 +336,7 @@ export async function updateTicket(
     : await loadTicket(knex, companyId, ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   if (outcome.messages.length > 0) {
-    await sendTransitionMessages(ctx, companyId, viewer, ticket, outcome.messages, settings);
+    await sendTransitionMessages(ctx, companyId, viewer, ticket, outcome.messages, settings, connectionOf);
     ticket = (await loadTicket(knex, companyId, ticketId)) ?? ticket;
   }
   return ticket;
@@ -356,6 +409,8 @@ export async function closeAllTickets(
         previousStatus: status,
         userId: ticket.userId,
         queueId: ticket.queueId,
+        whatsappId: ticket.whatsappId,
+        isGroup: ticket.isGroup,
       });
     }
   }

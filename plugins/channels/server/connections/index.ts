@@ -1,4 +1,31 @@
 import type { ChannelsArea } from '../index';
+import './errors';
+import { newConnectionToken } from './token';
 
-/** The connections area (filled by its issue-5 work). */
-export const connectionsArea: ChannelsArea = {};
+export { requireDefaultConnection } from './connections.service';
+export { type ConnectionStatusPatch, updateConnectionStatus } from './session.service';
+
+/**
+ * The connections area: the connection entity (2-administration §3, §5, §7 Connections; 1-core §7), its
+ * routes (`routes/whatsapp*.ts`), the session actions that call the channels' definitions
+ * (drivers/registry.ts) and the realtime events. See docs/connections.md.
+ */
+export const connectionsArea: ChannelsArea = {
+  seed: {
+    /** Company A's connection for the route walkers (`:whatsappId` → entity `whatsapp`), marked. */
+    async fixtures({ ctx, companyA, marker }) {
+      const [row] = await ctx.db
+        .knex('whatsapps')
+        .insert({
+          companyId: companyA.id,
+          name: `Fixture ${marker}`,
+          channel: 'webchat',
+          isDefault: true,
+          token: newConnectionToken(),
+          greetingMessage: `Olá ${marker}`,
+        })
+        .returning('id');
+      return { whatsapp: row.id as number };
+    },
+  },
+};

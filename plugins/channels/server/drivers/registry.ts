@@ -56,6 +56,11 @@ export class ChannelRegistry {
     this.channels.set(definition.channel, definition);
   }
 
+  /** Removes a channel's definition, only if it is still the one registered. */
+  unregister(definition: ChannelDefinition): void {
+    if (this.channels.get(definition.channel) === definition) this.channels.delete(definition.channel);
+  }
+
   get(channel: string): ChannelDefinition | undefined {
     return this.channels.get(channel);
   }
@@ -83,9 +88,14 @@ export function channelRegistry(ctx: PluginContext): ChannelRegistry {
 
 /**
  * Registers a channel: its definition for connections and its driver with the inbox. Call it from an area's
- * `register`. Returns the function that unregisters the driver.
+ * `register`. Returns the function that unregisters both (from its area's `close`).
  */
 export function registerChannel(ctx: PluginContext, definition: ChannelDefinition): () => void {
-  channelRegistry(ctx).register(definition);
-  return ctx.services.use('inbox').registerDriver(definition.channel, definition.driver);
+  const registry = channelRegistry(ctx);
+  registry.register(definition);
+  const unregisterDriver = ctx.services.use('inbox').registerDriver(definition.channel, definition.driver);
+  return () => {
+    unregisterDriver();
+    registry.unregister(definition);
+  };
 }

@@ -59,10 +59,11 @@ export function profileFromRow(row: Record<string, unknown>, queueIds: number[])
     collectiveVacationEnd: (row.collectiveVacationEnd as string | null) ?? null,
     maxUseBotQueues: minutes(row.maxUseBotQueues),
     timeUseBotQueues: minutes(row.timeUseBotQueues),
-    maxUseBotQueuesNPS: minutes(row.maxUseBotQueuesNPS),
+    // knex's case mapping answers the columns of the spec's `…NPS` fields as `…Nps`
+    maxUseBotQueuesNPS: minutes(row.maxUseBotQueuesNps ?? row.maxUseBotQueuesNPS),
     expiresTicket: minutes(row.expiresTicket),
     whenExpiresTicket: row.whenExpiresTicket === 1 ? 1 : 0,
-    expiresTicketNPS: minutes(row.expiresTicketNPS),
+    expiresTicketNPS: minutes(row.expiresTicketNps ?? row.expiresTicketNPS),
     expiresInactiveMessage: text(row.expiresInactiveMessage),
     timeInactiveMessage: minutes(row.timeInactiveMessage),
     inactiveMessage: text(row.inactiveMessage),

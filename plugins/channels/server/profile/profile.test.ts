@@ -41,7 +41,15 @@ describe('the connections service', () => {
     const knex = one.balcao.core.knex;
     const companyId = one.demo.companies.acme;
     const [connection] = await knex('whatsapps')
-      .insert({ companyId, name: 'Site', channel: 'webchat', token: 'a'.repeat(30), greetingMessage: 'Olá' })
+      .insert({
+        companyId,
+        name: 'Site',
+        channel: 'webchat',
+        token: 'a'.repeat(30),
+        greetingMessage: 'Olá',
+        maxUseBotQueuesNPS: 4,
+        expiresTicketNPS: 7,
+      })
       .returning('id');
     const queues: number[] = [];
     for (const name of ['Vendas', 'Suporte'])
@@ -55,7 +63,14 @@ describe('the connections service', () => {
     for (const queueId of queues) await knex('whatsappQueues').insert({ companyId, whatsappId: connection.id, queueId });
     const service = channelsCtx(one).services.use('connections');
     const profile = await service.profile(companyId, connection.id);
-    expect(profile).toMatchObject({ name: 'Site', channel: 'webchat', greetingMessage: 'Olá', maxUseBotQueues: 3 });
+    expect(profile).toMatchObject({
+      name: 'Site',
+      channel: 'webchat',
+      greetingMessage: 'Olá',
+      maxUseBotQueues: 3,
+      maxUseBotQueuesNPS: 4,
+      expiresTicketNPS: 7,
+    });
     expect([...(profile?.queueIds ?? [])].sort()).toEqual([...queues].sort());
     expect(profile?.schedules).toHaveLength(7);
     expect(await service.profile(one.demo.companies.lite, connection.id)).toBeNull();

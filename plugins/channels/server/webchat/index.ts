@@ -1,4 +1,33 @@
+import './errors';
+import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
+import { webchatChannel } from './channel';
+import { startLive, stopLive } from './live';
+import { seedWebchatDemo } from './seed';
+import { startWidgetCache, stopWidgetCache } from './widgets';
 
-/** The webchat area (filled by its issue-5 work). */
-export const webchatArea: ChannelsArea = {};
+const unregisters = new WeakMap<object, () => void>();
+
+/**
+ * The webchat area (docs/channels.md "Webchat"): the `webchat` channel (its config, life cycle and
+ * driver), the widget's public API (routes/webchat.ts), live delivery to visitors' event streams in any
+ * process and Acme's demo connection.
+ */
+export const webchatArea: ChannelsArea = {
+  seed: {
+    async demo(ctx, demo) {
+      await seedWebchatDemo(ctx, demo);
+    },
+  },
+  async register(_app, ctx) {
+    unregisters.set(ctx, registerChannel(ctx, webchatChannel(ctx)));
+    await startLive(ctx);
+    await startWidgetCache(ctx);
+  },
+  async close(ctx) {
+    unregisters.get(ctx)?.();
+    unregisters.delete(ctx);
+    await stopLive(ctx);
+    await stopWidgetCache(ctx);
+  },
+};

@@ -1,8 +1,18 @@
 import type { BalcaoEvents, InboxService, PluginContext, SystemTicketChange } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { AdminQueue, type Chatbot, ChatbotTicket } from '../models';
+import { choiceOf, menuText } from './bot-texts';
 import { queueOptionRows } from './chatbot-tree';
 import { companyHours } from './company-hours.service';
+import { type ConversationConfig, connectionProfile, conversationConfig } from './conversation-config';
+import {
+  asksLgpdConsent,
+  LGPD_MAX_ASKS,
+  LGPD_TEXTS,
+  lgpdAnswerOf,
+  lgpdQuestion,
+  onCollectiveVacation,
+} from './conversation-start';
 import { scheduleRotation } from './rotation';
 import { isWithinHours } from './schedules';
 
@@ -14,6 +24,12 @@ import { isWithinHours } from './schedules';
  *
  * A turn reads the contact's text, decides, sends the product's messages through the inbox and moves
  * the ticket through the inbox's `applyTicketChange` (logs, realtime and `ticket.updated` included).
+ *
+ * The ticket's connection decides the greeting, the queues on offer, the limits, the hours (scheduleType
+ * connection), the collective vacation and the LGPD text, read through the channels plugin's `connections`
+ * service; without it (or without the connection) the company's settings do, as before connections. A turn
+ * goes: vacation, then LGPD consent, then hours, then the menus — all in this one handler, so that the
+ * order holds whatever order the features' bus handlers run in (plugins/channels/docs/behaviours.md).
  */
 
 /**
@@ -42,9 +58,15 @@ const MAIN_MENU = '#';
 /** Guards a tree whose queue options lead back to each other with single options (auto-picked). */
 const MAX_AUTO_STEPS = 10;
 
+/** The statuses of a ticket waiting for someone, that the bot may talk on (lgpd: waiting for consent). */
+const BOT_STATUSES = new Set(['pending', 'lgpd']);
+
 /** The ticket as a turn reads it. */
 interface BotTicket {
   id: number;
+  contactId: number;
+  /** When the contact accepted the LGPD terms (null: never). */
+  lgpdAcceptedAt: Date | null;
   status: string;
   queueId: number | null;
   userId: number | null;
@@ -54,45 +76,44 @@ interface BotTicket {
   disableBot: boolean;
 }
 
-/** What one turn works with. */
-interface Turn {
+/** What a turn works with before the bot has a state on the ticket (vacation, consent). */
+interface Conversation {
   ctx: PluginContext;
   inbox: InboxService;
   companyId: number;
   ticket: BotTicket;
-  state: ChatbotTicket;
   settings: Record<string, string>;
   hours: Awaited<ReturnType<typeof companyHours>>;
+  /** The connection's greeting, queues and limits, or the company's. */
+  config: ConversationConfig;
   now: Date;
 }
 
-/** A menu line per option, numbered from 1, as the spec's bots write them (`*[ 1 ]* - Vendas`). */
-export function menuText(intro: string, names: string[], extras: Array<[string, string]> = []): string {
-  const lines = [
-    ...names.map((name, index) => `*[ ${index + 1} ]* - ${name}`),
-    ...extras.map(([key, label]) => `*[ ${key} ]* - ${label}`),
-  ];
-  return [intro.trim(), lines.join('\n')].filter((part) => part !== '').join('\n\n');
+/** What one turn of the bot works with. */
+interface Turn extends Conversation {
+  state: ChatbotTicket;
 }
 
-/** The number a contact typed (`2`, ` 2 `), or null. */
-function choiceOf(body: string): number | null {
-  const text = body.trim();
-  return /^\d{1,3}$/.test(text) ? Number(text) : null;
-}
-
-async function send(turn: Turn, body: string | null | undefined): Promise<void> {
+/** Sends a product message on the ticket, with the message variables filled (1-core §9). */
+async function send(turn: Conversation, body: string | null | undefined): Promise<void> {
   if (!body || body.trim() === '') return;
-  await turn.inbox.send({ ticketId: turn.ticket.id, body });
+  const profile = turn.config.profile;
+  await turn.inbox.send({
+    ticketId: turn.ticket.id,
+    body,
+    variables: { connection: profile ? { name: profile.name } : null },
+  });
 }
 
-async function change(turn: Turn, patch: Omit<SystemTicketChange, 'ticketId'>): Promise<void> {
-  await turn.inbox.applyTicketChange({ ticketId: turn.ticket.id, ...patch });
+async function change(turn: Conversation, patch: Omit<SystemTicketChange, 'ticketId'>): Promise<boolean> {
+  const changed = await turn.inbox.applyTicketChange({ ticketId: turn.ticket.id, ...patch });
+  if (!changed) return false;
   if (patch.queueId !== undefined) turn.ticket.queueId = patch.queueId;
   if (patch.userId !== undefined) turn.ticket.userId = patch.userId;
   if (patch.status !== undefined) turn.ticket.status = patch.status;
   if (patch.isBot !== undefined) turn.ticket.isBot = patch.isBot;
   if (patch.amountUsedBotQueues !== undefined) turn.ticket.amountUsedBotQueues = patch.amountUsedBotQueues;
+  return true;
 }
 
 async function saveState(
@@ -112,12 +133,13 @@ async function finish(turn: Turn): Promise<void> {
 }
 
 /**
- * Whether the bot may still ask (2-administration §3 maxUseBotQueues, timeUseBotQueues): at most
- * maxUseBotQueues menus per ticket (0: no limit), and only within timeUseBotQueues minutes of its first
- * one (0: no limit). Past either, the bot stops and the ticket waits for an agent.
+ * Whether the bot may still ask (2-administration §3 maxUseBotQueues, timeUseBotQueues — the connection's,
+ * else the company's): at most maxUseBotQueues menus per ticket (0: no limit), and only within
+ * timeUseBotQueues minutes of its first one (0: no limit). Past either, the bot stops and the ticket waits
+ * for an agent.
  */
 function mayAsk(turn: Turn): boolean {
-  const { maxUseBotQueues, timeUseBotQueues } = turn.hours;
+  const { maxUseBotQueues, timeUseBotQueues } = turn.config;
   if (maxUseBotQueues > 0 && turn.ticket.amountUsedBotQueues >= maxUseBotQueues) return false;
   if (timeUseBotQueues > 0 && turn.now.getTime() - new Date(turn.state.startedAt).getTime() > timeUseBotQueues * 60_000)
     return false;
@@ -135,17 +157,21 @@ async function ask(turn: Turn, text: string): Promise<boolean> {
   return true;
 }
 
-async function companyQueues(): Promise<AdminQueue[]> {
-  return AdminQueue.query().orderByRaw('order_queue ASC NULLS LAST, name ASC, id ASC');
+/** The queues the menu offers, in menu order: the connection's (when it names some), else every queue of the company. */
+async function menuQueues(turn: Turn): Promise<AdminQueue[]> {
+  const query = AdminQueue.query().orderByRaw('order_queue ASC NULLS LAST, name ASC, id ASC');
+  const ids = turn.config.queueIds;
+  if (ids !== null) query.whereIn('id', ids);
+  return query;
 }
 
-/** The menu of queues (the company's greeting, then one line per queue). */
+/** The menu of queues (the connection's or the company's greeting, then one line per queue). */
 async function askQueue(turn: Turn, queues: AdminQueue[]): Promise<void> {
   await saveState(turn, { stage: 'queues', queueId: null, chatbotId: null });
   await ask(
     turn,
     menuText(
-      turn.hours.greetingMessage,
+      turn.config.greetingMessage,
       queues.map((queue) => queue.name),
     ),
   );
@@ -226,7 +252,7 @@ async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, greet = 
   }
   if (roots.length > 1) {
     await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
-    const severalQueues = (await companyQueues()).length > 1;
+    const severalQueues = (await menuQueues(turn)).length > 1;
     await askOption(turn, greeting ?? '', roots, false, severalQueues);
     return;
   }
@@ -253,7 +279,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
   const children = levelOf(rows, option.id);
   if (option.queueType === 'text' && children.length > 1) {
     await saveState(turn, { chatbotId: option.id });
-    const severalQueues = (await companyQueues()).length > 1;
+    const severalQueues = (await menuQueues(turn)).length > 1;
     await askOption(turn, option.greetingMessage, children, true, severalQueues);
     return;
   }
@@ -308,7 +334,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
 
 /** The queue stage: the contact picks a queue by number; anything else gets the menu again. */
 async function queueTurn(turn: Turn, body: string, firstTurn: boolean): Promise<void> {
-  const queues = await companyQueues();
+  const queues = await menuQueues(turn);
   if (queues.length === 0) {
     await finish(turn);
     return;
@@ -335,7 +361,7 @@ async function optionTurn(turn: Turn, body: string): Promise<void> {
     return;
   }
   const rows = await queueOptionRows(queue.id);
-  const queues = await companyQueues();
+  const queues = await menuQueues(turn);
   const text = body.trim();
   if (text === MAIN_MENU && queues.length > 1) {
     await change(turn, { queueId: null });
@@ -377,6 +403,99 @@ async function closedForCompany(turn: Turn): Promise<boolean> {
 }
 
 /**
+ * Whether the connection's hours (scheduleType connection) say it is closed: the contact gets the
+ * connection's outOfHoursMessage once and the bot is done with the ticket, which waits for an agent. A
+ * connection without an out-of-hours message keeps no hours (as the company's don't).
+ */
+async function closedForConnection(turn: Turn): Promise<boolean> {
+  const profile = turn.config.profile;
+  if (turn.settings.scheduleType !== 'connection' || !profile) return false;
+  if (profile.outOfHoursMessage.trim() === '' || isWithinHours(profile.schedules, turn.now)) return false;
+  await send(turn, profile.outOfHoursMessage);
+  await saveState(turn, { outOfHoursSentAt: turn.now });
+  await finish(turn);
+  return true;
+}
+
+/**
+ * The connection's collective vacation: the contact gets its message once and nothing else from the bot
+ * on this ticket (the bot's state is done first, so a next message finds it so), which waits for an agent.
+ */
+async function vacationTurn(conversation: Conversation): Promise<boolean> {
+  const { ctx, companyId, ticket, now, config } = conversation;
+  if (!onCollectiveVacation(config.profile, now)) return false;
+  await ctx.db
+    .knex('chatbotTickets')
+    .insert({ ticketId: ticket.id, companyId, stage: 'done', queueId: ticket.queueId, startedAt: now, outOfHoursSentAt: now })
+    .onConflict('ticketId')
+    .merge({ stage: 'done', outOfHoursSentAt: now, updatedAt: now });
+  await send(conversation, config.profile?.collectiveVacationMessage);
+  if (ticket.isBot) await change(conversation, { isBot: false });
+  return true;
+}
+
+/** Whether the bot must first get the contact's consent (LGPD) before it starts on a new ticket. */
+function needsConsent(conversation: Conversation): boolean {
+  return asksLgpdConsent(conversation.settings) && conversation.ticket.lgpdAcceptedAt === null;
+}
+
+/** The ticket waits for the contact's consent (status lgpd, log `lgpd`) and the contact gets the question. */
+async function askConsent(conversation: Conversation): Promise<void> {
+  const moved = await change(conversation, {
+    status: 'lgpd',
+    isBot: true,
+    amountUsedBotQueues: 1,
+    logs: [{ type: 'lgpd' }],
+    expect: { status: 'pending', userId: null },
+  });
+  if (moved) await send(conversation, lgpdQuestion(conversation.settings, conversation.config.profile));
+}
+
+/**
+ * The contact's answer on a ticket waiting for consent. Accepting records it on the contact, returns the
+ * ticket to pending (log `lgpdAccepted`) and answers true: the bot starts on it at once. Refusing gets a
+ * short reply and closes the ticket (logs `lgpdRefused`, `closed`). Anything else gets the question again,
+ * LGPD_MAX_ASKS times in all; then the bot says no more and the ticket waits in lgpd for an agent.
+ */
+async function consentTurn(conversation: Conversation, body: string): Promise<boolean> {
+  const { ctx, inbox, companyId, ticket, now } = conversation;
+  const answer = lgpdAnswerOf(body);
+  if (answer === 'accept') {
+    await inbox.recordLgpdConsent(ticket.contactId, now);
+    // the bot's state before the ticket shows as pending: whoever sees it waiting (rotation) leaves it to the bot
+    const stage = ticket.queueId === null ? 'queues' : 'options';
+    await ctx.db
+      .knex('chatbotTickets')
+      .insert({ ticketId: ticket.id, companyId, stage, queueId: ticket.queueId, startedAt: now })
+      .onConflict('ticketId')
+      .merge({ stage, queueId: ticket.queueId, chatbotId: null, startedAt: now, updatedAt: now });
+    return change(conversation, {
+      status: 'pending',
+      amountUsedBotQueues: 0,
+      logs: [{ type: 'lgpdAccepted' }],
+      expect: { status: 'lgpd', userId: null },
+    });
+  }
+  if (answer === 'refuse') {
+    await send(conversation, LGPD_TEXTS.refused);
+    await change(conversation, {
+      status: 'closed',
+      isBot: false,
+      logs: [{ type: 'lgpdRefused' }, { type: 'closed' }],
+      expect: { status: 'lgpd', userId: null },
+    });
+    return false;
+  }
+  if (ticket.amountUsedBotQueues >= LGPD_MAX_ASKS) {
+    if (ticket.isBot) await change(conversation, { isBot: false });
+    return false;
+  }
+  await send(conversation, lgpdQuestion(conversation.settings, conversation.config.profile));
+  await change(conversation, { amountUsedBotQueues: ticket.amountUsedBotQueues + 1 });
+  return false;
+}
+
+/**
  * The ticket as a turn reads it, with the bot's stage on it (null before its first turn), or null. One
  * query: it runs for every inbound message of a waiting ticket, most of them past the bot ('done').
  */
@@ -392,6 +511,7 @@ async function loadBotTicket(
     .first(
       'ct.stage as botStage',
       't.id',
+      't.contactId',
       't.status',
       't.queueId',
       't.userId',
@@ -399,6 +519,7 @@ async function loadBotTicket(
       't.isBot',
       't.amountUsedBotQueues',
       'c.disableBot',
+      'c.lgpdAcceptedAt',
       'c.isGroup as contactIsGroup',
     );
   if (!row) return null;
@@ -414,7 +535,7 @@ export async function chatbotTurn(ctx: PluginContext, event: BalcaoEvents['messa
   if (event.fromMe) return;
   // only a ticket waiting for someone is the bot's; one an agent holds or a group never is (no query)
   const seen = event.ticket;
-  if (seen.status !== 'pending' || seen.userId !== null || seen.isGroup) return;
+  if (!BOT_STATUSES.has(seen.status) || seen.userId !== null || seen.isGroup) return;
   const { companyId, ticketId } = event;
   await oneAtATime(`${companyId}:${ticketId}`, () => runTurn(ctx, event, now));
 }
@@ -422,13 +543,37 @@ export async function chatbotTurn(ctx: PluginContext, event: BalcaoEvents['messa
 async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received'], now: Date): Promise<void> {
   const { companyId, ticketId } = event;
   const ticket = await loadBotTicket(ctx.db.knex, companyId, ticketId);
-  if (!ticket || ticket.isGroup || ticket.disableBot || ticket.status !== 'pending' || ticket.userId !== null) return;
+  if (!ticket || ticket.isGroup || ticket.disableBot || !BOT_STATUSES.has(ticket.status) || ticket.userId !== null) return;
   if (ticket.botStage === 'done') return;
   let state = await ChatbotTicket.query().findById(ticketId);
-  const firstTurn = !state;
+  // a ticket that already has a queue and was not new is an agent's business, not the bot's
+  if (!state && ticket.status === 'pending' && ticket.queueId !== null && !event.ticketCreated) return;
+  const hours = await companyHours();
+  const conversation: Conversation = {
+    ctx,
+    inbox: ctx.services.use('inbox'),
+    companyId,
+    ticket,
+    settings: await ctx.settings.all(companyId),
+    hours,
+    config: conversationConfig(await connectionProfile(ctx, companyId, event.whatsappId), hours),
+    now,
+  };
+  const message = await ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body');
+  const body = String(message?.body ?? '');
+  // vacation, then consent, then hours, then the menus (plugins/channels/docs/behaviours.md)
+  if (await vacationTurn(conversation)) return;
+  let firstTurn = !state;
+  if (ticket.status === 'lgpd') {
+    if (!(await consentTurn(conversation, body))) return;
+    // consent given: the bot starts now, as on a new ticket (the answer is no menu choice)
+    state = await ChatbotTicket.query().findById(ticketId);
+    firstTurn = true;
+  } else if (!state && needsConsent(conversation)) {
+    await askConsent(conversation);
+    return;
+  }
   if (!state) {
-    // a ticket that already has a queue and was not new is an agent's business, not the bot's
-    if (ticket.queueId !== null && !event.ticketCreated) return;
     await ctx.db
       .knex('chatbotTickets')
       .insert({
@@ -448,19 +593,9 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     await ChatbotTicket.query().findById(ticketId).patch({ stage: 'done', updatedAt: now });
     return;
   }
-  const message = await ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body');
-  const turn: Turn = {
-    ctx,
-    inbox: ctx.services.use('inbox'),
-    companyId,
-    ticket,
-    state,
-    settings: await ctx.settings.all(companyId),
-    hours: await companyHours(),
-    now,
-  };
+  const turn: Turn = { ...conversation, state };
   if (await closedForCompany(turn)) return;
-  const body = String(message?.body ?? '');
+  if (await closedForConnection(turn)) return;
   if (firstTurn && ticket.queueId !== null) {
     const queue = await AdminQueue.query().findById(ticket.queueId);
     if (queue) await enterQueue(turn, queue, 0);

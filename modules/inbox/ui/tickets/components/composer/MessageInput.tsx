@@ -29,6 +29,7 @@ import { canCompose } from '../../logic/ticket-rules';
 import { CameraModal } from '../modals/CameraModal';
 import { MediaPreviewModal } from '../modals/MediaPreviewModal';
 import { SendContactModal } from '../modals/SendContactModal';
+import { useAgentTypingNotice } from '../ticket/webchat-typing';
 import { AudioRecorder } from './AudioRecorder';
 import { LazyEmojiPicker } from './LazyEmojiPicker';
 import { QuickRepliesPanel } from './QuickRepliesPanel';
@@ -66,6 +67,8 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
   const fileInput = useRef<HTMLInputElement>(null);
   const textArea = useRef<GetRef<typeof Input.TextArea>>(null);
   const [sendMessage, { isLoading: sending }] = useSendMessageMutation();
+  // webchat: the visitor sees "typing…" while the agent writes a public message
+  const typingNotice = useAgentTypingNotice(ticket);
 
   const quickSearch = enabled ? quickReplySearch(text) : null;
   // one call for the whole list, filtered here as the shortcode grows: instant, and cached
@@ -101,6 +104,7 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
     if (!enabled || !isSendableText(text) || sending) return;
     const draft = text;
     setText('');
+    typingNotice?.stop();
     if (!(await send(textMessageBody(draft, options)))) setText(draft);
     textArea.current?.focus();
   };
@@ -232,6 +236,7 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
               onChange={(event) => {
                 setText(event.target.value);
                 setActiveReply(0);
+                if (!isPrivate) typingNotice?.keystroke(event.target.value);
               }}
               onKeyDown={onKeyDown}
               autoSize={{ minRows: 1, maxRows: 6 }}

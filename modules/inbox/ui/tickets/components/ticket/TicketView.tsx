@@ -19,6 +19,7 @@ import { MessageInput } from '../composer/MessageInput';
 import { ContactDrawer } from '../drawer/ContactDrawer';
 import { MessagesList } from '../messages/MessagesList';
 import { TicketHeader } from './TicketHeader';
+import { VisitorTypingLine } from './VisitorTypingLine';
 
 /** 1-core §9: the ticket loads 500 ms after it is chosen (quick clicks through the list cost no calls). */
 export const TICKET_LOAD_DELAY_MS = 500;
@@ -102,6 +103,7 @@ export function TicketView({ uuid, narrow }: { uuid: string; narrow: boolean }) 
     >
       <TicketHeader ticket={ticket} narrow={narrow} onOpenContact={() => setDrawerOpen(true)} />
       <MessagesList ticket={ticket} onReply={setReplyTo} />
+      <VisitorTypingLine ticket={ticket} />
       {hasReplyWindow(ticket.channel) ? <Alert type="info" showIcon banner title={t('tickets.view.replyWindow')} /> : null}
       <MessageInput
         ticket={ticket}

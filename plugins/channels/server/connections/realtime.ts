@@ -1,0 +1,44 @@
+import { companyEvent, type PluginContext, ROOMS } from '@balcao/plugin-sdk/server';
+import type { ConnectionEvent, ConnectionSessionEvent, ConnectionShape } from '../../shared/connection';
+
+/**
+ * The connections' realtime events (1-core §7): `company-{id}-whatsapp` (update / delete) and
+ * `company-{id}-whatsappSession` (status, qrcode, retries). A connection carries its token and its
+ * channel's secrets, so they go only to the sockets of users who may see connections (1-core §6: admins,
+ * super users of the company, profile users with allowConnections) — never to the whole company.
+ */
+
+/** The rooms of the company's users who may see connections. */
+export async function connectionAudience(ctx: PluginContext, companyId: number): Promise<string[]> {
+  const ids: number[] = await ctx.db
+    .knex('users')
+    .where({ companyId })
+    .andWhere((query) => query.where('profile', 'admin').orWhere('super', true).orWhere('allowConnections', 'enabled'))
+    .pluck('id');
+  return ids.map((id) => ROOMS.user(id));
+}
+
+async function emitToAudience(ctx: PluginContext, companyId: number, channel: string, payload: unknown): Promise<void> {
+  const rooms = await connectionAudience(ctx, companyId);
+  // no rooms would mean "the whole namespace": with nobody entitled, nothing is sent
+  if (rooms.length === 0) return;
+  ctx.realtime.emit(companyId, companyEvent(companyId, channel), payload, { rooms });
+}
+
+/** A connection was created or changed. */
+export function emitConnectionUpdate(ctx: PluginContext, whatsapp: ConnectionShape): Promise<void> {
+  return emitToAudience(ctx, whatsapp.companyId, 'whatsapp', { action: 'update', whatsapp } satisfies ConnectionEvent);
+}
+
+/** A connection was deleted. */
+export function emitConnectionDelete(ctx: PluginContext, companyId: number, whatsappId: number): Promise<void> {
+  return emitToAudience(ctx, companyId, 'whatsapp', { action: 'delete', whatsappId } satisfies ConnectionEvent);
+}
+
+/** A connection's session changed (status, qrcode, retries). */
+export function emitSessionUpdate(ctx: PluginContext, session: ConnectionShape): Promise<void> {
+  return emitToAudience(ctx, session.companyId, 'whatsappSession', {
+    action: 'update',
+    session,
+  } satisfies ConnectionSessionEvent);
+}

@@ -1,0 +1,140 @@
+import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { CHANNEL_PLAN_FLAGS, type ConnectionChannel, type ConnectionShape } from '../../shared/connection';
+import { type ChannelDefinition, type ConnectionStatus, channelRegistry } from '../drivers/registry';
+import { invalidateConnectionProfile } from '../profile';
+import { findConnection } from './lookup';
+import { emitSessionUpdate } from './realtime';
+import { type ConnectionRow, channelConnectionOf, connectionRow, shapesOf } from './serializer';
+
+/**
+ * A connection's session (2-administration §2 per-status buttons, §7 `/whatsappsession`, `/whatsapp-restart`):
+ * the actions call the channel's definition (drivers/registry.ts) and persist what it answers; a channel
+ * with no definition in this installation answers 409 ERR_CHANNEL_NOT_AVAILABLE and changes nothing.
+ */
+
+/** Refuses a channel the company's plan doesn't allow (403 ERR_PLAN_FEATURE_DISABLED, as the access hook). */
+export async function requireChannelAllowed(ctx: PluginContext, companyId: number, channel: string): Promise<void> {
+  const flag = channelRegistry(ctx).get(channel)?.planFlag ?? CHANNEL_PLAN_FLAGS[channel as ConnectionChannel] ?? null;
+  if (flag) await ctx.plans.require(companyId, flag);
+}
+
+/** What a channel (or the session actions) may change of a connection's session. */
+export interface ConnectionStatusPatch {
+  status?: ConnectionStatus;
+  qrcode?: string;
+  retries?: number;
+  /** The number, page or account the session turned out to be (WhatsApp learns it on connecting). */
+  number?: string;
+}
+
+/**
+ * Changes a connection's session fields, stamps `updatedAt`, drops its cached profile in every process and
+ * emits `company-{id}-whatsappSession` to the connection's audience. For the channels (webchat, WhatsApp)
+ * as their sessions move; 404 ERR_NO_WAPP_FOUND for a connection that isn't the company's.
+ */
+export async function updateConnectionStatus(
+  ctx: PluginContext,
+  companyId: number,
+  whatsappId: number,
+  patch: ConnectionStatusPatch,
+): Promise<ConnectionShape> {
+  const columns: Record<string, unknown> = { updatedAt: ctx.db.knex.fn.now() };
+  for (const field of ['status', 'qrcode', 'retries', 'number'] as const)
+    if (patch[field] !== undefined) columns[field] = patch[field];
+  const updated = await ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).update(columns);
+  if (updated === 0) throw new AppError('ERR_NO_WAPP_FOUND');
+  await invalidateConnectionProfile(ctx, companyId, whatsappId);
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  const shape = (await shapesOf(ctx, [row]))[0] as ConnectionShape;
+  await emitSessionUpdate(ctx, shape);
+  return shape;
+}
+
+function definitionOf(ctx: PluginContext, row: ConnectionRow): ChannelDefinition {
+  const definition = channelRegistry(ctx).get(row.channel);
+  if (!definition) throw new AppError('ERR_CHANNEL_NOT_AVAILABLE');
+  return definition;
+}
+
+/** The status a channel answered, persisted; a QR code means nothing once connected or disconnected. */
+function persistStatus(ctx: PluginContext, row: ConnectionRow, status: ConnectionStatus): Promise<ConnectionShape> {
+  const patch: ConnectionStatusPatch = { status };
+  if (status === 'CONNECTED' || status === 'DISCONNECTED') patch.qrcode = '';
+  return updateConnectionStatus(ctx, row.companyId, row.id, patch);
+}
+
+async function restartWith(ctx: PluginContext, definition: ChannelDefinition, row: ConnectionRow): Promise<ConnectionStatus> {
+  const connection = channelConnectionOf(row);
+  if (definition.restart) return definition.restart(ctx, connection);
+  await definition.stop(ctx, connection);
+  return definition.start(ctx, { ...connection, status: 'DISCONNECTED' });
+}
+
+/** `POST /whatsappsession/:whatsappId`: start (try again). The plan must allow the channel. */
+export async function startSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  await requireChannelAllowed(ctx, companyId, row.channel);
+  const definition = definitionOf(ctx, row);
+  return persistStatus(ctx, row, await definition.start(ctx, channelConnectionOf(row)));
+}
+
+/** `PUT /whatsappsession/:whatsappId`: a new pairing (new QR). The plan must allow the channel. */
+export async function restartSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  await requireChannelAllowed(ctx, companyId, row.channel);
+  const definition = definitionOf(ctx, row);
+  return persistStatus(ctx, row, await restartWith(ctx, definition, row));
+}
+
+/** `DELETE /whatsappsession/:whatsappId`: disconnect (allowed whatever the plan: ending costs nothing). */
+export async function stopSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  const definition = definitionOf(ctx, row);
+  return persistStatus(ctx, row, await definition.stop(ctx, channelConnectionOf(row)));
+}
+
+/**
+ * `POST /whatsapp-restart/`: restarts every connection of the company that can be: its channel has a
+ * definition and the plan allows it. The others, and any whose restart fails, are listed as skipped.
+ */
+export async function restartAllSessions(
+  ctx: PluginContext,
+  companyId: number,
+): Promise<{ restarted: number[]; skipped: number[] }> {
+  const rows = ((await ctx.db.knex('whatsapps').where({ companyId }).orderBy('id')) as Array<Record<string, unknown>>).map(
+    connectionRow,
+  );
+  const restarted: number[] = [];
+  const skipped: number[] = [];
+  for (const row of rows) {
+    const definition = channelRegistry(ctx).get(row.channel);
+    const flag = definition?.planFlag ?? CHANNEL_PLAN_FLAGS[row.channel] ?? null;
+    if (!definition || (flag && !(await ctx.plans.has(companyId, flag)))) {
+      skipped.push(row.id);
+      continue;
+    }
+    try {
+      await persistStatus(ctx, row, await restartWith(ctx, definition, row));
+      restarted.push(row.id);
+    } catch (error) {
+      ctx.log.warn({ err: error, whatsappId: row.id }, 'a connection did not restart');
+      skipped.push(row.id);
+    }
+  }
+  return { restarted, skipped };
+}
+
+/**
+ * 2-administration §4: saving a WhatsApp connection with message import turned on while it is connected
+ * ends the session and asks for the QR code again (the import runs on a fresh pairing).
+ */
+export async function disconnectForImport(ctx: PluginContext, row: ConnectionRow): Promise<void> {
+  const definition = channelRegistry(ctx).get(row.channel);
+  if (!definition) {
+    await updateConnectionStatus(ctx, row.companyId, row.id, { status: 'qrcode' });
+    return;
+  }
+  await definition.stop(ctx, channelConnectionOf(row));
+  const status = await definition.start(ctx, { ...channelConnectionOf(row), status: 'DISCONNECTED' });
+  await updateConnectionStatus(ctx, row.companyId, row.id, { status });
+}

@@ -1,0 +1,6 @@
+/** The webchat demo page's port (`npm start` serves it beside the app, so the widget really is cross-origin). */
+export const WEBCHAT_DEMO_PORT = Number(process.env.WEBCHAT_DEMO_PORT ?? 8091);
+/** Acme's demo widget key, written in the demo page (a public value, like any widget key). */
+export const DEMO_WIDGET_KEY = 'wck_demo-acme-site-00000000000000000';
+/** The demo connection's name. */
+export const DEMO_CONNECTION_NAME = 'Site Acme';

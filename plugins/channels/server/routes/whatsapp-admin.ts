@@ -1,0 +1,33 @@
+import { access, defineRoutes, Type } from '@balcao/plugin-sdk/server';
+import { listAllConnections, loadAnyConnection } from '../connections/connections.service';
+import { ConnectionOfCompanySchema, ConnectionParams, ConnectionSchema, errorResponses, OneQuery } from '../connections/schemas';
+
+/**
+ * The super user's view of every company's connections (2-administration §2 All connections, §7): the
+ * whole list with each company's id and name, and any one connection. Super users only.
+ */
+export default defineRoutes((app, ctx) => {
+  for (const path of ['/whatsapp/all', '/whatsapp/all/']) {
+    app.get(
+      path,
+      {
+        schema: { querystring: OneQuery, response: { 200: Type.Array(ConnectionOfCompanySchema), ...errorResponses(403) } },
+        config: access.super,
+      },
+      async (request) => listAllConnections(ctx, { session: request.query.session === 1 }),
+    );
+  }
+
+  app.get(
+    '/whatsapp-admin/:whatsappId',
+    {
+      schema: {
+        params: ConnectionParams,
+        querystring: OneQuery,
+        response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
+      },
+      config: access.super,
+    },
+    async (request) => loadAnyConnection(ctx, request.params.whatsappId, { session: request.query.session === 1 }),
+  );
+});

@@ -1,0 +1,64 @@
+import { AppError, access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { setGreetingMedia } from '../connections/connections.service';
+import { storeGreetingMedia } from '../connections/greeting-media';
+import { findConnection } from '../connections/lookup';
+import { ConnectionParams, ConnectionSchema, errorResponses } from '../connections/schemas';
+import { invalidField } from '../connections/validation';
+
+const EDIT = access.permission('connections-page:editOrDeleteConnection');
+
+/**
+ * The greeting's media of a connection (2-administration §2 Connection editor, §7): upload (multipart
+ * `file`, an image or a video by content) and remove. Both answer the connection.
+ */
+export default defineRoutes((app, ctx) => {
+  app.post(
+    '/whatsapp/:whatsappId/media-upload',
+    {
+      schema: {
+        params: ConnectionParams,
+        // multipart with one `file`: parsed below; a JSON body is refused
+        body: NoBody,
+        response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404, 413, 415) },
+      },
+      config: EDIT,
+    },
+    async (request) => {
+      const companyId = request.session?.companyId as number;
+      const { whatsappId } = request.params;
+      await findConnection(ctx.db.knex, companyId, whatsappId);
+      if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+      let key: string | null = null;
+      try {
+        for await (const part of request.parts({ limits: { files: 1, fields: 5, fieldSize: 100 } })) {
+          if (part.type !== 'file') throw invalidField(part.fieldname, 'is not allowed');
+          if (part.fieldname !== 'file' || key !== null) {
+            part.file.resume();
+            throw invalidField(part.fieldname, 'is not allowed');
+          }
+          key = await storeGreetingMedia(ctx, companyId, whatsappId, part.file, part.filename);
+        }
+      } catch (error) {
+        // a refusal after the file was stored leaves no orphan behind
+        if (key !== null) await ctx.storage.delete(companyId, key).catch(() => {});
+        throw error;
+      }
+      if (key === null) throw invalidField('file', 'is required');
+      return setGreetingMedia(ctx, companyId, whatsappId, key);
+    },
+  );
+
+  app.delete(
+    '/whatsapp/:whatsappId/media-upload',
+    {
+      schema: {
+        params: ConnectionParams,
+        querystring: NoQuery,
+        body: NoBody,
+        response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
+      },
+      config: EDIT,
+    },
+    async (request) => setGreetingMedia(ctx, request.session?.companyId as number, request.params.whatsappId, null),
+  );
+});

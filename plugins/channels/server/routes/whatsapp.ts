@@ -1,0 +1,138 @@
+import type { FastifyRequest } from '@balcao/plugin-sdk/server';
+import { access, defineRoutes, NoBody, NoQuery, type Static, Type } from '@balcao/plugin-sdk/server';
+import type { ConnectionChannel, ConnectionInput, ConnectionShape, ConnectionSummary } from '../../shared/connection';
+import {
+  createConnection,
+  deleteConnection,
+  listConnections,
+  loadConnection,
+  regenerateToken,
+  updateConnection,
+} from '../connections/connections.service';
+import {
+  ConnectionListSchema,
+  ConnectionParams,
+  ConnectionSchema,
+  CreateConnectionBody,
+  errorResponses,
+  FilterQuery,
+  ListQuery,
+  OneQuery,
+  TokenSchema,
+  UpdateConnectionBody,
+} from '../connections/schemas';
+
+const READ = access.permission('connections-page:actionButtons');
+const ADD = access.permission('connections-page:addConnection');
+const EDIT = access.permission('connections-page:editOrDeleteConnection');
+
+/**
+ * Connections of the session's company (2-administration §7 Connections; 1-core §7): the list, one, create,
+ * change, delete, and a new token. Reads for whoever may see connections (admins, super users, profile
+ * users with allowConnections); writes for the holders of the add / edit-or-delete permissions.
+ */
+export default defineRoutes((app, ctx) => {
+  const companyOf = (request: { session: { companyId: number } | null }) => request.session?.companyId as number;
+
+  /**
+   * The lists answer everyone of the company (1-core §7: the tickets screen lists connections for its
+   * dialogs and filters): managers of connections get them whole, other users only what picks one.
+   */
+  const list = async (
+    request: FastifyRequest,
+    options: { session: boolean; channel?: ConnectionChannel },
+  ): Promise<Array<ConnectionShape | ConnectionSummary>> => {
+    const user = await ctx.access.sessionUser(request);
+    const connections = await listConnections(ctx, companyOf(request), options);
+    if (ctx.access.can(user, 'connections-page:actionButtons')) return connections;
+    return connections.map(({ id, name, channel, status, isDefault }) => ({ id, name, channel, status, isDefault }));
+  };
+
+  for (const path of ['/whatsapp', '/whatsapp/']) {
+    app.get(
+      path,
+      {
+        schema: { querystring: ListQuery, response: { 200: ConnectionListSchema, ...errorResponses(403) } },
+        config: access.authenticated,
+      },
+      async (request) => list(request, { session: request.query.session === 1 }),
+    );
+  }
+
+  app.get(
+    '/whatsapp/filter',
+    {
+      schema: { querystring: FilterQuery, response: { 200: ConnectionListSchema, ...errorResponses(403) } },
+      config: access.authenticated,
+    },
+    async (request) => list(request, { session: request.query.session === 1, channel: request.query.channel }),
+  );
+
+  app.get(
+    '/whatsapp/:whatsappId',
+    {
+      schema: {
+        params: ConnectionParams,
+        querystring: OneQuery,
+        response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
+      },
+      config: READ,
+    },
+    async (request) =>
+      loadConnection(ctx, companyOf(request), request.params.whatsappId, { session: request.query.session === 1 }),
+  );
+
+  app.post(
+    '/whatsapp',
+    {
+      schema: { body: CreateConnectionBody, response: { 201: ConnectionSchema, ...errorResponses(400, 403, 404, 409) } },
+      config: { ...ADD, fixtureBody: { name: 'Fixture site chat', channel: 'webchat' } },
+    },
+    async (request, reply) => {
+      const body = request.body as Static<typeof CreateConnectionBody> as ConnectionInput & {
+        name: string;
+        channel: ConnectionChannel;
+      };
+      return reply.status(201).send(await createConnection(ctx, companyOf(request), body));
+    },
+  );
+
+  app.put(
+    '/whatsapp/:whatsappId',
+    {
+      schema: {
+        params: ConnectionParams,
+        body: UpdateConnectionBody,
+        response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
+      },
+      config: { ...EDIT, fixtureBody: { name: 'Fixture renamed' } },
+    },
+    async (request) => updateConnection(ctx, companyOf(request), request.params.whatsappId, request.body as ConnectionInput),
+  );
+
+  app.delete(
+    '/whatsapp/:whatsappId',
+    {
+      schema: {
+        params: ConnectionParams,
+        querystring: NoQuery,
+        body: NoBody,
+        response: { 204: Type.Null(), ...errorResponses(403, 404, 409) },
+      },
+      config: EDIT,
+    },
+    async (request, reply) => {
+      await deleteConnection(ctx, companyOf(request), request.params.whatsappId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/whatsapp/:whatsappId/token',
+    {
+      schema: { params: ConnectionParams, body: NoBody, response: { 200: TokenSchema, ...errorResponses(403, 404) } },
+      config: EDIT,
+    },
+    async (request) => regenerateToken(ctx, companyOf(request), request.params.whatsappId),
+  );
+});

@@ -1,0 +1,43 @@
+import { access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { ConnectionParams, ConnectionSchema, errorResponses, RestartAllSchema } from '../connections/schemas';
+import { restartAllSessions, restartSession, startSession, stopSession } from '../connections/session.service';
+
+const ACTIONS = access.permission('connections-page:actionButtons');
+
+/**
+ * Session actions of a connection (2-administration §2 per-status buttons, §7): start or try again, new QR
+ * (restart), disconnect, and restart every connection of the company. Each answers the connection as it
+ * now is (`POST /whatsapp-restart/` answers which restarted and which were skipped).
+ */
+export default defineRoutes((app, ctx) => {
+  const companyOf = (request: { session: { companyId: number } | null }) => request.session?.companyId as number;
+  const schema = {
+    params: ConnectionParams,
+    querystring: NoQuery,
+    body: NoBody,
+    response: { 200: ConnectionSchema, ...errorResponses(403, 404, 409) },
+  };
+
+  app.post('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
+    startSession(ctx, companyOf(request), request.params.whatsappId),
+  );
+
+  app.put('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
+    restartSession(ctx, companyOf(request), request.params.whatsappId),
+  );
+
+  app.delete('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
+    stopSession(ctx, companyOf(request), request.params.whatsappId),
+  );
+
+  for (const path of ['/whatsapp-restart', '/whatsapp-restart/']) {
+    app.post(
+      path,
+      {
+        schema: { querystring: NoQuery, body: NoBody, response: { 200: RestartAllSchema, ...errorResponses(403) } },
+        config: ACTIONS,
+      },
+      async (request) => restartAllSessions(ctx, companyOf(request)),
+    );
+  }
+});

@@ -1,0 +1,50 @@
+import type { PluginContext } from '@balcao/plugin-sdk/server';
+import { newConnectionToken } from '../connections/token';
+import { DEMO_CONNECTION_NAME, DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
+import { prepareWebchatConfig } from './config';
+
+/**
+ * Acme's website chat for the demo page (idempotent): "Site Acme", on Acme's queues, pre-chat name
+ * required and e-mail optional, the demo page's origins allowed, CONNECTED, and Acme's default
+ * connection when it has none yet.
+ */
+export async function seedWebchatDemo(ctx: PluginContext, demo: { companies: Record<string, number> }): Promise<number | null> {
+  const companyId = demo.companies.acme;
+  if (!companyId) return null;
+  const { knex } = ctx.db;
+  const existing = await knex('whatsapps')
+    .where({ companyId, channel: 'webchat' })
+    .whereRaw(`channel_config->>'widgetKey' = ?`, [DEMO_WIDGET_KEY])
+    .first('id');
+  if (existing) return existing.id as number;
+  const config = prepareWebchatConfig(
+    {
+      allowedOrigins: [`http://127.0.0.1:${WEBCHAT_DEMO_PORT}`, `http://localhost:${WEBCHAT_DEMO_PORT}`],
+      prechat: { name: 'required', email: 'optional', phone: 'off' },
+      color: '#B5651D',
+      theme: 'auto',
+      position: 'right',
+      title: 'Fale com a Acme',
+      welcomeMessage: 'Olá! Como podemos ajudar? Respondemos em poucos minutos.',
+    },
+    null,
+  );
+  const hasDefault = await knex('whatsapps').where({ companyId, isDefault: true }).first('id');
+  const [row] = await knex('whatsapps')
+    .insert({
+      companyId,
+      name: DEMO_CONNECTION_NAME,
+      channel: 'webchat',
+      status: 'CONNECTED',
+      isDefault: !hasDefault,
+      token: newConnectionToken(),
+      greetingMessage: 'Olá! Você está falando com a Acme. Escolha um setor:',
+      channelConfig: JSON.stringify({ ...config, widgetKey: DEMO_WIDGET_KEY }),
+    })
+    .returning('id');
+  const queues = (await knex('queues').where({ companyId }).orderBy('id').select('id')) as Array<{ id: number }>;
+  if (queues.length > 0) {
+    await knex('whatsappQueues').insert(queues.map((queue) => ({ companyId, whatsappId: row.id, queueId: queue.id })));
+  }
+  return row.id as number;
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebchatMessage } from '../../shared/webchat';
+import { DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
+import { channelsCtx } from '../test/kit';
+import { seedWebchatDemo } from './seed';
+
+/**
+ * Acme's demo website chat as `npm start` seeds it (every feature's demo data, so Acme's queues Vendas,
+ * Suporte and Financeiro with their chatbot): a visitor of the demo page gets the chatbot's menu.
+ */
+let t: TestApp;
+const ORIGIN = `http://127.0.0.1:${WEBCHAT_DEMO_PORT}`;
+const api = (path: string) => `/api/webchat/${DEMO_WIDGET_KEY}/${path}`;
+
+beforeAll(async () => {
+  t = await createTestApp({ demoData: true });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 8_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('Acme demo website chat', () => {
+  it('is seeded once: Site Acme on Acme’s queues, CONNECTED, allowing the demo page', async () => {
+    const knex = t.balcao.core.knex;
+    const id = await seedWebchatDemo(channelsCtx(t), t.demo);
+    expect(await seedWebchatDemo(channelsCtx(t), t.demo)).toBe(id);
+    const row = await knex('whatsapps').where({ id }).first();
+    expect(row).toMatchObject({ name: 'Site Acme', channel: 'webchat', status: 'CONNECTED', companyId: t.demo.companies.acme });
+    const queues = await knex('whatsappQueues').where({ whatsappId: id }).count('* as n').first();
+    expect(Number(queues?.n)).toBeGreaterThanOrEqual(3);
+    const config = await t.inject({
+      method: 'GET',
+      url: api('config'),
+      headers: { origin: `http://localhost:${WEBCHAT_DEMO_PORT}` },
+    });
+    expect(config.statusCode).toBe(200);
+    expect(config.json()).toMatchObject({ online: true, prechat: { name: 'required', email: 'optional', phone: 'off' } });
+  });
+
+  it('answers a new visitor with the chatbot menu of Acme’s queues, as bot messages', async () => {
+    const created = await t.inject({
+      method: 'POST',
+      url: api('sessions'),
+      headers: { origin: ORIGIN },
+      payload: { name: 'Dora' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const headers = { origin: ORIGIN, authorization: `Bearer ${created.json().sessionToken}` };
+    const sent = await t.inject({
+      method: 'POST',
+      url: api('messages'),
+      headers,
+      payload: { clientId: randomUUID(), body: 'Olá!' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const menu = await waitFor(async () => {
+      const page = await t.inject({ method: 'GET', url: api('messages'), headers });
+      return (page.json().messages as WebchatMessage[]).find((message) => message.author === 'bot');
+    });
+    expect(menu.body).toContain('Vendas');
+    expect(menu.body).toContain('Suporte');
+    expect(menu.authorName).toBeNull();
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * A connection (2-administration §3 Connection, the spec's `whatsapp` entity) as the API answers it and as
+ * its realtime events carry it (1-core §7): shared by the server, which builds these shapes, and the UI,
+ * which imports them as types.
+ */
+import type { PlanFlag, ServiceHours } from '@balcao/plugin-sdk/shared';
+
+/** The channels a connection may be of. */
+export const CONNECTION_CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram', 'webchat'] as const;
+export type ConnectionChannel = (typeof CONNECTION_CHANNELS)[number];
+
+/**
+ * The plan flag a channel's connections need, checked on the server when one is created or started
+ * (webchat needs none: every plan may put a chat on its own site; docs/connections.md).
+ */
+export const CHANNEL_PLAN_FLAGS: Record<ConnectionChannel, PlanFlag | null> = {
+  whatsapp: 'useWhatsapp',
+  whatsappapi: 'useWhatsapp',
+  facebook: 'useFacebook',
+  instagram: 'useInstagram',
+  webchat: null,
+};
+
+/** Connection status values (2-administration §4). */
+export const CONNECTION_STATUSES = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING', 'CONNECTED'] as const;
+export type ConnectionStatusValue = (typeof CONNECTION_STATUSES)[number];
+
+/** Statuses that light the side-menu badge of Connections (1-core §2): anything but CONNECTED. */
+export const ATTENTION_STATUSES: readonly ConnectionStatusValue[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
+
+/** `groupAsTicket` values. */
+export type GroupAsTicket = 'disabled' | 'enabled';
+
+/** A queue of a connection, as the list shows it. */
+export interface ConnectionQueue {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** A connection as `GET /whatsapp…` answers it and `company-{id}-whatsapp` carries it. */
+/** What `GET /whatsapp` answers a user who may not manage connections (the inbox's dialogs and filters). */
+export interface ConnectionSummary {
+  id: number;
+  name: string;
+  channel: string;
+  status: string;
+  isDefault: boolean;
+}
+
+export interface ConnectionShape {
+  id: number;
+  name: string;
+  number: string;
+  channel: ConnectionChannel;
+  status: ConnectionStatusValue;
+  isDefault: boolean;
+  allowGroup: boolean;
+  groupAsTicket: GroupAsTicket;
+  /** 30 random alphanumerics (2-administration §9), regenerable with `POST /whatsapp/:id/token`. */
+  token: string;
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  collectiveVacationMessage: string;
+  /** `YYYY-MM-DD` or null. */
+  collectiveVacationStart: string | null;
+  collectiveVacationEnd: string | null;
+  maxUseBotQueues: number;
+  timeUseBotQueues: number;
+  maxUseBotQueuesNPS: number;
+  expiresTicket: number;
+  whenExpiresTicket: 0 | 1;
+  expiresTicketNPS: number;
+  expiresInactiveMessage: string;
+  timeInactiveMessage: number;
+  inactiveMessage: string;
+  timeCreateNewTicket: number;
+  timeSendQueue: number;
+  sendIdQueue: number | null;
+  integrationId: number | null;
+  promptId: number | null;
+  flowIdWelcome: number | null;
+  flowIdNotPhrase: number | null;
+  queueIds: number[];
+  queues: ConnectionQueue[];
+  schedules: ServiceHours[];
+  /** The greeting's media file name, or null. */
+  greetingMediaAttachment: string | null;
+  /** A signed address of the greeting's media (valid a day), or null. */
+  greetingMediaUrl: string | null;
+  /** The message import window (WhatsApp): `YYYY-MM-DD` or null. */
+  importOldMessages: string | null;
+  importRecentMessages: string | null;
+  importOldMessagesGroups: boolean;
+  closedTicketsPostImported: boolean;
+  queueIdImportMessages: number | null;
+  statusImportMessages: string | null;
+  /** ISO date-time. */
+  updatedAt: string;
+  qrcode: string;
+  companyId: number;
+  provider: string;
+  retries: number;
+  lgpdMessage: string;
+  /** The channel's own settings, as its definition lets an admin see them. */
+  channelConfig: Record<string, unknown>;
+  /** Only with `?session=1`: the channel session's state (none is kept yet: null). */
+  session?: null;
+}
+
+/** A connection of `GET /whatsapp/all/` (super user): with its company. */
+export interface ConnectionOfCompany extends ConnectionShape {
+  companyName: string;
+}
+
+/** The editable fields of a connection (`POST /whatsapp` needs `name` and `channel`; `PUT` takes any). */
+export interface ConnectionInput {
+  name?: string;
+  channel?: ConnectionChannel;
+  isDefault?: boolean;
+  allowGroup?: boolean;
+  groupAsTicket?: GroupAsTicket;
+  greetingMessage?: string;
+  complationMessage?: string;
+  outOfHoursMessage?: string;
+  ratingMessage?: string;
+  collectiveVacationMessage?: string;
+  collectiveVacationStart?: string | null;
+  collectiveVacationEnd?: string | null;
+  maxUseBotQueues?: number;
+  timeUseBotQueues?: number;
+  maxUseBotQueuesNPS?: number;
+  expiresTicket?: number;
+  whenExpiresTicket?: 0 | 1;
+  expiresTicketNPS?: number;
+  expiresInactiveMessage?: string;
+  timeInactiveMessage?: number;
+  inactiveMessage?: string;
+  timeCreateNewTicket?: number;
+  timeSendQueue?: number;
+  sendIdQueue?: number | null;
+  integrationId?: number | null;
+  promptId?: number | null;
+  flowIdWelcome?: number | null;
+  flowIdNotPhrase?: number | null;
+  lgpdMessage?: string;
+  importOldMessages?: string | null;
+  importRecentMessages?: string | null;
+  importOldMessagesGroups?: boolean;
+  closedTicketsPostImported?: boolean;
+  queueIdImportMessages?: number | null;
+  queueIds?: number[];
+  schedules?: ServiceHours[];
+  channelConfig?: Record<string, unknown>;
+}
+
+/** `company-{id}-whatsapp`. */
+export type ConnectionEvent = { action: 'update'; whatsapp: ConnectionShape } | { action: 'delete'; whatsappId: number };
+
+/** `company-{id}-whatsappSession`. */
+export interface ConnectionSessionEvent {
+  action: 'update';
+  session: ConnectionShape;
+}

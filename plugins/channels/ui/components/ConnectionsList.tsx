@@ -1,0 +1,140 @@
+import { CheckCircleFilled, DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { showError, toast, useNarrowScreen, useTranslation } from '@balcao/plugin-sdk/ui';
+import { Button, Card, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tooltip, Typography } from 'antd';
+import { useDeleteConnectionMutation } from '../api';
+import { formatDateTime } from '../format';
+import type { Connection } from '../types';
+import { ChannelIcon } from './ChannelIcon';
+import { ConnectionStatusTag } from './ConnectionStatusTag';
+import { SessionActions } from './SessionActions';
+
+/** Props of the connections list. */
+export interface ConnectionsListProps {
+  connections: Connection[] | undefined;
+  /** The session column (2-administration §2: admins). */
+  showSession: boolean;
+  /** Edit and delete (admins). */
+  mayEdit: boolean;
+  onEdit(connection: Connection): void;
+  onShowQr(id: number): void;
+}
+
+/**
+ * The connections of a company (2-administration §2): channel, name, number, status, session, last update,
+ * default, actions; a table on wide screens and cards under 600 px. Deleting asks first.
+ */
+export function ConnectionsList({ connections, showSession, mayEdit, onEdit, onShowQr }: ConnectionsListProps) {
+  const { t } = useTranslation('channels');
+  const narrow = useNarrowScreen();
+  const [deleteConnection] = useDeleteConnectionMutation();
+
+  if (connections === undefined) return <Skeleton active paragraph={{ rows: 5 }} data-testid="connections-skeleton" />;
+  if (connections.length === 0) return <Empty description={t('page.empty')} />;
+
+  const remove = async (id: number) => {
+    try {
+      await deleteConnection(id).unwrap();
+      toast.success(t('toasts.deleted'));
+    } catch (failure) {
+      showError(failure);
+    }
+  };
+
+  const defaultMark = (connection: Connection) =>
+    connection.isDefault ? (
+      <CheckCircleFilled style={{ color: '#52c41a' }} role="img" aria-label={t('columns.default')} title={t('columns.default')} />
+    ) : null;
+
+  const editButtons = (connection: Connection) => (
+    <Space size={4}>
+      <Tooltip title={t('actions.edit')}>
+        <Button
+          size="small"
+          type="text"
+          icon={<EditOutlined />}
+          aria-label={t('actions.edit')}
+          onClick={() => onEdit(connection)}
+        />
+      </Tooltip>
+      <Popconfirm
+        title={t('confirm.deleteTitle', { name: connection.name })}
+        description={t('confirm.delete')}
+        okText={t('confirm.yes')}
+        cancelText={t('confirm.no')}
+        okButtonProps={{ danger: true }}
+        onConfirm={() => remove(connection.id)}
+      >
+        <Button size="small" type="text" danger icon={<DeleteOutlined />} aria-label={t('actions.delete')} />
+      </Popconfirm>
+    </Space>
+  );
+
+  if (narrow) {
+    return (
+      <Flex vertical gap={8}>
+        {connections.map((connection) => (
+          <Card key={connection.id} size="small" data-testid={`connection-${connection.id}`}>
+            <Flex align="center" gap={8} wrap>
+              <ChannelIcon channel={connection.channel} />
+              <Typography.Text strong>{connection.name}</Typography.Text>
+              {defaultMark(connection)}
+              <span style={{ flex: 1 }} />
+              <ConnectionStatusTag status={connection.status} />
+            </Flex>
+            {connection.number ? <Typography.Text type="secondary">{connection.number}</Typography.Text> : null}
+            <Flex justify="space-between" align="center" wrap gap={8} style={{ marginTop: 8 }}>
+              {showSession ? <SessionActions connection={connection} onShowQr={onShowQr} /> : <span />}
+              {mayEdit ? editButtons(connection) : null}
+            </Flex>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('columns.updatedAt')}: {formatDateTime(connection.updatedAt)}
+            </Typography.Text>
+          </Card>
+        ))}
+      </Flex>
+    );
+  }
+
+  return (
+    <Table<Connection>
+      rowKey="id"
+      size="middle"
+      pagination={false}
+      scroll={{ x: true }}
+      dataSource={connections}
+      onRow={(connection) => ({ 'data-testid': `connection-${connection.id}` }) as React.HTMLAttributes<HTMLElement>}
+      columns={[
+        {
+          key: 'channel',
+          title: t('columns.channel'),
+          align: 'center',
+          render: (_v, row) => <ChannelIcon channel={row.channel} />,
+        },
+        { key: 'name', title: t('columns.name'), dataIndex: 'name' },
+        { key: 'number', title: t('columns.number'), render: (_v, row) => row.number || '—' },
+        { key: 'status', title: t('columns.status'), render: (_v, row) => <ConnectionStatusTag status={row.status} /> },
+        ...(showSession
+          ? [
+              {
+                key: 'session',
+                title: t('columns.session'),
+                render: (_v: unknown, row: Connection) => <SessionActions connection={row} onShowQr={onShowQr} />,
+              },
+            ]
+          : []),
+        { key: 'updatedAt', title: t('columns.updatedAt'), render: (_v, row) => formatDateTime(row.updatedAt) },
+        { key: 'default', title: t('columns.default'), align: 'center', render: (_v, row) => defaultMark(row) },
+        ...(mayEdit
+          ? [
+              {
+                key: 'actions',
+                title: t('columns.actions'),
+                align: 'center' as const,
+                render: (_v: unknown, row: Connection) => editButtons(row),
+              },
+            ]
+          : []),
+      ]}
+    />
+  );
+}

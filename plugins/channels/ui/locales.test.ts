@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import pt from './locales/pt.json';
+import tr from './locales/tr.json';
+
+/** Every text of the channels' screens in all four languages. */
+const keysOf = (tree: object, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'object' && value !== null ? keysOf(value, `${prefix}${key}.`) : [`${prefix}${key}`],
+  );
+
+describe('channels texts', () => {
+  it('has the same keys, none empty, in pt, en, es and tr', () => {
+    const reference = keysOf(pt).sort();
+    for (const [language, tree] of Object.entries({ en, es, tr })) {
+      expect(keysOf(tree).sort(), language).toEqual(reference);
+      for (const key of keysOf(tree)) {
+        const value = key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], tree);
+        expect(String(value).trim(), `${language} ${key}`).not.toBe('');
+      }
+    }
+  });
+
+  it('translates every error code the connections API answers (server/connections/errors.ts, webchat/errors.ts, 1-core §8)', () => {
+    const codes = [
+      'ERR_NO_OTHER_WHATSAPP',
+      'ERR_NO_DEF_WAPP_FOUND',
+      'ERR_PLAN_FEATURE_DISABLED',
+      'ERR_CONNECTION_PLAN_LIMIT',
+      'ERR_RATING_MESSAGE_REQUIRED',
+      'ERR_EXPIRES_NPS_REQUIRED',
+      'ERR_SEND_QUEUE_REQUIRED',
+      'ERR_VACATION_DATES_REQUIRED',
+      'ERR_INVALID_SCHEDULE',
+      'ERR_WAPP_NOT_INITIALIZED',
+      'ERR_NO_WAPP_FOUND',
+      'ERR_VALIDATION',
+      'ERR_WEBCHAT_CONFIG_INVALID',
+      'ERR_WEBCHAT_NOT_WEBCHAT',
+      'ERR_VACATION_DATES_INVALID',
+      'ERR_IMPORT_DATES_INVALID',
+      'ERR_NO_QUEUE_FOUND',
+      'ERR_NO_INTEGRATION_FOUND',
+      'ERR_NO_PROMPT_FOUND',
+      'ERR_NO_FLOW_FOUND',
+      'ERR_CHANNEL_NOT_AVAILABLE',
+      'ERR_CHANNEL_CONFIG_INVALID',
+    ];
+    for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual([...codes].sort());
+  });
+
+  it('keeps the spec’s whatsappModal keys of §8', () => {
+    for (const tree of [pt, en, es, tr]) {
+      expect(Object.keys(tree.whatsappModal).sort()).toEqual(['errorExpiresNPS', 'errorRatingMessage', 'errorSendQueue']);
+    }
+  });
+});

@@ -1,0 +1,441 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { applyConnectionEvent } from './api';
+import { importState, needsAttention } from './format';
+import { AllConnectionsPage, countByCompany } from './pages/AllConnectionsPage';
+import { ConnectionsPage } from './pages/ConnectionsPage';
+import { answer, connection, planWith, renderPage, serveApi, signIn } from './test-support';
+import { useConnectionsBadge } from './useConnectionsBadge';
+
+/** Signs in an admin of company 1 whose company settings (carried by the session) are `pairs`. */
+const signInWithSettings = (pairs: Record<string, string>) =>
+  signIn({
+    company: {
+      id: 1,
+      name: 'Acme',
+      dueDate: '2999-12-31',
+      companieSettings: Object.entries(pairs).map(([key, value]) => ({ key, value })),
+    },
+  } as never);
+
+const writes = (calls: Array<{ method: string; path: string }>) =>
+  calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`);
+
+describe('ConnectionsPage', () => {
+  beforeEach(() => signIn());
+
+  it('lists the connections with the session buttons of each status (2-administration §2)', async () => {
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [
+        connection(1, { name: 'Leitura', status: 'qrcode', qrcode: 'qr-data-1' }),
+        connection(2, { name: 'Caiu', status: 'DISCONNECTED', isDefault: true }),
+        connection(3, { name: 'Ok', status: 'CONNECTED' }),
+        connection(4, { name: 'Pareando', status: 'PAIRING' }),
+        connection(5, { name: 'Esgotou', status: 'TIMEOUT' }),
+        connection(6, { name: 'Abrindo', status: 'OPENING', channel: 'webchat', number: '' }),
+      ]),
+      answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
+      answer('POST', '/whatsappsession/2', undefined, 204),
+      answer('PUT', '/whatsappsession/2', undefined, 204),
+      answer('DELETE', '/whatsappsession/3', undefined, 204),
+    );
+    renderPage(<ConnectionsPage />);
+    const qrRow = await screen.findByTestId('connection-1');
+    for (const header of ['Canal', 'Nome', 'Número', 'Status', 'Sessão', 'Última atualização', 'Padrão', 'Ações']) {
+      expect(screen.getByRole('columnheader', { name: header })).toBeTruthy();
+    }
+    expect(calls.find((call) => call.path === '/whatsapp/')?.query.get('session')).toBe('0');
+    expect(within(qrRow).getByText('Aguardando leitura do QR Code')).toBeTruthy();
+    expect(within(qrRow).getByRole('button', { name: 'QR Code' })).toBeTruthy();
+    expect(within(qrRow).getByRole('img', { name: 'WhatsApp' })).toBeTruthy();
+
+    const down = screen.getByTestId('connection-2');
+    expect(within(down).getByRole('img', { name: 'Padrão' })).toBeTruthy();
+    fireEvent.click(within(down).getByRole('button', { name: 'Tentar novamente' }));
+    fireEvent.click(within(down).getByRole('button', { name: 'Novo QR Code' }));
+    await waitFor(() => expect(writes(calls)).toEqual(['POST /whatsappsession/2', 'PUT /whatsappsession/2']));
+
+    for (const id of [3, 4, 5])
+      expect(within(screen.getByTestId(`connection-${id}`)).getByRole('button', { name: 'Desconectar' })).toBeTruthy();
+    fireEvent.click(within(screen.getByTestId('connection-3')).getByRole('button', { name: 'Desconectar' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+    await waitFor(() => expect(writes(calls)).toContain('DELETE /whatsappsession/3'));
+
+    const opening = screen.getByTestId('connection-6');
+    const connecting = within(opening).getByRole('button', { name: /Conectando/ }) as HTMLButtonElement;
+    expect(connecting.disabled).toBe(true);
+    expect(within(opening).getByRole('img', { name: 'Webchat' })).toBeTruthy();
+    expect(within(opening).getByText('05/03/2024', { exact: false })).toBeTruthy();
+  });
+
+  it('shows the QR code of a connection waiting for it', async () => {
+    serveApi(
+      answer('GET', '/whatsapp/', [connection(1, { status: 'qrcode', qrcode: '2@abcdefghijklmnop' })]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'QR Code' }));
+    expect(await screen.findByText('Leia o QR Code para iniciar a sessão')).toBeTruthy();
+    expect(screen.getByTestId('connection-qrcode')).toBeTruthy();
+  });
+
+  it('offers WhatsApp, Facebook and Instagram by the plan flags, and Webchat always', async () => {
+    serveApi(answer('GET', '/whatsapp/', []), answer('GET', '/companies/listPlan/1', planWith(1, ['useInstagram'])));
+    renderPage(<ConnectionsPage />);
+    expect(await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.')).toBeTruthy();
+    const add = screen.getByRole('button', { name: /Adicionar/ });
+    await waitFor(() => expect((add as HTMLButtonElement).className).not.toContain('loading'));
+    fireEvent.click(add);
+    const item = async (name: string) => (await screen.findByRole('menuitem', { name })).getAttribute('aria-disabled');
+    expect(await item('WhatsApp WhatsApp')).toBe('true');
+    expect(await item('Facebook Facebook')).toBe('true');
+    expect(await item('Instagram Instagram')).not.toBe('true');
+    expect(await item('Webchat Webchat')).not.toBe('true');
+  });
+
+  it('checks the rules of §5 before saving, then saves a webchat connection with its widget', async () => {
+    await signInWithSettings({ userRating: 'enabled', scheduleType: 'connection' });
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', []),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('GET', '/queue', [{ id: 7, name: 'Vendas', color: '#00AA00' }]),
+      answer('POST', '/whatsapp', connection(9, { channel: 'webchat' }), 201),
+    );
+    renderPage(<ConnectionsPage />);
+    await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
+    fireEvent.click(screen.getByRole('button', { name: /Adicionar/ }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Webchat Webchat' }));
+    expect(await screen.findByText('Adicionar conexão Webchat')).toBeTruthy();
+    // the schedules tab shows because scheduleType is connection; the widget tab because it is webchat
+    await screen.findByRole('tab', { name: 'Horários de atendimento' });
+    expect(screen.getByRole('tab', { name: 'Widget' })).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: /Integra/ })).toBeNull();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Corrija os campos destacados antes de salvar.')).toBeTruthy();
+    expect(screen.getByText('Obrigatório')).toBeTruthy();
+    expect(screen.getByText('Com as avaliações ativas, a mensagem de avaliação é obrigatória.')).toBeTruthy();
+    expect(
+      screen.getByText('Com as avaliações ativas, informe o tempo para encerrar a avaliação (maior que zero).'),
+    ).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Site' } });
+    fireEvent.change(screen.getByLabelText('Mensagem de avaliação'), { target: { value: 'De 0 a 10?' } });
+    fireEvent.change(screen.getByLabelText('Encerrar a avaliação após'), { target: { value: '30' } });
+    fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '5' } });
+    fireEvent.change(screen.getByLabelText('Mensagem de férias coletivas'), { target: { value: 'Voltamos logo' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Informe o tempo e a fila de redirecionamento juntos.')).toBeTruthy();
+    expect(screen.getAllByText('Informe as datas das férias coletivas.').length).toBe(2);
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+    fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '0' } });
+    fireEvent.blur(screen.getByLabelText('Redirecionar para a fila após'));
+    fireEvent.change(screen.getByLabelText('Início das férias'), { target: { value: '2024-12-20' } });
+    fireEvent.change(screen.getByLabelText('Fim das férias'), { target: { value: '2025-01-05' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
+    expect(await screen.findAllByText('Disponível depois de salvar a conexão.', {}, { timeout: 3_000 })).toHaveLength(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
+    const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Site',
+      channel: 'webchat',
+      ratingMessage: 'De 0 a 10?',
+      expiresTicketNPS: 30,
+      timeSendQueue: 0,
+      sendIdQueue: null,
+      collectiveVacationMessage: 'Voltamos logo',
+      collectiveVacationStart: '2024-12-20',
+      collectiveVacationEnd: '2025-01-05',
+      maxUseBotQueues: 3,
+      maxUseBotQueuesNPS: 3,
+      queueIds: [],
+      channelConfig: {
+        allowedOrigins: [],
+        theme: 'auto',
+        position: 'right',
+        newConversationsPerIpPerHour: 20,
+        messagesPerMinute: 30,
+      },
+    });
+    expect(body.schedules).toHaveLength(7);
+    expect(body.channelConfig).not.toHaveProperty('widgetKey');
+    expect(body.channelConfig).not.toHaveProperty('identitySecret');
+  });
+
+  it('edits a webchat connection: token, embed snippet, identity secret regenerated through PUT', async () => {
+    await signInWithSettings({ userRating: 'disabled', scheduleType: 'disabled' });
+    const webchat = connection(4, {
+      name: 'Site',
+      channel: 'webchat',
+      token: 'T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n',
+      channelConfig: {
+        widgetKey: 'wck_abcdefghijklmnopqrstuvwxyz012345',
+        identitySecret: 'old-secret-old-secret-old-secret-0000',
+        allowedOrigins: ['https://loja.example'],
+        prechat: { name: 'required', email: 'optional', phone: 'off' },
+      },
+    });
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [webchat]),
+      answer('GET', '/whatsapp/4', webchat),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('GET', '/queue', []),
+      answer('PUT', '/whatsapp/4', {
+        ...webchat,
+        channelConfig: { ...webchat.channelConfig, identitySecret: 'new-secret-new-secret-new-secret-1111' },
+      }),
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(within(await screen.findByTestId('connection-4')).getByRole('button', { name: 'Editar' }));
+    expect(await screen.findByTestId('connection-token')).toBeTruthy();
+    expect(screen.getByText('T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n')).toBeTruthy();
+    expect(screen.queryByRole('tab', { name: 'Horários de atendimento' })).toBeNull();
+    fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
+    const snippet = await screen.findByTestId('widget-snippet');
+    expect(snippet.textContent).toContain(
+      '<script src="http://balcao.test/plugins/channels/widget/channels-widget.js" data-key="wck_abcdefghijklmnopqrstuvwxyz012345" async></script>',
+    );
+    expect(screen.getByText('https://loja.example')).toBeTruthy();
+    expect(screen.getByText('BalcaoChat.setUser(token)')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Gerar novo — Segredo de identificação' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+    expect(await screen.findByText('new-secret-new-secret-new-secret-1111', {}, { timeout: 5_000 })).toBeTruthy();
+    const put = calls.find((call) => call.method === 'PUT' && call.path === '/whatsapp/4')?.body as {
+      channelConfig: Record<string, unknown>;
+    };
+    expect(put.channelConfig).toMatchObject({ regenerate: ['identitySecret'], allowedOrigins: ['https://loja.example'] });
+    expect(put.channelConfig).not.toHaveProperty('identitySecret');
+  });
+
+  it('regenerates the token without losing what is being typed', async () => {
+    let current = connection(5, { name: 'Vendas', token: 'OLDOLDOLDOLDOLDOLDOLDOLDOLDOLD' });
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [current]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('GET', '/queue', []),
+      (call) => (call.method === 'GET' && call.path === '/whatsapp/5' ? { status: 200, body: current } : undefined),
+      (call) => {
+        if (call.method !== 'POST' || call.path !== '/whatsapp/5/token') return undefined;
+        current = { ...current, token: 'NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW' };
+        return { status: 200, body: { token: current.token } };
+      },
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(within(await screen.findByTestId('connection-5')).getByRole('button', { name: 'Editar' }));
+    const name = (await screen.findByLabelText('Nome')) as HTMLInputElement;
+    fireEvent.change(name, { target: { value: 'Vendas Sul' } });
+    fireEvent.click(screen.getByRole('button', { name: /Gerar novo/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+    expect(await screen.findByText('NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW', {}, { timeout: 5_000 })).toBeTruthy();
+    expect((screen.getByLabelText('Nome') as HTMLInputElement).value).toBe('Vendas Sul');
+    expect(writes(calls)).toEqual(['POST /whatsapp/5/token']);
+  });
+
+  it('asks before deleting and says so after', async () => {
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [connection(3, { name: 'Antiga' })]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('DELETE', '/whatsapp/3', undefined, 204),
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(within(await screen.findByTestId('connection-3')).getByRole('button', { name: 'Excluir' }));
+    expect(await screen.findByText('Excluir Antiga?')).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+    fireEvent.click(screen.getByRole('button', { name: 'Sim' }));
+    expect(await screen.findByText('Conexão excluída com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(writes(calls)).toEqual(['DELETE /whatsapp/3']);
+  });
+
+  it('restarts every connection and says to wait', async () => {
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [connection(1)]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('POST', '/whatsapp-restart/', undefined, 204),
+    );
+    renderPage(<ConnectionsPage />);
+    await screen.findByTestId('connection-1');
+    fireEvent.click(screen.getByRole('button', { name: /Reiniciar conexões/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+    expect(await screen.findByText('Aguarde... Suas conexões serão reiniciadas!', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(writes(calls)).toEqual(['POST /whatsapp-restart/']);
+  });
+
+  it("translates the server's codes in a toast", async () => {
+    serveApi(
+      answer('GET', '/whatsapp/', [connection(2, { status: 'DISCONNECTED' })]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('POST', '/whatsappsession/2', { error: 'ERR_CONNECTION_PLAN_LIMIT' }, 400),
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(within(await screen.findByTestId('connection-2')).getByRole('button', { name: 'Tentar novamente' }));
+    expect(await screen.findByText('O plano da empresa não permite mais conexões.', {}, { timeout: 5_000 })).toBeTruthy();
+  });
+
+  it('shows the imported-tickets button and the preparing state only when statusImportMessages says so', async () => {
+    serveApi(
+      answer('GET', '/whatsapp/', [
+        connection(1, { statusImportMessages: 'renderButtonCloseTickets' }),
+        connection(2, { statusImportMessages: String(Date.now() - 5_000) }),
+        connection(3, { statusImportMessages: String(Date.now() - 60_000) }),
+      ]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+    );
+    renderPage(<ConnectionsPage />);
+    expect(
+      within(await screen.findByTestId('connection-1')).getByRole('button', { name: 'Fechar tickets importados' }),
+    ).toBeTruthy();
+    const preparing = within(screen.getByTestId('connection-2')).getByRole('button', { name: /Preparando importação/ });
+    expect((preparing as HTMLButtonElement).disabled).toBe(true);
+    expect(within(screen.getByTestId('connection-3')).queryByRole('button', { name: /Preparando/ })).toBeNull();
+    expect(importState(String(Date.now() - 36_000))).toBeNull();
+  });
+
+  it('hides the session column and edit/delete without the permissions, and shows cards on narrow screens', async () => {
+    const original = globalThis.matchMedia;
+    globalThis.matchMedia = ((query: string) => ({
+      ...original(query),
+      matches: query.includes('max-width'),
+    })) as typeof matchMedia;
+    try {
+      serveApi(
+        answer('GET', '/whatsapp/', [connection(1, { name: 'Celular' })]),
+        answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      );
+      renderPage(<ConnectionsPage />);
+      const card = await screen.findByTestId('connection-1');
+      expect(card.className).toContain('ant-card');
+      expect(within(card).getByText('Celular')).toBeTruthy();
+      expect(screen.queryByRole('table')).toBeNull();
+    } finally {
+      globalThis.matchMedia = original;
+    }
+  });
+
+  it('shows the no-access screen to a profile user without allowConnections, and calls nothing', async () => {
+    await signIn({ profile: 'user', allowConnections: 'disabled' });
+    const calls = serveApi();
+    renderPage(<ConnectionsPage />);
+    expect(await screen.findByText('Oops! Acesso Negado!')).toBeTruthy();
+    expect(calls.some((call) => call.path.startsWith('/whatsapp'))).toBe(false);
+  });
+
+  it('treats a profile user with allowConnections as an admin here', async () => {
+    await signIn({ profile: 'user', allowConnections: 'enabled' });
+    serveApi(answer('GET', '/whatsapp/', [connection(1)]), answer('GET', '/companies/listPlan/1', planWith(1, [])));
+    renderPage(<ConnectionsPage />);
+    const row = await screen.findByTestId('connection-1');
+    expect(within(row).getByRole('button', { name: 'Editar' })).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Sessão' })).toBeTruthy();
+  });
+});
+
+describe('AllConnectionsPage', () => {
+  it('counts connected, disconnected and total per company with a totals row, and opens a company', async () => {
+    await signIn({ super: true });
+    serveApi(
+      answer('GET', '/whatsapp/all/', [
+        connection(1, { companyId: 1, companyName: 'Balcão', status: 'CONNECTED' }),
+        connection(2, { companyId: 2, companyName: 'Acme', status: 'CONNECTED' }),
+        connection(3, { companyId: 2, companyName: 'Acme', status: 'DISCONNECTED', name: 'Loja' }),
+        connection(4, { companyId: 2, companyName: 'Acme', status: 'qrcode' }),
+      ]),
+      answer('GET', '/companies/list', [
+        { id: 1, name: 'Balcão' },
+        { id: 2, name: 'Acme' },
+        { id: 3, name: 'Lite' },
+      ]),
+      answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
+    );
+    renderPage(<AllConnectionsPage />, '/allConnections');
+    const acme = await screen.findByTestId('company-2');
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(cells(acme).slice(0, 4)).toEqual(['Acme', '1', '2', '3']);
+    expect(cells(screen.getByTestId('company-3')).slice(0, 4)).toEqual(['Lite', '0', '0', '0']);
+    expect(cells(screen.getByTestId('totals')).slice(0, 4)).toEqual(['Total geral', '2', '2', '4']);
+    fireEvent.click(within(acme).getByRole('button', { name: 'Ver conexões — Acme' }));
+    expect(await screen.findByText('Conexões de Acme')).toBeTruthy();
+    // another company's connections: their state, read-only (writes act on the session's company)
+    const foreign = screen.getByRole('dialog');
+    expect(within(foreign).getByText('Loja')).toBeTruthy();
+    expect(within(foreign).getByText('Desconectado')).toBeTruthy();
+    expect(within(foreign).queryByRole('button', { name: 'Novo QR Code' })).toBeNull();
+    expect(within(foreign).queryByRole('button', { name: 'Editar' })).toBeNull();
+    // the super user's own company is managed here as on /connections
+    fireEvent.click(within(screen.getByTestId('company-1')).getByRole('button', { name: 'Ver conexões — Balcão' }));
+    const own = (await screen.findByText('Conexões de Balcão')).closest('[role="dialog"]') as HTMLElement;
+    expect(await within(own).findByRole('button', { name: 'Editar' })).toBeTruthy();
+    expect(within(own).getByRole('button', { name: 'Desconectar' })).toBeTruthy();
+    expect(within(own).getByRole('button', { name: /Adicionar/ })).toBeTruthy();
+  });
+
+  it('sends everyone else to /tickets', async () => {
+    await signIn({ super: false });
+    const calls = serveApi();
+    renderPage(
+      <Routes>
+        <Route path="/allConnections" element={<AllConnectionsPage />} />
+        <Route path="/tickets" element={<h1>Tickets</h1>} />
+      </Routes>,
+      '/allConnections',
+    );
+    expect(await screen.findByRole('heading', { name: 'Tickets' })).toBeTruthy();
+    expect(calls).toEqual([]);
+  });
+
+  it('keeps companies without connections and names unknown ones by id', () => {
+    const lines = countByCompany([connection(1, { companyId: 9, status: 'TIMEOUT' })], [{ id: 2, name: 'Beta' }]);
+    expect(lines).toEqual([
+      { companyId: 9, name: '#9', connected: 0, disconnected: 1, total: 1 },
+      { companyId: 2, name: 'Beta', connected: 0, disconnected: 0, total: 0 },
+    ]);
+  });
+});
+
+function BadgeProbe() {
+  const badge = useConnectionsBadge();
+  return <span data-testid="badge">{badge === true ? 'dot' : 'none'}</span>;
+}
+
+describe('the Connections menu badge', () => {
+  beforeEach(() => signIn());
+
+  it('reads the connections 2 s after load and shows a dot while one needs attention', async () => {
+    const calls = serveApi(answer('GET', '/whatsapp/', [connection(1), connection(2, { status: 'TIMEOUT' })]));
+    renderPage(<BadgeProbe />);
+    expect(screen.getByTestId('badge').textContent).toBe('none');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
+    expect(calls.some((call) => call.path === '/whatsapp/')).toBe(false);
+    await waitFor(() => expect(screen.getByTestId('badge').textContent).toBe('dot'), { timeout: 4_000 });
+  });
+
+  it('stays off when every connection is CONNECTED', async () => {
+    serveApi(answer('GET', '/whatsapp/', [connection(1), connection(2)]));
+    renderPage(<BadgeProbe />);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 2_300)));
+    expect(screen.getByTestId('badge').textContent).toBe('none');
+  });
+
+  it('follows the realtime events: a status, a replaced connection, a deletion', () => {
+    const rows = [connection(1), connection(2)];
+    const afterSession = applyConnectionEvent(rows, {
+      action: 'update',
+      session: connection(2, { status: 'qrcode', qrcode: 'abc' }),
+    });
+    expect(afterSession[1]).toMatchObject({ id: 2, status: 'qrcode', qrcode: 'abc', name: 'Conexão 2' });
+    expect(needsAttention(afterSession)).toBe(true);
+    const replaced = applyConnectionEvent(afterSession, { action: 'update', whatsapp: connection(2, { status: 'CONNECTED' }) });
+    expect(needsAttention(replaced)).toBe(false);
+    const added = applyConnectionEvent(replaced, { action: 'update', whatsapp: connection(3, { status: 'OPENING' }) });
+    expect(added.map((row) => row.id)).toEqual([1, 2, 3]);
+    expect(needsAttention(applyConnectionEvent(added, { action: 'delete', whatsappId: 3 }))).toBe(false);
+    for (const status of ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'] as const) {
+      expect(needsAttention([connection(1, { status })]), status).toBe(true);
+    }
+  });
+});

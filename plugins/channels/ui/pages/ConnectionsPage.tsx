@@ -1,0 +1,93 @@
+import { ReloadOutlined } from '@ant-design/icons';
+import { showError, toast, usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { Alert, Button, Card, Flex, Popconfirm, Typography } from 'antd';
+import { useListConnectionsQuery, useRestartConnectionsMutation } from '../api';
+import { AddConnectionMenu } from '../components/AddConnectionMenu';
+import { ConnectionEditor } from '../components/ConnectionEditor';
+import { ConnectionsList } from '../components/ConnectionsList';
+import { NoAccess } from '../components/NoAccess';
+import { QrCodeDialog } from '../components/QrCodeDialog';
+import { useConnectionDialogs } from '../components/useConnectionDialogs';
+
+/**
+ * Connections (/connections, 2-administration §2): the company's connections, live through
+ * `company-{id}-whatsapp` and `-whatsappSession`, with the add menu, the per-status session buttons, the QR
+ * dialog, the editor and restart-all. A profile user without allowConnections sees the no-access screen;
+ * with it, they act as an admin here (1-core §6).
+ */
+export function ConnectionsPage() {
+  const { t } = useTranslation('channels');
+  const user = useSession();
+  const mayView = usePermission('connections-page:actionButtons');
+  const mayAdd = usePermission('connections-page:addConnection');
+  const mayEdit = usePermission('connections-page:editOrDeleteConnection');
+  const { data: connections, isError, refetch } = useListConnectionsQuery(undefined, { skip: !mayView });
+  const [restart, restarting] = useRestartConnectionsMutation();
+  const dialogs = useConnectionDialogs();
+
+  if (!mayView) return <NoAccess />;
+
+  const restartAll = async () => {
+    try {
+      await restart().unwrap();
+      toast.info(t('toasts.restarting'));
+    } catch (failure) {
+      showError(failure);
+    }
+  };
+
+  return (
+    <Card
+      title={
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {t('page.title')}
+        </Typography.Title>
+      }
+      extra={
+        <Flex gap={8} wrap justify="flex-end">
+          <Popconfirm
+            title={t('confirm.restartTitle')}
+            description={t('confirm.restart')}
+            okText={t('confirm.yes')}
+            cancelText={t('confirm.no')}
+            onConfirm={restartAll}
+          >
+            <Button icon={<ReloadOutlined />} loading={restarting.isLoading}>
+              {t('page.restartAll')}
+            </Button>
+          </Popconfirm>
+          {mayAdd ? <AddConnectionMenu companyId={user?.companyId} onAdd={dialogs.add} /> : null}
+        </Flex>
+      }
+      styles={{ body: { padding: 12 } }}
+    >
+      {isError ? (
+        <Alert
+          type="error"
+          showIcon
+          title={t('page.loadFailed')}
+          action={
+            <Button size="small" onClick={() => refetch()}>
+              {t('page.retry')}
+            </Button>
+          }
+          style={{ marginBottom: 12 }}
+        />
+      ) : null}
+      <ConnectionsList
+        connections={isError ? [] : connections}
+        showSession={mayView}
+        mayEdit={mayEdit}
+        onEdit={(connection) => dialogs.edit(connection.id, connection.channel)}
+        onShowQr={dialogs.showQr}
+      />
+      <ConnectionEditor
+        open={dialogs.editor.open}
+        connectionId={dialogs.editor.connectionId}
+        channel={dialogs.editor.channel}
+        onClose={dialogs.closeEditor}
+      />
+      <QrCodeDialog connection={connections?.find((connection) => connection.id === dialogs.qrFor)} onClose={dialogs.closeQr} />
+    </Card>
+  );
+}
