@@ -153,6 +153,8 @@ export function widgetConfigs(mode: BuildMode, env: NodeJS.ProcessEnv = process.
         publicPath: 'auto',
         uniqueName: `balcao_${feature.id}_widget`,
         filename: '[name].js',
+        // chunks a widget loads later (the chat window on first open): hashed, so cached for ever
+        chunkFilename: '[name].[contenthash:10].js',
         clean: true,
         iife: true,
       },

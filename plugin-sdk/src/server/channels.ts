@@ -5,49 +5,9 @@
  * reopen window) read it with `ctx.services.has('connections')` / `use('connections')` and fall back to
  * the company's configuration when it isn't installed.
  */
-import type { ServiceHours } from '../shared/service-hours';
+import type { ConnectionProfile } from '../shared/connection-profile';
 
-/** A connection's configuration as automation reads it. Times are minutes (0: off). */
-export interface ConnectionProfile {
-  id: number;
-  companyId: number;
-  name: string;
-  /** `whatsapp`, `whatsappapi`, `facebook`, `instagram`, `webchat`. */
-  channel: string;
-  status: string;
-  isDefault: boolean;
-  allowGroup: boolean;
-  groupAsTicket: 'disabled' | 'enabled';
-  greetingMessage: string;
-  /** The farewell sent when a ticket is resolved with a farewell and the agent has none of their own. */
-  complationMessage: string;
-  /** Sent when the contact writes outside the connection's hours (scheduleType `connection`). */
-  outOfHoursMessage: string;
-  /** Asks for the NPS rating (0–10) on close, when the company's userRating setting is on. */
-  ratingMessage: string;
-  collectiveVacationMessage: string;
-  /** ISO dates (YYYY-MM-DD), both days included; null when no vacation is set. */
-  collectiveVacationStart: string | null;
-  collectiveVacationEnd: string | null;
-  maxUseBotQueues: number;
-  timeUseBotQueues: number;
-  maxUseBotQueuesNPS: number;
-  expiresTicket: number;
-  whenExpiresTicket: 0 | 1;
-  expiresTicketNPS: number;
-  expiresInactiveMessage: string;
-  timeInactiveMessage: number;
-  inactiveMessage: string;
-  timeCreateNewTicket: number;
-  timeSendQueue: number;
-  sendIdQueue: number | null;
-  /** The connection's queues in menu order; empty: every queue of the company. */
-  queueIds: number[];
-  schedules: ServiceHours[];
-  lgpdMessage: string;
-  integrationId: number | null;
-  promptId: number | null;
-}
+export type { ConnectionProfile };
 
 export interface ConnectionsService {
   /**

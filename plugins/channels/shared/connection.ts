@@ -3,7 +3,7 @@
  * its realtime events carry it (1-core §7): shared by the server, which builds these shapes, and the UI,
  * which imports them as types.
  */
-import type { PlanFlag, ServiceHours } from '@balcao/plugin-sdk/shared';
+import type { ConnectionProfile, PlanFlag } from '@balcao/plugin-sdk/shared';
 
 /** The channels a connection may be of. */
 export const CONNECTION_CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram', 'webchat'] as const;
@@ -11,7 +11,7 @@ export type ConnectionChannel = (typeof CONNECTION_CHANNELS)[number];
 
 /**
  * The plan flag a channel's connections need, checked on the server when one is created or started
- * (webchat needs none: every plan may put a chat on its own site; docs/connections.md).
+ * (webchat needs none: every plan may put a chat on its own site; docs/channels/connections.md).
  */
 export const CHANNEL_PLAN_FLAGS: Record<ConnectionChannel, PlanFlag | null> = {
   whatsapp: 'useWhatsapp',
@@ -48,44 +48,16 @@ export interface ConnectionSummary {
   isDefault: boolean;
 }
 
-export interface ConnectionShape {
-  id: number;
-  name: string;
+export interface ConnectionShape extends Omit<ConnectionProfile, 'channel' | 'status' | 'groupAsTicket'> {
   number: string;
   channel: ConnectionChannel;
   status: ConnectionStatusValue;
-  isDefault: boolean;
-  allowGroup: boolean;
   groupAsTicket: GroupAsTicket;
   /** 30 random alphanumerics (2-administration §9), regenerable with `POST /whatsapp/:id/token`. */
   token: string;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  collectiveVacationMessage: string;
-  /** `YYYY-MM-DD` or null. */
-  collectiveVacationStart: string | null;
-  collectiveVacationEnd: string | null;
-  maxUseBotQueues: number;
-  timeUseBotQueues: number;
-  maxUseBotQueuesNPS: number;
-  expiresTicket: number;
-  whenExpiresTicket: 0 | 1;
-  expiresTicketNPS: number;
-  expiresInactiveMessage: string;
-  timeInactiveMessage: number;
-  inactiveMessage: string;
-  timeCreateNewTicket: number;
-  timeSendQueue: number;
-  sendIdQueue: number | null;
-  integrationId: number | null;
-  promptId: number | null;
   flowIdWelcome: number | null;
   flowIdNotPhrase: number | null;
-  queueIds: number[];
   queues: ConnectionQueue[];
-  schedules: ServiceHours[];
   /** The greeting's media file name, or null. */
   greetingMediaAttachment: string | null;
   /** A signed address of the greeting's media (valid a day), or null. */
@@ -100,10 +72,8 @@ export interface ConnectionShape {
   /** ISO date-time. */
   updatedAt: string;
   qrcode: string;
-  companyId: number;
   provider: string;
   retries: number;
-  lgpdMessage: string;
   /** The channel's own settings, as its definition lets an admin see them. */
   channelConfig: Record<string, unknown>;
   /** Only with `?session=1`: the channel session's state (none is kept yet: null). */
@@ -116,45 +86,25 @@ export interface ConnectionOfCompany extends ConnectionShape {
 }
 
 /** The editable fields of a connection (`POST /whatsapp` needs `name` and `channel`; `PUT` takes any). */
-export interface ConnectionInput {
-  name?: string;
-  channel?: ConnectionChannel;
-  isDefault?: boolean;
-  allowGroup?: boolean;
-  groupAsTicket?: GroupAsTicket;
-  greetingMessage?: string;
-  complationMessage?: string;
-  outOfHoursMessage?: string;
-  ratingMessage?: string;
-  collectiveVacationMessage?: string;
-  collectiveVacationStart?: string | null;
-  collectiveVacationEnd?: string | null;
-  maxUseBotQueues?: number;
-  timeUseBotQueues?: number;
-  maxUseBotQueuesNPS?: number;
-  expiresTicket?: number;
-  whenExpiresTicket?: 0 | 1;
-  expiresTicketNPS?: number;
-  expiresInactiveMessage?: string;
-  timeInactiveMessage?: number;
-  inactiveMessage?: string;
-  timeCreateNewTicket?: number;
-  timeSendQueue?: number;
-  sendIdQueue?: number | null;
-  integrationId?: number | null;
-  promptId?: number | null;
-  flowIdWelcome?: number | null;
-  flowIdNotPhrase?: number | null;
-  lgpdMessage?: string;
-  importOldMessages?: string | null;
-  importRecentMessages?: string | null;
-  importOldMessagesGroups?: boolean;
-  closedTicketsPostImported?: boolean;
-  queueIdImportMessages?: number | null;
-  queueIds?: number[];
-  schedules?: ServiceHours[];
-  channelConfig?: Record<string, unknown>;
-}
+export type ConnectionInput = Partial<
+  Omit<
+    ConnectionShape,
+    | 'id'
+    | 'companyId'
+    | 'number'
+    | 'status'
+    | 'token'
+    | 'queues'
+    | 'greetingMediaAttachment'
+    | 'greetingMediaUrl'
+    | 'statusImportMessages'
+    | 'updatedAt'
+    | 'qrcode'
+    | 'provider'
+    | 'retries'
+    | 'session'
+  >
+>;
 
 /** `company-{id}-whatsapp`. */
 export type ConnectionEvent = { action: 'update'; whatsapp: ConnectionShape } | { action: 'delete'; whatsappId: number };

@@ -1,7 +1,7 @@
-import type { ServiceHours } from '@balcao/plugin-sdk/ui';
 import type {
   ConnectionChannel,
   ConnectionEvent,
+  ConnectionInput,
   ConnectionOfCompany,
   ConnectionQueue,
   ConnectionSessionEvent,
@@ -32,34 +32,21 @@ export interface WebchatChannelConfig {
   messagesPerMinute: number;
 }
 
-/** The fields the editor sends (`POST /whatsapp`, `PUT /whatsapp/:id`). */
-export interface ConnectionBody {
-  name: string;
-  channel?: ConnectionChannel;
-  isDefault: boolean;
-  allowGroup: boolean;
-  groupAsTicket: 'disabled' | 'enabled';
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  collectiveVacationMessage: string;
-  collectiveVacationStart: string | null;
-  collectiveVacationEnd: string | null;
-  maxUseBotQueues: number;
-  timeUseBotQueues: number;
-  maxUseBotQueuesNPS: number;
-  expiresTicket: number;
-  whenExpiresTicket: 0 | 1;
-  expiresTicketNPS: number;
-  expiresInactiveMessage: string;
-  timeInactiveMessage: number;
-  inactiveMessage: string;
-  timeCreateNewTicket: number;
-  timeSendQueue: number;
-  sendIdQueue: number | null;
-  lgpdMessage: string;
-  queueIds: number[];
-  schedules: ServiceHours[];
-  channelConfig?: Record<string, unknown>;
-}
+/** The fields the editor sends (`POST /whatsapp`, `PUT /whatsapp/:id`): every editable one it shows. */
+export type ConnectionBody = Required<
+  Omit<
+    ConnectionInput,
+    | 'channel'
+    | 'channelConfig'
+    | 'integrationId'
+    | 'promptId'
+    | 'flowIdWelcome'
+    | 'flowIdNotPhrase'
+    | 'importOldMessages'
+    | 'importRecentMessages'
+    | 'importOldMessagesGroups'
+    | 'closedTicketsPostImported'
+    | 'queueIdImportMessages'
+  >
+> &
+  Pick<ConnectionInput, 'channel' | 'channelConfig'>;

@@ -102,6 +102,17 @@ describe('GET /messages/:ticketUuid', () => {
     expect([...(driver.read[0]?.channelMessageIds ?? [])].sort()).toEqual(unreadIds);
   });
 
+  it('reads the waiting messages when an agent accepts the ticket, and tells the channel', async () => {
+    const ticket = await agentTicket({ status: 'pending', userId: null, queueId: queue, unreadMessages: 2 });
+    await kit.messages(acme, ticket.id, 2, { read: false, channelIds: true });
+    const accepted = await kit.call(agent, 'PUT', `/tickets/${ticket.id}`, { status: 'open', userId: agent.id });
+    expect(accepted.status).toBe(200);
+    expect((await kit.ticketRow(ticket.id)).unreadMessages).toBe(0);
+    expect(await kit.knex('messages').where({ ticketId: ticket.id, read: false })).toHaveLength(0);
+    expect(driver.read).toHaveLength(1);
+    expect(driver.read[0]?.channelMessageIds).toHaveLength(2);
+  });
+
   it('never marks a pending ticket read, even for its user', async () => {
     const ticket = await agentTicket({ status: 'pending', unreadMessages: 2 });
     await kit.messages(acme, ticket.id, 2, { read: false });

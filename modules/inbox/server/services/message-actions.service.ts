@@ -1,9 +1,10 @@
 import { AppError, isAppError, type PluginContext, type SessionUser } from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
 import { EDIT_WINDOW_MS, MESSAGES_PAGE_SIZE, type Message, type MessageReaction, type Ticket } from '../../shared/types';
 import { Contact } from '../models/contact';
 import { Message as MessageModel } from '../models/message';
 import { Ticket as TicketModel } from '../models/ticket';
-import { driverFor, outboundTarget } from './driver-registry';
+import { driverFor, outboundTarget, type TargetTicket } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { enqueueDelivery, type OutboundDraft, signBody, storeOutbound } from './message-send.service';
 import { loadMessage, loadTicketPage } from './message-serializer';
@@ -158,24 +159,39 @@ export async function markTicketRead(ctx: PluginContext, companyId: number, tick
   if (ticket.unreadMessages === 0) return;
   const before = visibleState(ticket);
   const channelIds = await ctx.db.transaction(async (trx) => {
-    const read = (await trx('messages')
-      .where({ companyId, ticketId: ticket.id, read: false, fromMe: false })
-      .update({ read: true })
-      .returning('channelMessageId')) as Array<{ channelMessageId: string | null }>;
+    const read = await readContactMessages(trx, companyId, ticket.id);
     await trx('tickets').where({ companyId, id: ticket.id }).update({ unreadMessages: 0 });
-    return read.flatMap((row) => (row.channelMessageId ? [row.channelMessageId] : []));
+    return read;
   });
   ticket.unreadMessages = 0;
-  const driver = driverFor(ctx, ticket.channel);
-  if (driver?.markRead && channelIds.length > 0) {
-    try {
-      await driver.markRead(await outboundTarget(ctx, companyId, ticket), channelIds);
-    } catch (error) {
-      // a lost read receipt is no reason to fail the read
-      ctx.log.warn({ err: error, ticketId: ticket.id }, 'channel driver failed to mark read');
-    }
-  }
+  await sendReadReceipts(ctx, companyId, ticket, channelIds);
   await notifyTicketChanged(ctx, companyId, ticket.id, before);
+}
+
+/** Marks the contact's unread messages of a ticket read; answers their channel ids (for the receipts). */
+export async function readContactMessages(trx: Knex, companyId: number, ticketId: number): Promise<string[]> {
+  const read = (await trx('messages')
+    .where({ companyId, ticketId, read: false, fromMe: false })
+    .update({ read: true })
+    .returning('channelMessageId')) as Array<{ channelMessageId: string | null }>;
+  return read.flatMap((row) => (row.channelMessageId ? [row.channelMessageId] : []));
+}
+
+/** Tells the ticket's channel that the contact's messages were read (never on arrival: when an agent reads). */
+export async function sendReadReceipts(
+  ctx: PluginContext,
+  companyId: number,
+  ticket: TargetTicket,
+  channelIds: string[],
+): Promise<void> {
+  const driver = driverFor(ctx, ticket.channel);
+  if (!driver?.markRead || channelIds.length === 0) return;
+  try {
+    await driver.markRead(await outboundTarget(ctx, companyId, ticket), channelIds);
+  } catch (error) {
+    // a lost read receipt is no reason to fail the read
+    ctx.log.warn({ err: error, ticketId: ticket.id }, 'channel driver failed to mark read');
+  }
 }
 
 /** A contact card (vCard 3.0) for `contactMessage`. */

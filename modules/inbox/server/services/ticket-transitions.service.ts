@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { Ticket } from '../models/ticket';
 import { inboxState } from './inbox-state';
+import { readContactMessages, sendReadReceipts } from './message-actions.service';
 import { sendTextMessage } from './message-send.service';
 import { fillMessageVariables } from './message-variables';
 import {
@@ -47,6 +48,8 @@ interface TransitionPlan {
   messages: AfterMessage[];
   /** The ticket becomes active again (from closed): the contact must have no other active ticket. */
   reactivates: boolean;
+  /** An agent takes the ticket: the contact's waiting messages are read (and the channel told). */
+  readsMessages?: boolean;
 }
 
 /** The connection of a ticket as the transitions read it (the channels plugin's `connections` service). */
@@ -171,6 +174,7 @@ async function planTransition(
       } else if (!isAttended(current)) {
         if (queueId === null) throw new AppError('ERR_QUEUE_REQUIRED');
         plan.patch = { status: attendedStatus, userId, queueId, unreadMessages: 0 };
+        plan.readsMessages = true;
         log('open', userId, queueId);
         const greeting = settings.greetingAcceptedMessage?.trim();
         // groups only with the connection's groupAsTicket, which connections carry (none yet: no greeting)
@@ -299,7 +303,12 @@ export async function updateTicket(
   const { knex } = ctx.db;
   const settings = await ctx.settings.all(companyId);
   const connectionOf = connectionLookup(ctx, companyId);
-  let outcome: { before: ReturnType<typeof visibleState>; messages: AfterMessage[]; changed: boolean };
+  let outcome: {
+    before: ReturnType<typeof visibleState>;
+    messages: AfterMessage[];
+    changed: boolean;
+    read: { ticket: Ticket; channelIds: string[] } | null;
+  };
   try {
     outcome = await ctx.db.transaction(async (trx) => {
       const ticket = await findVisibleTicket(viewer, ticketId, trx);
@@ -319,7 +328,10 @@ export async function updateTicket(
           await writeTicketLog(ticket.id, entry.type, { userId: entry.userId, queueId: entry.queueId }, trx);
         }
       }
-      return { before: visibleState(ticket), messages: plan.messages, changed };
+      // the unread count goes to 0 with the accept: the messages it counted are read with it
+      const read =
+        changed && plan.readsMessages ? { ticket, channelIds: await readContactMessages(trx, companyId, ticket.id) } : null;
+      return { before: visibleState(ticket), messages: plan.messages, changed, read };
     });
   } catch (error) {
     if (isOneActiveTicketViolation(error)) {
@@ -331,6 +343,7 @@ export async function updateTicket(
     throw error;
   }
 
+  if (outcome.read) await sendReadReceipts(ctx, companyId, outcome.read.ticket, outcome.read.channelIds);
   let ticket = outcome.changed
     ? await notifyTicketChanged(ctx, companyId, ticketId, outcome.before)
     : await loadTicket(knex, companyId, ticketId);

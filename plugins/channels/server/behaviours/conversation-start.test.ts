@@ -6,7 +6,7 @@ import { invalidateConnectionProfile } from '../profile';
 import { ChannelsKit } from '../test/kit';
 
 /**
- * How a conversation starts on a connection (plugins/channels/docs/behaviours.md), turn by turn: real
+ * How a conversation starts on a connection (docs/channels/conversation-start.md), turn by turn: real
  * inbound messages through the inbox's channel contract (`receive`, as a driver calls it), the chatbot
  * answering on the bus, and a recording driver taking what reaches the channel. Each test has a company
  * of its own.

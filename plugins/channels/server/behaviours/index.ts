@@ -9,7 +9,7 @@ import type { ChannelsArea } from '../index';
  * could: a gate in this plugin would come after the greeting it should hold back. The chatbot therefore
  * reads the ticket's connection through this plugin's `connections` service (the profile area) and applies
  * vacation, consent and hours itself, in that order, before any menu. The design, the texts and the
- * choices are in `plugins/channels/docs/behaviours.md`; the tests beside this file prove them through real
+ * choices are in `docs/channels/conversation-start.md`; the tests beside this file prove them through real
  * connections.
  */
 export const behavioursArea: ChannelsArea = {};

@@ -8,7 +8,7 @@ export { type ConnectionStatusPatch, updateConnectionStatus } from './session.se
 /**
  * The connections area: the connection entity (2-administration §3, §5, §7 Connections; 1-core §7), its
  * routes (`routes/whatsapp*.ts`), the session actions that call the channels' definitions
- * (drivers/registry.ts) and the realtime events. See docs/connections.md.
+ * (drivers/registry.ts) and the realtime events. See docs/channels/connections.md.
  */
 export const connectionsArea: ChannelsArea = {
   seed: {

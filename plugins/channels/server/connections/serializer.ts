@@ -1,65 +1,16 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
-import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
+import { defaultSchedules } from '@balcao/plugin-sdk/shared';
 import type { Knex } from 'knex';
-import type {
-  ConnectionChannel,
-  ConnectionOfCompany,
-  ConnectionQueue,
-  ConnectionShape,
-  ConnectionStatusValue,
-} from '../../shared/connection';
+import type { ConnectionOfCompany, ConnectionQueue, ConnectionShape } from '../../shared/connection';
 import { type ChannelConnection, channelRegistry } from '../drivers/registry';
 import { greetingMediaName } from './greeting-media';
 
 /** A `whatsapps` row as knex answers it (camelCase). */
-export interface ConnectionRow {
-  id: number;
-  companyId: number;
-  name: string;
-  number: string;
-  channel: ConnectionChannel;
-  status: ConnectionStatusValue;
-  isDefault: boolean;
-  allowGroup: boolean;
-  groupAsTicket: 'disabled' | 'enabled';
-  token: string;
-  greetingMessage: string;
-  complationMessage: string;
-  outOfHoursMessage: string;
-  ratingMessage: string;
-  collectiveVacationMessage: string;
-  collectiveVacationStart: string | null;
-  collectiveVacationEnd: string | null;
-  maxUseBotQueues: number;
-  timeUseBotQueues: number;
-  maxUseBotQueuesNPS: number;
-  expiresTicket: number;
+export interface ConnectionRow
+  extends Omit<ConnectionShape, 'queueIds' | 'queues' | 'greetingMediaUrl' | 'updatedAt' | 'session' | 'whenExpiresTicket'> {
   whenExpiresTicket: number;
-  expiresTicketNPS: number;
-  expiresInactiveMessage: string;
-  timeInactiveMessage: number;
-  inactiveMessage: string;
-  timeCreateNewTicket: number;
-  timeSendQueue: number;
-  sendIdQueue: number | null;
-  integrationId: number | null;
-  promptId: number | null;
-  flowIdWelcome: number | null;
-  flowIdNotPhrase: number | null;
-  schedules: ServiceHours[];
   /** The storage key of the greeting's media (see greeting-media.ts). */
   greetingMediaAttachment: string | null;
-  lgpdMessage: string;
-  importOldMessages: string | null;
-  importRecentMessages: string | null;
-  importOldMessagesGroups: boolean;
-  closedTicketsPostImported: boolean;
-  queueIdImportMessages: number | null;
-  statusImportMessages: string | null;
-  qrcode: string;
-  provider: string;
-  retries: number;
-  channelConfig: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -4,7 +4,7 @@ import { askForRating, onRatingAnswer, ratingLimits } from './rating';
 import { AUTOMATION, armTimer, fireTimer, sweepTimers, TIMER_KINDS, type TimerKind } from './timers';
 
 /**
- * The lifecycle area: how every channel's conversations go on and end (plugins/channels/docs/lifecycle.md)
+ * The lifecycle area: how every channel's conversations go on and end (docs/channels/lifecycle.md)
  * — rating, inactivity reminder, expiry, redirect — through the inbox's bus and service. The farewell on
  * close and the reopen window live in the inbox (they are part of its transitions and of `receive`) and
  * read the connection through the `connections` service.

@@ -12,7 +12,7 @@ import { parseRating, RATING_INSTRUCTION, RATING_INVALID } from './rating';
 import { fireTimer, sweepTimers, type TimerKind } from './timers';
 
 /**
- * How conversations go on and end on every channel (plugins/channels/docs/lifecycle.md), turn by turn: a
+ * How conversations go on and end on every channel (docs/channels/lifecycle.md), turn by turn: a
  * contact writes through the inbox's channel entry, an agent answers through the API, time passes (the
  * ticket's messages, logs and close are moved back), and the timers fire as their jobs and the sweep do.
  * The channel is one of the test's own, with a recording driver: the behaviour is every channel's.

@@ -2,7 +2,7 @@ import type { BalcaoEvents, PluginContext } from '@balcao/plugin-sdk/server';
 import { AUTOMATION } from './timers';
 
 /**
- * The rating (NPS 0–10) of a resolved ticket (plugins/channels/docs/lifecycle.md "Rating"). The inbox puts
+ * The rating (NPS 0–10) of a resolved ticket (docs/channels/lifecycle.md "Rating"). The inbox puts
  * the ticket in `nps` instead of closing it (company userRating on, the connection's ratingMessage set, no
  * rating yet); this area asks the question, reads the contact's answers and closes the ticket.
  */

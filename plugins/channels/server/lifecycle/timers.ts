@@ -2,7 +2,7 @@ import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 
 /**
- * The conversation timers of every connection (plugins/channels/docs/lifecycle.md): inactivity reminder,
+ * The conversation timers of every connection (docs/channels/lifecycle.md): inactivity reminder,
  * expiry, rating expiry and redirect. Each is a delayed job named after the message or change that armed
  * it (`ctx.jobs.enqueue` with a jobId: armed twice, it is one job; Redis keeps it across restarts), plus a
  * sweep every minute that fires whatever is due — timers lost with Redis, connections whose times changed

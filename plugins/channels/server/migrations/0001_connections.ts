@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /**
  * Connections (2-administration §3 Connection, the spec's `whatsapp` entity) and their queues. Tickets and
  * messages already carry `whatsappId` (the inbox's migration); no foreign key is added to them: a deleted
- * connection's tickets stay in the history (see docs/channels.md).
+ * connection's tickets stay in the history (see docs/channels/connections.md).
  */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('whatsapps', (t) => {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The webchat channel (docs/channels.md "Webchat"): its visitors, their sessions and the abuse counters.
+ * The webchat channel (docs/channels/webchat.md): its visitors and their sessions.
  * A visitor belongs to one connection; deleting the connection removes its visitors and sessions (the
  * tickets and contacts stay in the inbox's history, as for every channel).
  */

@@ -1,5 +1,6 @@
 import type { ConnectionProfile, ConnectionsService, PluginContext } from '@balcao/plugin-sdk/server';
 import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
+import { connectionRow } from '../connections/serializer';
 import type { ChannelsArea } from '../index';
 
 /**
@@ -59,11 +60,10 @@ export function profileFromRow(row: Record<string, unknown>, queueIds: number[])
     collectiveVacationEnd: (row.collectiveVacationEnd as string | null) ?? null,
     maxUseBotQueues: minutes(row.maxUseBotQueues),
     timeUseBotQueues: minutes(row.timeUseBotQueues),
-    // knex's case mapping answers the columns of the spec's `…NPS` fields as `…Nps`
-    maxUseBotQueuesNPS: minutes(row.maxUseBotQueuesNps ?? row.maxUseBotQueuesNPS),
+    maxUseBotQueuesNPS: minutes(row.maxUseBotQueuesNPS),
     expiresTicket: minutes(row.expiresTicket),
     whenExpiresTicket: row.whenExpiresTicket === 1 ? 1 : 0,
-    expiresTicketNPS: minutes(row.expiresTicketNps ?? row.expiresTicketNPS),
+    expiresTicketNPS: minutes(row.expiresTicketNPS),
     expiresInactiveMessage: text(row.expiresInactiveMessage),
     timeInactiveMessage: minutes(row.timeInactiveMessage),
     inactiveMessage: text(row.inactiveMessage),
@@ -89,7 +89,8 @@ async function loadProfile(ctx: PluginContext, companyId: number, whatsappId: nu
       .orderByRaw('q.order_queue ASC NULLS LAST, q.name ASC, q.id ASC')
       .pluck('q.id'),
   ]);
-  return row ? profileFromRow(row as Record<string, unknown>, queueIds as number[]) : null;
+  // connectionRow: knex's case mapping answers the `…NPS` columns as `…Nps`
+  return row ? profileFromRow(connectionRow(row) as unknown as Record<string, unknown>, queueIds as number[]) : null;
 }
 
 /** The service the plugin provides as `connections`. */

@@ -99,10 +99,13 @@ const STREAM_LIFE_MS = 30 * 60_000;
 const PATHS = ['config', 'sessions', 'messages', 'typing', 'read', 'events'] as const;
 
 /**
- * The widget's public API (plugins/channels/shared/webchat.ts; docs/channels.md "Webchat"): no agent
+ * The widget's public API (plugins/channels/shared/webchat.ts; docs/channels/webchat.md): no agent
  * session — the widget key names the connection and its company, the Origin must be one it allows, and a
  * visitor's session token names the one visitor every call may see.
  */
+/** A preflight carries the query string of the call it precedes (`messages?before=…&limit=…`). */
+const PreflightQuery = Type.Object({}, { additionalProperties: true, description: 'The query of the call it precedes' });
+
 export default defineRoutes((app, ctx) => {
   async function admit(widgetKey: string, request: FastifyRequest, reply: FastifyReply): Promise<WidgetConnection> {
     const widget = await resolveWidget(ctx, widgetKey);
@@ -120,7 +123,11 @@ export default defineRoutes((app, ctx) => {
     app.options(
       `/webchat/:widgetKey/${path}`,
       {
-        schema: { params: KeyParams, querystring: NoQuery, response: { 204: Type.Null(), 403: ErrorBody, 404: ErrorBody } },
+        schema: {
+          params: KeyParams,
+          querystring: PreflightQuery,
+          response: { 204: Type.Null(), 403: ErrorBody, 404: ErrorBody },
+        },
         config: access.public,
       },
       async (request, reply) => {

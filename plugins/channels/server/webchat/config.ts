@@ -3,7 +3,7 @@ import { AppError } from '@balcao/plugin-sdk/server';
 import type { WebchatPosition, WebchatPrechat, WebchatPrechatMode, WebchatTheme } from '../../shared/webchat';
 
 /**
- * A webchat connection's `channelConfig` (docs/channels.md "Webchat"): the public widget key, the secret
+ * A webchat connection's `channelConfig` (docs/channels/webchat.md): the public widget key, the secret
  * the site signs identity tokens with, the origins allowed to embed it, the pre-chat form, its look and
  * its abuse limits.
  */

@@ -9,7 +9,7 @@ import { startWidgetCache, stopWidgetCache } from './widgets';
 const unregisters = new WeakMap<object, () => void>();
 
 /**
- * The webchat area (docs/channels.md "Webchat"): the `webchat` channel (its config, life cycle and
+ * The webchat area (docs/channels/webchat.md): the `webchat` channel (its config, life cycle and
  * driver), the widget's public API (routes/webchat.ts), live delivery to visitors' event streams in any
  * process and Acme's demo connection.
  */

@@ -204,7 +204,8 @@ describe('config, origins and preflight', () => {
     const refused = await t.inject({ method: 'GET', url: api(w.key, 'config'), headers: { origin: 'https://evil.example' } });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('ERR_WEBCHAT_ORIGIN_REFUSED');
-    expect(refused.headers['access-control-allow-origin']).toBeUndefined();
+    // readable by the refused page's widget, which then says why it can't work
+    expect(refused.headers['access-control-allow-origin']).toBe('https://evil.example');
     const unknown = await t.inject({ method: 'GET', url: api(`wck_${'x'.repeat(32)}`, 'config'), headers: { origin: ORIGIN } });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().error).toBe('ERR_WEBCHAT_NOT_FOUND');
@@ -212,6 +213,14 @@ describe('config, origins and preflight', () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers['access-control-allow-origin']).toBe(ORIGIN);
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('authorization');
+    // a preflight carries the query of the call it precedes ("load older")
+    const pagePreflight = await t.inject({
+      method: 'OPTIONS',
+      url: `${api(w.key, 'messages')}?before=12&limit=30`,
+      headers: { origin: ORIGIN },
+    });
+    expect(pagePreflight.statusCode).toBe(204);
+    expect(pagePreflight.headers['access-control-allow-origin']).toBe(ORIGIN);
     const badPreflight = await t.inject({
       method: 'OPTIONS',
       url: api(w.key, 'messages'),

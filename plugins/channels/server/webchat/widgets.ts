@@ -104,7 +104,9 @@ export function admitOrigin(widget: WidgetConnection, request: FastifyRequest, r
   const header = request.headers.origin;
   const origin = typeof header === 'string' ? normalizeOrigin(header) : null;
   const allowed = widget.config.allowedOrigins;
-  if (allowed.length > 0 && (!origin || !allowed.includes(origin))) throw new AppError('ERR_WEBCHAT_ORIGIN_REFUSED');
   reply.header('vary', 'Origin');
+  // also on the refusal: the widget on a page of a refused origin reads the code and says why it can't
+  // work (the answer carries nothing but the code)
   if (origin) reply.header('access-control-allow-origin', origin);
+  if (allowed.length > 0 && (!origin || !allowed.includes(origin))) throw new AppError('ERR_WEBCHAT_ORIGIN_REFUSED');
 }

@@ -29,7 +29,7 @@ import { isWithinHours } from './schedules';
  * connection), the collective vacation and the LGPD text, read through the channels plugin's `connections`
  * service; without it (or without the connection) the company's settings do, as before connections. A turn
  * goes: vacation, then LGPD consent, then hours, then the menus — all in this one handler, so that the
- * order holds whatever order the features' bus handlers run in (plugins/channels/docs/behaviours.md).
+ * order holds whatever order the features' bus handlers run in (docs/channels/conversation-start.md).
  */
 
 /**
@@ -561,7 +561,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
   };
   const message = await ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body');
   const body = String(message?.body ?? '');
-  // vacation, then consent, then hours, then the menus (plugins/channels/docs/behaviours.md)
+  // vacation, then consent, then hours, then the menus (docs/channels/conversation-start.md)
   if (await vacationTurn(conversation)) return;
   let firstTurn = !state;
   if (ticket.status === 'lgpd') {

@@ -4,7 +4,7 @@ import { choiceOf, menuText } from './bot-texts';
 /**
  * What comes before the bot's menus on a new conversation (issue 5, "Behaviour every channel shares"):
  * the connection's collective vacation and the LGPD consent. The chatbot engine applies them at the start
- * of its turn, so that no greeting ever goes before them (see plugins/channels/docs/behaviours.md).
+ * of its turn, so that no greeting ever goes before them (see docs/channels/conversation-start.md).
  */
 
 const pad = (value: number) => String(value).padStart(2, '0');
