@@ -345,6 +345,9 @@ async function receiveVisitorMessage(
   body: string,
   media: { data: Buffer; mimetype: string; fileName: string; mediaType: string } | null,
 ) {
+  // the stored time, also in the answer: the widget orders the visitor's message before the bot's reply
+  // that the same receive produced
+  const sentAt = new Date();
   const result = await ctx.services.use('inbox').receive({
     companyId: widget.companyId,
     whatsappId: widget.id,
@@ -358,6 +361,7 @@ async function receiveVisitorMessage(
     message: {
       id: visitorMessageId(visitor.id, clientId),
       body,
+      timestamp: sentAt,
       ...(media
         ? { mediaType: media.mediaType, media: { data: media.data, mimetype: media.mimetype, fileName: media.fileName } }
         : {}),
@@ -378,7 +382,7 @@ async function receiveVisitorMessage(
       mediaType: 'chat',
       mediaUrl: null,
       fileName: null,
-      createdAt: new Date().toISOString(),
+      createdAt: sentAt.toISOString(),
       isEdited: false,
       isDeleted: false,
       reactions: [],

@@ -577,11 +577,20 @@ describe('live events', () => {
     const { sessionToken } = await session(w);
     const stream = await openEvents(baseUrl, w, sessionToken);
     try {
-      await post(w, sessionToken, { clientId: randomUUID(), body: 'oi' });
+      const sent = (await post(w, sessionToken, { clientId: randomUUID(), body: 'oi' })).json();
       const menu = await stream.next('message', (m) => m.author === 'bot');
       expect(menu.body).toContain('Bem-vindo');
       expect(menu.body).toContain('Setor 1');
       expect(menu.authorName).toBeNull();
+      // the answer carries the stored time: the visitor's message sorts before the reply it caused
+      const listed = await t.inject({
+        method: 'GET',
+        url: api(w.key, 'messages'),
+        headers: { origin: ORIGIN, authorization: `Bearer ${sessionToken}` },
+      });
+      const stored = listed.json().messages.find((m: { id: string }) => m.id === sent.id);
+      expect(stored.createdAt).toBe(sent.createdAt);
+      expect(sent.createdAt < menu.createdAt).toBe(true);
     } finally {
       stream.close();
     }
