@@ -262,7 +262,8 @@ async function sendTransitionMessages(
     user: ticket.user ?? (actor ? { name: actor.name } : null),
     ticket,
     queue: ticket.queue,
-    connection: ticket.whatsapp,
+    // {{connection}}: the ticket's connection's name, through the connections service (cached)
+    connection: ticket.whatsapp ?? (await connectionOf(ticket.whatsappId)),
   };
   for (const message of messages) {
     let template: string | undefined;

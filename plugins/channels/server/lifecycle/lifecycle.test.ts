@@ -137,12 +137,12 @@ async function sentOn(c: Conversation): Promise<Array<{ body: string; automation
 
 describe('farewell on close', () => {
   it("sends the connection's complationMessage (variables filled) when resolved with a farewell", async () => {
-    const c = await conversation({ complationMessage: 'Até logo, {{firstName}}!' });
+    const c = await conversation({ name: 'Loja Centro', complationMessage: 'Até logo, {{firstName}}! {{connection}}' });
     await accept(c);
     await resolve(c);
     expect((await ticketOf(c)).status).toBe('closed');
     const last = (await sentOn(c)).at(-1);
-    expect(last).toEqual({ body: 'Até logo, Cliente!', automation: 'farewell' });
+    expect(last).toEqual({ body: 'Até logo, Cliente! Loja Centro', automation: 'farewell' });
   });
 
   it("prefers the agent's own farewellMessage, and sends nothing when resolved without a farewell", async () => {
