@@ -50,6 +50,11 @@ export const TICKET_LOG_TYPES = [
   'lgpd',
   'lgpdAccepted',
   'lgpdRefused',
+  // the conversation's automation (channels plugin: docs/channels/lifecycle.md)
+  'nps',
+  'rated',
+  'inactive',
+  'expired',
 ] as const;
 export type TicketLogType = (typeof TICKET_LOG_TYPES)[number];
 

@@ -35,6 +35,10 @@ export const TicketLogTypeSchema = Type.Union([
   Type.Literal('lgpd'),
   Type.Literal('lgpdAccepted'),
   Type.Literal('lgpdRefused'),
+  Type.Literal('nps'),
+  Type.Literal('rated'),
+  Type.Literal('inactive'),
+  Type.Literal('expired'),
 ]);
 
 export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });

@@ -211,12 +211,14 @@ async function planTransition(
           const tagged = await knex('contactTags').where({ companyId, contactId: ticket.contactId }).first('tagId');
           if (!tagged) throw new AppError('ERR_TICKET_TAG_REQUIRED');
         }
-        log('closed', viewer.id, queueId);
         if (await asksForRating(trx, companyId, ticket, settings, connectionOf)) {
+          // resolved by the agent, closed by the rating flow (logged `closed` then)
+          log('nps', viewer.id, queueId);
           // the answer's counter of invalid replies starts again (amountUsedBotQueues, unused while in nps)
           plan.patch = { status: 'nps', queueId, amountUsedBotQueues: 0 };
           return plan;
         }
+        log('closed', viewer.id, queueId);
         plan.patch = { status: 'closed', closedAt: now, queueId };
         if (input.sendFarewellMessage === true) plan.messages.push({ kind: 'farewell' });
       } else if (queueId !== ticket.queueId) {

@@ -191,8 +191,12 @@ describe('rating (NPS 0–10)', () => {
     expect(ticket).toMatchObject({ status: 'closed', amountUsedBotQueues: 0 });
     expect(ticket.closedAt).not.toBeNull();
     expect((await sentOn(c)).at(-1)).toEqual({ body: 'Obrigado!', automation: 'farewell' });
-    // resolved by the agent (the question), then closed by the rating
-    expect((await logsOf(c)).filter((log) => log.type === 'closed').map((log) => log.userId)).toEqual([admin.id, null]);
+    // resolved by the agent (the question: log nps), then rated and closed by the rating flow
+    expect((await logsOf(c)).slice(-3)).toEqual([
+      { type: 'nps', userId: admin.id, queueId: expect.any(Number) },
+      { type: 'rated', userId: null, queueId: expect.any(Number) },
+      { type: 'closed', userId: null, queueId: expect.any(Number) },
+    ]);
 
     // the ticket shows its rating; resolved again later, it is not asked twice
     const shown = await t.inject({ method: 'GET', url: `/api/tickets/u/${ticket.uuid}`, token: admin.token });
@@ -297,6 +301,7 @@ describe('inactivity reminder', () => {
     await elapse(c, 11);
     expect(await fire(c, 'inactivity')).toBe(true);
     expect((await sentOn(c)).at(-1)).toEqual({ body: 'Ainda está aí, Cliente?', automation: 'inactivity' });
+    expect((await logsOf(c)).at(-1)).toMatchObject({ type: 'inactive', userId: null });
     // and it reaches the contact through the channel's driver, like any message
     for (let attempt = 0; attempt < 200 && !delivered.includes('Ainda está aí, Cliente?'); attempt += 1) {
       await new Promise((r) => setTimeout(r, 25));
@@ -359,7 +364,7 @@ describe('expiry', () => {
     expect(await fire(c, 'expiry')).toBe(true);
     expect((await ticketOf(c)).status).toBe('closed');
     expect((await sentOn(c)).at(-1)).toEqual({ body: 'Encerramos por falta de resposta.', automation: 'expiry' });
-    expect((await logsOf(c)).at(-1)).toMatchObject({ type: 'closed', userId: null });
+    expect((await logsOf(c)).at(-1)).toMatchObject({ type: 'expired', userId: null });
     expect(await fire(c, 'expiry')).toBe(false);
   });
 

@@ -82,13 +82,16 @@ export async function askForRating(ctx: PluginContext, companyId: number, ticket
  * `closed` by the system, then sends the farewell: the agent's own farewellMessage, else the connection's
  * complationMessage.
  */
-async function closeRated(ctx: PluginContext, companyId: number, ticket: RatingTicket): Promise<boolean> {
+async function closeRated(ctx: PluginContext, companyId: number, ticket: RatingTicket, rated: boolean): Promise<boolean> {
   const inbox = ctx.services.use('inbox');
   const closed = await inbox.applyTicketChange({
     ticketId: ticket.id,
     status: 'closed',
     amountUsedBotQueues: 0,
-    logs: [{ type: 'closed', userId: null, queueId: ticket.queueId }],
+    logs: [
+      ...(rated ? [{ type: 'rated', userId: null, queueId: ticket.queueId }] : []),
+      { type: 'closed', userId: null, queueId: ticket.queueId },
+    ],
     expect: { status: 'nps' },
   });
   if (!closed) return false;
@@ -136,13 +139,13 @@ export async function onRatingAnswer(ctx: PluginContext, event: BalcaoEvents['me
     // rated already (two answers at once): the first one closes the ticket
     if (stored.length === 0) return;
     ctx.log.info({ companyId, ticketId, rate }, 'ticket rated');
-    await closeRated(ctx, companyId, ticket);
+    await closeRated(ctx, companyId, ticket, true);
     return;
   }
   const { maxUseBotQueuesNPS } = await ratingLimits(ctx, companyId, ticket.whatsappId);
   if (ticket.amountUsedBotQueues >= maxUseBotQueuesNPS) {
     ctx.log.info({ companyId, ticketId, attempts: ticket.amountUsedBotQueues }, 'rating not given: closed after invalid answers');
-    await closeRated(ctx, companyId, ticket);
+    await closeRated(ctx, companyId, ticket, false);
     return;
   }
   const inbox = ctx.services.use('inbox');

@@ -78,7 +78,9 @@ const DUE_AT: Record<TimerKind, { where: string; dueAt: string }> = {
     where: `w.time_send_queue > 0 AND w.send_id_queue IS NOT NULL AND t.status = 'pending' AND t.user_id IS NULL
       AND t.queue_id IS DISTINCT FROM w.send_id_queue
       AND EXISTS (SELECT 1 FROM queues q WHERE q.company_id = t.company_id AND q.id = w.send_id_queue)`,
-    dueAt: `coalesce((SELECT max(l.created_at) FROM ticket_logs l WHERE l.company_id = t.company_id AND l.ticket_id = t.id),
+    // a reminder to the contact (log `inactive`) is no change of the ticket's place: it doesn't restart it
+    dueAt: `coalesce((SELECT max(l.created_at) FROM ticket_logs l
+        WHERE l.company_id = t.company_id AND l.ticket_id = t.id AND l.type <> 'inactive'),
       t.created_at) + w.time_send_queue * interval '1 minute'`,
   },
 };
@@ -145,13 +147,14 @@ async function act(ctx: PluginContext, timer: DueTimer): Promise<boolean> {
   switch (timer.kind) {
     case 'inactivity':
       await inbox.send({ ticketId, body: timer.inactiveMessage.trim(), automation: AUTOMATION.inactivity, variables });
+      await inbox.applyTicketChange({ ticketId, logs: [{ type: 'inactive', userId: null, queueId: timer.queueId }] });
       return true;
     case 'expiry': {
       const closed = await inbox.applyTicketChange({
         ticketId,
         status: 'closed',
         amountUsedBotQueues: 0,
-        logs: [{ type: 'closed', userId: null, queueId: timer.queueId }],
+        logs: [{ type: 'expired', userId: null, queueId: timer.queueId }],
         expect: { status: timer.status, userId: timer.userId },
       });
       const body = timer.expiresInactiveMessage.trim();
