@@ -128,7 +128,7 @@ const TICKETS: DemoTicket[] = [
     status: 'closed',
     queue: 'Vendas',
     user: 'agent',
-    rating: 5,
+    rating: 10,
     messages: [
       { ago: 2 * 24 * 60, body: 'Recebi meu pedido, tudo perfeito!' },
       { ago: 2 * 24 * 60 - 2, fromMe: true, body: 'Que ótimo, Fernanda! Obrigado pela preferência.', ack: 5 },
@@ -139,7 +139,7 @@ const TICKETS: DemoTicket[] = [
     status: 'closed',
     queue: 'Suporte',
     user: 'admin',
-    rating: 3,
+    rating: 6,
     messages: [
       { ago: 5 * 24 * 60, body: 'O aplicativo está travando na tela de login.' },
       { ago: 5 * 24 * 60 - 15, fromMe: true, body: 'Atualize para a versão 2.3, por favor. O problema foi corrigido.', ack: 5 },

@@ -16,7 +16,9 @@ const closer = { userId: 7, isAdmin: false, canIgnore: true };
 
 describe('list item details (1-core §9)', () => {
   it('maps ratings 1 to 5 to their emojis', () => {
-    expect([1, 2, 3, 4, 5].map((rate) => ratingEmoji({ rate }))).toEqual(['😡', '😠', '😐', '🙂', '😍']);
+    // NPS 0–10 over the five faces
+    expect([0, 2, 4, 6, 8, 10].map((rate) => ratingEmoji({ rate }))).toEqual(['😡', '😡', '😠', '😐', '🙂', '😍']);
+    expect([3, 5, 7, 9].map((rate) => ratingEmoji({ rate }))).toEqual(['😠', '😐', '🙂', '😍']);
     expect(ratingEmoji(null)).toBeNull();
   });
 

@@ -3,10 +3,15 @@ import type { Channel, ExistingTicketInfo, Ticket, TicketStatus } from '../../..
 /** 1-core §9: rating emojis, 1 angry-red … 5 heart-eyes. */
 export const RATING_EMOJIS: Record<number, string> = { 1: '😡', 2: '😠', 3: '😐', 4: '🙂', 5: '😍' };
 
-/** The emoji of a rating, or null without one. */
+/**
+ * The emoji of a rating, or null without one. Ratings are NPS answers, 0 to 10 (issue 5; the contact
+ * answers the connection's rating question): the five faces of 1-core §9 cover two points each, 9–10
+ * being the promoters' heart-eyes.
+ */
 export function ratingEmoji(rating: Ticket['userRating']): string | null {
   if (!rating) return null;
-  return RATING_EMOJIS[Math.round(rating.rate)] ?? null;
+  const rate = Math.min(10, Math.max(0, Math.round(rating.rate)));
+  return RATING_EMOJIS[Math.max(1, Math.ceil(rate / 2))] ?? null;
 }
 
 /** 1-core §9: two tags per ticket, then '+N'. */

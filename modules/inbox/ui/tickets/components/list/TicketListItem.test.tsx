@@ -62,7 +62,7 @@ describe('a ticket of the list (1-core §2)', () => {
       status: 'open',
       lastMessage: 'Uma mensagem bem comprida que passa dos quarenta caracteres',
       unreadMessages: 3,
-      userRating: { rate: 5 },
+      userRating: { rate: 10 },
       tags: [
         { id: 1, name: 'vip', color: '#f00' },
         { id: 2, name: 'atacado', color: '#0f0' },
