@@ -211,6 +211,8 @@ declare module './events' {
       whatsappId: number;
       fromMe: boolean;
       ticketCreated: boolean;
+      /** The message's text as stored (menus read the contact's answer without a query). */
+      body: string;
       /**
        * The ticket as the message found it, so that handlers can skip without reading it (the bus runs
        * them inside `receive`: every query here is paid by every inbound message).
@@ -256,6 +258,8 @@ declare module './events' {
       isGroup: boolean;
     };
     'contact.updated': { companyId: number; contactId: number };
+    /** A tag was created, changed or deleted (`/tags`): its kanban fields (lanes) may have changed. */
+    'tag.changed': { companyId: number; tagId: number };
     /**
      * A ticket's own tags changed through `PUT /ticket-tags/:ticketId/:tagId` or `DELETE /ticket-tags/:ticketId`
      * (a kanban move is the DELETE then the PUT). `userId`: who did it.

@@ -2,10 +2,13 @@ import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
-import { fireLaneTimer, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
+import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
 import { listenToBoardChanges, publishBoardChange } from './services/live';
 
-/** Each app's subscription to board changes (two apps in one test process keep theirs). */
+/** The broadcast topic of "a company's lanes changed" (another process's cached rollback lanes go). */
+const LANES_CHANGED = 'lanes-changed';
+
+/** Each app's subscriptions (two apps in one test process keep theirs). */
 const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 
 /**
@@ -32,10 +35,22 @@ export default definePlugin({
     },
     'ticket.created': (payload, ctx) => publishBoardChange(ctx, payload.companyId, { ticketId: payload.ticketId }),
     'ticket.updated': (payload, ctx) => publishBoardChange(ctx, payload.companyId, { ticketId: payload.ticketId }),
+    // lanes are tags: every process forgets what it knew of the company's rollback lanes
+    'tag.changed': async (payload, ctx) => {
+      forgetRollbackLanes(ctx, payload.companyId);
+      await ctx.broadcast.publish(LANES_CHANGED, { companyId: payload.companyId });
+    },
   },
   seed: { demo: seedKanbanDemo, fixtures: seedKanbanFixtures },
   async register(_app, ctx) {
-    stopListening.set(ctx, await listenToBoardChanges(ctx));
+    const stopBoard = await listenToBoardChanges(ctx);
+    const stopLanes = await ctx.broadcast.subscribe(LANES_CHANGED, (payload) =>
+      forgetRollbackLanes(ctx, (payload as { companyId: number }).companyId),
+    );
+    stopListening.set(ctx, async () => {
+      await stopBoard();
+      await stopLanes();
+    });
   },
   async close(ctx) {
     await stopListening.get(ctx)?.();

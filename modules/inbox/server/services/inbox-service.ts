@@ -423,6 +423,7 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
     whatsappId,
     fromMe: input.message.fromMe === true,
     ticketCreated,
+    body: String(record.body ?? ''),
     ticket: { status: ticket.status, userId: ticket.userId, queueId: ticket.queueId, isGroup: ticket.isGroup },
   });
   return { contactId: ownerId, ticketId: ticket.id, ticketUuid: ticket.uuid, messageId, created: true, ticketCreated };

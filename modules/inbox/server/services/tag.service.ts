@@ -117,8 +117,10 @@ async function requireCompanyUser(ctx: PluginContext, companyId: number, userId:
   if (!user) throw invalid('userId', 'must be a user of the company');
 }
 
-function emitTag(ctx: PluginContext, companyId: number, payload: TagEvent): void {
+/** Tells the company's users (`company-{id}-tag`) and the features on the bus (`tag.changed`). */
+async function emitTag(ctx: PluginContext, companyId: number, payload: TagEvent): Promise<void> {
   ctx.realtime.emit(companyId, tagChannel(companyId), payload);
+  await ctx.events.publish('tag.changed', { companyId, tagId: 'tag' in payload ? payload.tag.id : payload.tagId });
 }
 
 /** Creates a tag (colour #7C7C7C and kanban 0 unless given). */
@@ -132,7 +134,7 @@ export async function createTag(ctx: PluginContext, caller: Caller, input: TagIn
     ...(input.userId === undefined ? {} : { userId: input.userId }),
   });
   const json = await getTag(ctx, caller.companyId, tag.id);
-  emitTag(ctx, caller.companyId, { action: 'create', tag: json });
+  await emitTag(ctx, caller.companyId, { action: 'create', tag: json });
   return json;
 }
 
@@ -146,7 +148,7 @@ export async function updateTag(ctx: PluginContext, caller: Caller, id: number, 
     .patch({ ...columns, ...(input.userId === undefined ? {} : { userId: input.userId }), updatedAt: new Date() })
     .where('id', id);
   const json = await getTag(ctx, caller.companyId, id);
-  emitTag(ctx, caller.companyId, { action: 'update', tag: json });
+  await emitTag(ctx, caller.companyId, { action: 'update', tag: json });
   if (json.name !== current.name || json.color !== current.color) {
     await notifyTicketsCarrying(ctx, caller.companyId, await ticketsCarrying(id));
   }
@@ -176,7 +178,7 @@ export async function deleteTag(ctx: PluginContext, caller: Caller, id: number):
   if (!tag) throw new AppError('ERR_NO_TAG_FOUND');
   const tickets = await ticketsCarrying(id);
   await Tag.query().deleteById(id);
-  emitTag(ctx, caller.companyId, { action: 'delete', tagId: id });
+  await emitTag(ctx, caller.companyId, { action: 'delete', tagId: id });
   await notifyTicketsCarrying(ctx, caller.companyId, tickets);
 }
 
@@ -216,7 +218,8 @@ export async function syncContactTags(
     await ContactTag.query(trx).delete().where('contactId', contactId);
     if (ids.size > 0) await ContactTag.query(trx).insert([...ids].map((tagId) => ({ contactId, tagId })));
   });
-  for (const id of created) emitTag(ctx, caller.companyId, { action: 'create', tag: await getTag(ctx, caller.companyId, id) });
+  for (const id of created)
+    await emitTag(ctx, caller.companyId, { action: 'create', tag: await getTag(ctx, caller.companyId, id) });
   const contact = await notifyContactChanged(ctx, caller.companyId, contactId, { tickets: true });
   return contact?.tags ?? [];
 }

@@ -123,12 +123,9 @@ async function closeRated(ctx: PluginContext, companyId: number, ticket: RatingT
  */
 export async function onRatingAnswer(ctx: PluginContext, event: BalcaoEvents['message.received']): Promise<void> {
   const { companyId, ticketId } = event;
-  const [ticket, message] = await Promise.all([
-    loadTicket(ctx, companyId, ticketId),
-    ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body'),
-  ]);
-  if (ticket?.status !== 'nps' || !message) return;
-  const rate = parseRating(String(message.body ?? ''));
+  const ticket = await loadTicket(ctx, companyId, ticketId);
+  if (ticket?.status !== 'nps') return;
+  const rate = parseRating(event.body);
   if (rate !== null) {
     const stored = await ctx.db
       .knex('ticketRatings')

@@ -226,4 +226,33 @@ describe('the rollback lane', () => {
     await inbox.receive(inbound('a3'));
     expect(await kit.lanesOf(first.ticketId)).toEqual([working]);
   });
+
+  it('applies a rollback given to a lane after the company was known to have none', async () => {
+    const { companyId, admin } = await kit.company();
+    const working = await kit.lane(companyId);
+    const waiting = await kit.lane(companyId);
+    const inbox = kit.ctx.services.use('inbox');
+    const number = `5511966${String(Date.now() % 1e6).padStart(6, '0')}`;
+    const inbound = (id: string) => ({
+      companyId,
+      whatsappId: 7,
+      channel: 'whatsapp',
+      contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: 'Cliente' },
+      message: { id, body: `mensagem ${id}` },
+    });
+    const first = await inbox.receive(inbound('b1'));
+    await kit.boardMove(admin.token, first.ticketId, waiting);
+    // an answer while no lane has a rollback: the card stays
+    await inbox.receive(inbound('b2'));
+    expect(await kit.lanesOf(first.ticketId)).toEqual([waiting]);
+    const edited = await t.inject({
+      method: 'PUT',
+      url: `/api/tags/${waiting}`,
+      token: admin.token,
+      payload: { name: 'Aguardando', kanban: 1, rollbackLaneId: working },
+    });
+    expect(edited.statusCode).toBe(200);
+    await inbox.receive(inbound('b3'));
+    expect(await kit.lanesOf(first.ticketId)).toEqual([working]);
+  });
 });

@@ -214,10 +214,42 @@ export async function sweepLaneTimers(ctx: PluginContext): Promise<number> {
 }
 
 /**
+ * Whether the company has a lane with a rollback, per company and process: every inbound message asks, and
+ * most companies have none, so the answer is kept until a tag changes (`forgetRollbackLanes`, on
+ * `tag.changed` in every process) or, should a change notice be lost, for ROLLBACK_LANES_TTL_MS.
+ */
+const ROLLBACK_LANES_TTL_MS = 60_000;
+const rollbackLanesByApp = new WeakMap<PluginContext, Map<number, { has: boolean; until: number }>>();
+
+function rollbackLanesOf(ctx: PluginContext): Map<number, { has: boolean; until: number }> {
+  let known = rollbackLanesByApp.get(ctx);
+  if (!known) {
+    known = new Map();
+    rollbackLanesByApp.set(ctx, known);
+  }
+  return known;
+}
+
+async function hasRollbackLanes(ctx: PluginContext, companyId: number): Promise<boolean> {
+  const known = rollbackLanesOf(ctx);
+  const hit = known.get(companyId);
+  if (hit && hit.until > Date.now()) return hit.has;
+  const has = (await Lane.lanes().whereNotNull('rollbackLaneId').select('id').first()) !== undefined;
+  known.set(companyId, { has, until: Date.now() + ROLLBACK_LANES_TTL_MS });
+  return has;
+}
+
+/** The company's lanes changed: ask again on its next message. */
+export function forgetRollbackLanes(ctx: PluginContext, companyId: number): void {
+  rollbackLanesOf(ctx).delete(companyId);
+}
+
+/**
  * The contact answered: when the ticket sits in a lane with a rollbackLaneId, it moves there (once per
  * answer: the move is a new lane entry, whose own rollback applies only to a later answer).
  */
 export async function onContactAnswer(ctx: PluginContext, companyId: number, ticketId: number): Promise<void> {
+  if (!(await hasRollbackLanes(ctx, companyId))) return;
   const placement = await Placement.query().findById(ticketId);
   if (!placement) return;
   const lane = await Lane.lanes().findById(placement.laneId);

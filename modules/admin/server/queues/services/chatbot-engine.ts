@@ -124,6 +124,43 @@ async function saveState(
   await ChatbotTicket.query()
     .findById(turn.ticket.id)
     .patch({ ...patch, updatedAt: new Date() });
+  if (patch.stage === 'done') rememberSettled(turn.ctx, turn.companyId, turn.ticket.id, 'done');
+}
+
+/**
+ * What this process already knows the bot won't do on a ticket, so that its next messages skip without a
+ * query (most messages of a waiting ticket come after the bot): `done` — the bot finished with it, a terminal
+ * stage nothing leaves — or a queue id — the ticket was already in that queue, pending, when the bot first
+ * met it, so it is the agents' (it stays theirs while it waits in that queue: no bot state is ever made for
+ * it). Bounded, oldest forgotten first (a forgotten ticket costs one query again); one per app.
+ */
+const SETTLED_LIMIT = 100_000;
+const settledByApp = new WeakMap<PluginContext, Map<string, 'done' | number>>();
+
+function settledOf(ctx: PluginContext): Map<string, 'done' | number> {
+  let settled = settledByApp.get(ctx);
+  if (!settled) {
+    settled = new Map();
+    settledByApp.set(ctx, settled);
+  }
+  return settled;
+}
+
+/** Remembers that the bot is done with a ticket (or that it is the agents' while it waits in `queueId`). */
+export function rememberSettled(ctx: PluginContext, companyId: number, ticketId: number, verdict: 'done' | number): void {
+  const settled = settledOf(ctx);
+  const key = `${companyId}:${ticketId}`;
+  settled.delete(key);
+  settled.set(key, verdict);
+  if (settled.size > SETTLED_LIMIT) settled.delete(settled.keys().next().value as string);
+}
+
+/** Whether a message of this ticket is, as far as this process knows, none of the bot's business. */
+function knownSettled(ctx: PluginContext, event: BalcaoEvents['message.received']): boolean {
+  const verdict = settledOf(ctx).get(`${event.companyId}:${event.ticketId}`);
+  if (verdict === undefined) return false;
+  if (verdict === 'done') return true;
+  return event.ticket.status === 'pending' && event.ticket.queueId === verdict && !event.ticketCreated;
 }
 
 /** The bot is done with the ticket: it waits for an agent (or has been routed). */
@@ -536,6 +573,7 @@ export async function chatbotTurn(ctx: PluginContext, event: BalcaoEvents['messa
   // only a ticket waiting for someone is the bot's; one an agent holds or a group never is (no query)
   const seen = event.ticket;
   if (!BOT_STATUSES.has(seen.status) || seen.userId !== null || seen.isGroup) return;
+  if (knownSettled(ctx, event)) return;
   const { companyId, ticketId } = event;
   await oneAtATime(`${companyId}:${ticketId}`, () => runTurn(ctx, event, now));
 }
@@ -544,10 +582,17 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
   const { companyId, ticketId } = event;
   const ticket = await loadBotTicket(ctx.db.knex, companyId, ticketId);
   if (!ticket || ticket.isGroup || ticket.disableBot || !BOT_STATUSES.has(ticket.status) || ticket.userId !== null) return;
-  if (ticket.botStage === 'done') return;
-  let state = await ChatbotTicket.query().findById(ticketId);
+  if (ticket.botStage === 'done') {
+    rememberSettled(ctx, companyId, ticketId, 'done');
+    return;
+  }
+  // no stage in the join: the bot never met this ticket (no row to read)
+  let state = ticket.botStage === null ? undefined : await ChatbotTicket.query().findById(ticketId);
   // a ticket that already has a queue and was not new is an agent's business, not the bot's
-  if (!state && ticket.status === 'pending' && ticket.queueId !== null && !event.ticketCreated) return;
+  if (!state && ticket.status === 'pending' && ticket.queueId !== null && !event.ticketCreated) {
+    rememberSettled(ctx, companyId, ticketId, ticket.queueId);
+    return;
+  }
   const hours = await companyHours();
   const conversation: Conversation = {
     ctx,
@@ -559,8 +604,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     config: conversationConfig(await connectionProfile(ctx, companyId, event.whatsappId), hours),
     now,
   };
-  const message = await ctx.db.knex('messages').where({ companyId, id: event.messageId }).first('body');
-  const body = String(message?.body ?? '');
+  const body = event.body;
   // vacation, then consent, then hours, then the menus (docs/channels/conversation-start.md)
   if (await vacationTurn(conversation)) return;
   let firstTurn = !state;
@@ -574,7 +618,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     return;
   }
   if (!state) {
-    await ctx.db
+    const [made] = await ctx.db
       .knex('chatbotTickets')
       .insert({
         ticketId,
@@ -584,13 +628,18 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
         startedAt: now,
       })
       .onConflict('ticketId')
-      .ignore();
-    state = (await ChatbotTicket.query().findById(ticketId)) as ChatbotTicket;
+      .ignore()
+      .returning('*');
+    // made meanwhile by another turn (none is chained before this one in another process): read it
+    state = made
+      ? ChatbotTicket.fromJson(made, { skipValidation: true })
+      : ((await ChatbotTicket.query().findById(ticketId)) as ChatbotTicket);
   }
   if (state.stage === 'done') return;
   if (state.stage === 'queues' ? ticket.queueId !== null : ticket.queueId !== state.queueId) {
     // an agent put the ticket in a queue meanwhile: it is theirs now
     await ChatbotTicket.query().findById(ticketId).patch({ stage: 'done', updatedAt: now });
+    rememberSettled(ctx, companyId, ticketId, 'done');
     return;
   }
   const turn: Turn = { ...conversation, state };
