@@ -27,6 +27,26 @@ export interface WebchatPrechat {
 export type WebchatTheme = 'light' | 'dark' | 'auto';
 export type WebchatPosition = 'right' | 'left';
 
+/**
+ * A webchat connection's `channelConfig` (docs/channels/webchat.md): the public widget key, the secret
+ * the site signs identity tokens with, the origins allowed to embed it, the pre-chat form, its look and
+ * its abuse limits. What the connection editor edits; never sent to a widget.
+ */
+export interface WebchatChannelConfig {
+  widgetKey: string;
+  identitySecret: string;
+  /** Exact origins (`https://shop.example:8443`); empty: any site may embed the widget. */
+  allowedOrigins: string[];
+  prechat: WebchatPrechat;
+  color: string;
+  theme: WebchatTheme;
+  position: WebchatPosition;
+  title: string;
+  welcomeMessage: string;
+  newConversationsPerIpPerHour: number;
+  messagesPerMinute: number;
+}
+
 /** `GET /webchat/:widgetKey/config` */
 export interface WebchatConfig {
   /** The connection's name. */

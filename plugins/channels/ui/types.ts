@@ -8,7 +8,7 @@ import type {
   ConnectionShape,
   ConnectionStatusValue,
 } from '../shared/connection';
-import type { WebchatPosition, WebchatPrechat, WebchatTheme } from '../shared/webchat';
+import type { WebchatChannelConfig } from '../shared/webchat';
 
 /** The connection types are the server's own (`plugins/channels/shared/connection.ts`). */
 export type { ConnectionChannel, ConnectionEvent, ConnectionQueue, ConnectionSessionEvent };
@@ -18,19 +18,7 @@ export type ConnectionStatus = ConnectionStatusValue;
 export type Connection = ConnectionShape & Partial<Pick<ConnectionOfCompany, 'companyName'>>;
 
 /** The webchat channel's settings (`channelConfig` of a webchat connection). */
-export interface WebchatChannelConfig {
-  widgetKey: string;
-  identitySecret: string;
-  allowedOrigins: string[];
-  prechat: WebchatPrechat;
-  color: string;
-  theme: WebchatTheme;
-  position: WebchatPosition;
-  title: string;
-  welcomeMessage: string;
-  newConversationsPerIpPerHour: number;
-  messagesPerMinute: number;
-}
+export type { WebchatChannelConfig };
 
 /** The fields the editor sends (`POST /whatsapp`, `PUT /whatsapp/:id`): every editable one it shows. */
 export type ConnectionBody = Required<

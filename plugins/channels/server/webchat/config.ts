@@ -1,26 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { AppError } from '@balcao/plugin-sdk/server';
-import type { WebchatPosition, WebchatPrechat, WebchatPrechatMode, WebchatTheme } from '../../shared/webchat';
+import type {
+  WebchatChannelConfig,
+  WebchatPosition,
+  WebchatPrechat,
+  WebchatPrechatMode,
+  WebchatTheme,
+} from '../../shared/webchat';
 
-/**
- * A webchat connection's `channelConfig` (docs/channels/webchat.md): the public widget key, the secret
- * the site signs identity tokens with, the origins allowed to embed it, the pre-chat form, its look and
- * its abuse limits.
- */
-export interface WebchatChannelConfig {
-  widgetKey: string;
-  identitySecret: string;
-  /** Exact origins (`https://shop.example:8443`); empty: any site may embed the widget. */
-  allowedOrigins: string[];
-  prechat: WebchatPrechat;
-  color: string;
-  theme: WebchatTheme;
-  position: WebchatPosition;
-  title: string;
-  welcomeMessage: string;
-  newConversationsPerIpPerHour: number;
-  messagesPerMinute: number;
-}
+export type { WebchatChannelConfig };
 
 /** `wck_` and 32 url-safe characters: public, in the site's script tag. */
 export const WIDGET_KEY_PATTERN = '^wck_[A-Za-z0-9_-]{32}$';

@@ -4,6 +4,23 @@ import { signUserToken } from '../services/embed-keys';
 import { KanbanKit, type KitUser, randomOrigin } from '../test/kit';
 
 /** Embed keys (admin CRUD) and the widget's public API: origins, scopes, signed users, limits, the stream. */
+/** Reads an event stream's text until a needle appears (5 s at most). */
+function eventReader(response: Response) {
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let received = '';
+  const readUntil = async (needle: string) => {
+    const deadline = Date.now() + 5_000;
+    while (!received.includes(needle) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      received += decoder.decode(value);
+    }
+    return received.includes(needle);
+  };
+  return { reader, readUntil, text: () => received };
+}
+
 let t: TestApp;
 let kit: KanbanKit;
 
@@ -307,22 +324,11 @@ describe('the public embed API', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     expect(response.headers.get('access-control-allow-origin')).toBe(origin);
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    let text = '';
-    const readUntil = async (needle: string) => {
-      const deadline = Date.now() + 5_000;
-      while (!text.includes(needle) && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        text += decoder.decode(value);
-      }
-      return text.includes(needle);
-    };
+    const { reader, readUntil, text } = eventReader(response);
     expect(await readUntil('event: ready')).toBe(true);
     await kit.boardMove(admin.token, ticket.id, lane);
     expect(await readUntil('event: change')).toBe(true);
-    expect(text).not.toContain(String(ticket.uuid));
+    expect(text()).not.toContain(String(ticket.uuid));
 
     await t.inject({ method: 'POST', url: `/api/kanban-embed-keys/${key.id}/revoke`, token: admin.token });
     expect(await readUntil('event: revoked')).toBe(true);
@@ -343,18 +349,7 @@ describe('the public embed API', () => {
       const origin = key.allowedOrigins[0] as string;
       const url = await other.listen();
       const response = await fetch(`${url}/api/kanban-embed/${key.key}/events`, { headers: { origin } });
-      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-      const decoder = new TextDecoder();
-      let text = '';
-      const readUntil = async (needle: string) => {
-        const deadline = Date.now() + 5_000;
-        while (!text.includes(needle) && Date.now() < deadline) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          text += decoder.decode(value);
-        }
-        return text.includes(needle);
-      };
+      const { reader, readUntil } = eventReader(response);
       expect(await readUntil('event: ready')).toBe(true);
       await kit.boardMove(admin.token, ticket.id, lane);
       expect(await readUntil('event: change')).toBe(true);

@@ -198,20 +198,25 @@ describe('the lane timer (timeLane → nextLaneId)', () => {
   });
 });
 
+/** Messages of one contact of the company (a number of its own), as a WhatsApp driver reports them. */
+function contactOf(companyId: number, prefix: string) {
+  const number = `${prefix}${String(Date.now() % 1e6).padStart(6, '0')}`;
+  return (id: string) => ({
+    companyId,
+    whatsappId: 7,
+    channel: 'whatsapp',
+    contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: 'Cliente' },
+    message: { id, body: `mensagem ${id}` },
+  });
+}
+
 describe('the rollback lane', () => {
   it("moves the card to the lane's rollbackLaneId when the contact answers, once per answer", async () => {
     const { companyId, admin } = await kit.company();
     const working = await kit.lane(companyId);
     const waiting = await kit.lane(companyId, { rollbackLaneId: working });
     const inbox = kit.ctx.services.use('inbox');
-    const number = `5511977${String(Date.now() % 1e6).padStart(6, '0')}`;
-    const inbound = (id: string) => ({
-      companyId,
-      whatsappId: 7,
-      channel: 'whatsapp',
-      contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: 'Cliente' },
-      message: { id, body: `mensagem ${id}` },
-    });
+    const inbound = contactOf(companyId, '5511977');
     const first = await inbox.receive(inbound('a1'));
     await kit.boardMove(admin.token, first.ticketId, waiting);
     expect(await kit.lanesOf(first.ticketId)).toEqual([waiting]);
@@ -232,14 +237,7 @@ describe('the rollback lane', () => {
     const working = await kit.lane(companyId);
     const waiting = await kit.lane(companyId);
     const inbox = kit.ctx.services.use('inbox');
-    const number = `5511966${String(Date.now() % 1e6).padStart(6, '0')}`;
-    const inbound = (id: string) => ({
-      companyId,
-      whatsappId: 7,
-      channel: 'whatsapp',
-      contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: 'Cliente' },
-      message: { id, body: `mensagem ${id}` },
-    });
+    const inbound = contactOf(companyId, '5511966');
     const first = await inbox.receive(inbound('b1'));
     await kit.boardMove(admin.token, first.ticketId, waiting);
     // an answer while no lane has a rollback: the card stays
