@@ -72,12 +72,16 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
       query: () => '/companies/list',
       transformResponse: (rows: Array<CompanyOption & Record<string, unknown>>) => rows.map(({ id, name }) => ({ id, name })),
     }),
-    /** `GET /queue`: the queues a connection may serve. */
-    listQueueOptions: build.query<ConnectionQueue[], void>({
-      query: () => '/queue',
+    /**
+     * The queues a connection may serve: `GET /queue` (the session's company), or for the super user editing
+     * another company's connection `GET /whatsapp-admin/companies/:companyId/queues`.
+     */
+    listQueueOptions: build.query<ConnectionQueue[], number | undefined>({
+      query: (companyId) => (companyId === undefined ? '/queue' : `/whatsapp-admin/companies/${companyId}/queues`),
       transformResponse: (rows: ConnectionQueue[]) => rows.map(({ id, name, color }) => ({ id, name, color })),
     }),
-    createConnection: build.mutation<Connection, ConnectionBody>({
+    /** `companyId`: the super user adding to another company from All connections. */
+    createConnection: build.mutation<Connection, ConnectionBody & { companyId?: number }>({
       query: (body) => ({ url: '/whatsapp', method: 'POST', body }),
       invalidatesTags: ['Connections', 'AllConnections'],
     }),

@@ -335,7 +335,7 @@ describe('ConnectionsPage', () => {
 describe('AllConnectionsPage', () => {
   it('counts connected, disconnected and total per company with a totals row, and opens a company', async () => {
     await signIn({ super: true });
-    serveApi(
+    const calls = serveApi(
       answer('GET', '/whatsapp/all/', [
         connection(1, { companyId: 1, companyName: 'Balcão', status: 'CONNECTED' }),
         connection(2, { companyId: 2, companyName: 'Acme', status: 'CONNECTED' }),
@@ -348,6 +348,9 @@ describe('AllConnectionsPage', () => {
         { id: 3, name: 'Lite' },
       ]),
       answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
+      answer('GET', '/companies/listPlan/2', planWith(2, ['useWhatsapp'])),
+      answer('GET', '/whatsapp/3', connection(3, { companyId: 2, status: 'DISCONNECTED', name: 'Loja' })),
+      answer('GET', '/whatsapp-admin/companies/2/queues', [{ id: 7, name: 'Vendas da Acme', color: '#123456' }]),
     );
     renderPage(<AllConnectionsPage />, '/allConnections');
     const acme = await screen.findByTestId('company-2');
@@ -360,12 +363,17 @@ describe('AllConnectionsPage', () => {
     expect(cells(screen.getByTestId('totals')).slice(0, 4)).toEqual(['Total geral', '2', '2', '4']);
     fireEvent.click(within(acme).getByRole('button', { name: 'Ver conexões — Acme' }));
     expect(await screen.findByText('Conexões de Acme')).toBeTruthy();
-    // another company's connections: their state, read-only (writes act on the session's company)
+    // another company's connections are managed here too: session actions, edit (with that company's
+    // queues), add
     const foreign = screen.getByRole('dialog');
     expect(within(foreign).getByText('Loja')).toBeTruthy();
     expect(within(foreign).getByText('Desconectado')).toBeTruthy();
-    expect(within(foreign).queryByRole('button', { name: 'Novo QR Code' })).toBeNull();
-    expect(within(foreign).queryByRole('button', { name: 'Editar' })).toBeNull();
+    expect(within(foreign).getByRole('button', { name: 'Novo QR Code' })).toBeTruthy();
+    expect(within(foreign).getByRole('button', { name: /Adicionar/ })).toBeTruthy();
+    const lojaRow = within(foreign).getByTestId('connection-3');
+    fireEvent.click(within(lojaRow).getByRole('button', { name: 'Editar' }));
+    await waitFor(() => expect(calls.some((call) => call.path === '/whatsapp-admin/companies/2/queues')).toBe(true));
+    fireEvent.click(within(screen.getAllByRole('dialog').at(-1) as HTMLElement).getByRole('button', { name: /Cancelar/ }));
     // the super user's own company is managed here as on /connections
     fireEvent.click(within(screen.getByTestId('company-1')).getByRole('button', { name: 'Ver conexões — Balcão' }));
     const own = (await screen.findByText('Conexões de Balcão')).closest('[role="dialog"]') as HTMLElement;

@@ -84,7 +84,13 @@ const optional = <T extends Record<string, TSchema>>(fields: T) =>
 
 const { name, ...rest } = editableFields;
 
-export const CreateConnectionBody = StrictObject({ name, channel: ChannelSchema, ...optional(rest) });
+// companyId: the super user adding a connection to another company (All connections)
+export const CreateConnectionBody = StrictObject({
+  name,
+  channel: ChannelSchema,
+  companyId: Type.Optional(Id),
+  ...optional(rest),
+});
 export const UpdateConnectionBody = StrictObject(optional(editableFields));
 
 export const ConnectionParams = StrictObject({ whatsappId: Id });

@@ -50,3 +50,69 @@ describe('GET /whatsapp/all/ and GET /whatsapp-admin/:whatsappId', () => {
     }
   });
 });
+
+describe('the super user managing another company’s connections (All connections)', () => {
+  it('reads, changes, starts, stops and deletes them by id, and adds one to a named company', async () => {
+    const own = await kit.companyWithPlan();
+    const other = await kit.companyWithPlan();
+    const superUser = await kit.user(own.companyId, 'admin', { super: true });
+    const whatsappId = await kit.connection(other.companyId, { name: 'Loja da outra', channel: 'webchat' });
+    const queue = await kit.queue(other.companyId);
+
+    expect((await kit.call(superUser, 'GET', `/whatsapp/${whatsappId}`)).body).toMatchObject({ companyId: other.companyId });
+    const changed = await kit.call(superUser, 'PUT', `/whatsapp/${whatsappId}`, { name: 'Loja renomeada', queueIds: [queue] });
+    expect(changed.status).toBe(200);
+    expect(await kit.row(whatsappId)).toMatchObject({ name: 'Loja renomeada', companyId: other.companyId });
+    expect((await kit.call(superUser, 'DELETE', `/whatsappsession/${whatsappId}`)).body).toMatchObject({
+      status: 'DISCONNECTED',
+    });
+    expect((await kit.call(superUser, 'POST', `/whatsappsession/${whatsappId}`)).body).toMatchObject({ status: 'CONNECTED' });
+    expect((await kit.call(superUser, 'POST', `/whatsapp/${whatsappId}/token`)).status).toBe(200);
+
+    // the editor's queue list of that company
+    const queues = await kit.call(superUser, 'GET', `/whatsapp-admin/companies/${other.companyId}/queues`);
+    expect(queues.body).toEqual([expect.objectContaining({ id: queue })]);
+    expect((await kit.call(superUser, 'GET', '/whatsapp-admin/companies/999999/queues')).body).toEqual({
+      error: 'ERR_NO_COMPANY_FOUND',
+    });
+
+    const created = await kit.call(superUser, 'POST', '/whatsapp', {
+      name: 'Nova da outra',
+      channel: 'webchat',
+      companyId: other.companyId,
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.companyId).toBe(other.companyId);
+    expect(await kit.call(superUser, 'POST', '/whatsapp', { name: 'Nenhuma', channel: 'webchat', companyId: 999999 })).toEqual({
+      status: 404,
+      body: { error: 'ERR_NO_COMPANY_FOUND' },
+    });
+
+    expect((await kit.call(superUser, 'DELETE', `/whatsapp/${whatsappId}`)).status).toBe(204);
+    expect(await kit.knex('whatsapps').where({ id: whatsappId }).first()).toBeUndefined();
+  });
+
+  it('gives a company admin none of it: another company’s ids are not found, naming another company is refused', async () => {
+    const one = await kit.companyWithPlan();
+    const two = await kit.companyWithPlan();
+    const whatsappId = await kit.connection(two.companyId, { name: 'Alheia', channel: 'webchat' });
+    for (const [method, path] of [
+      ['GET', `/whatsapp/${whatsappId}`],
+      ['PUT', `/whatsapp/${whatsappId}`],
+      ['DELETE', `/whatsapp/${whatsappId}`],
+      ['POST', `/whatsappsession/${whatsappId}`],
+      ['POST', `/whatsapp/${whatsappId}/token`],
+    ] as const) {
+      const answer = await kit.call(one.admin, method, path, method === 'PUT' ? { name: 'Minha' } : undefined);
+      expect(answer, `${method} ${path}`).toEqual({ status: 404, body: { error: 'ERR_NO_WAPP_FOUND' } });
+    }
+    expect(
+      await kit.call(one.admin, 'POST', '/whatsapp', { name: 'Intrusa', channel: 'webchat', companyId: two.companyId }),
+    ).toEqual({
+      status: 403,
+      body: { error: 'ERR_NO_PERMISSION' },
+    });
+    expect((await kit.call(one.admin, 'GET', `/whatsapp-admin/companies/${two.companyId}/queues`)).status).toBe(403);
+    expect(await kit.row(whatsappId)).toMatchObject({ name: 'Alheia' });
+  });
+});

@@ -1,4 +1,4 @@
-import { access, defineRoutes, Type } from '@balcao/plugin-sdk/server';
+import { AppError, access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { listAllConnections, loadAnyConnection } from '../connections/connections.service';
 import { ConnectionOfCompanySchema, ConnectionParams, ConnectionSchema, errorResponses, OneQuery } from '../connections/schemas';
 
@@ -29,5 +29,32 @@ export default defineRoutes((app, ctx) => {
       config: access.super,
     },
     async (request) => loadAnyConnection(ctx, request.params.whatsappId, { session: request.query.session === 1 }),
+  );
+
+  // ours: the queues a company's connection may serve, for the editor the super user opens from All
+  // connections on another company (GET /queue answers the session's company only)
+  app.get(
+    '/whatsapp-admin/companies/:companyId/queues',
+    {
+      schema: {
+        params: StrictObject({ companyId: Id }),
+        querystring: NoQuery,
+        response: {
+          200: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() })),
+          ...errorResponses(403, 404),
+        },
+      },
+      config: access.super,
+    },
+    async (request) => {
+      const { companyId } = request.params;
+      const company = await ctx.db.knex('companies').where({ id: companyId }).first('id');
+      if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
+      return ctx.db
+        .knex('queues')
+        .where({ companyId })
+        .orderByRaw('order_queue ASC NULLS LAST, name ASC, id ASC')
+        .select('id', 'name', 'color');
+    },
   );
 });

@@ -3,6 +3,7 @@ import { setGreetingMedia } from '../connections/connections.service';
 import { storeGreetingMedia } from '../connections/greeting-media';
 import { findConnection } from '../connections/lookup';
 import { ConnectionParams, ConnectionSchema, errorResponses } from '../connections/schemas';
+import { connectionCompany, inCompany } from '../connections/scope';
 import { invalidField } from '../connections/validation';
 
 const EDIT = access.permission('connections-page:editOrDeleteConnection');
@@ -24,8 +25,8 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request) => {
-      const companyId = request.session?.companyId as number;
       const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
       await findConnection(ctx.db.knex, companyId, whatsappId);
       if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
       let key: string | null = null;
@@ -44,7 +45,8 @@ export default defineRoutes((app, ctx) => {
         throw error;
       }
       if (key === null) throw invalidField('file', 'is required');
-      return setGreetingMedia(ctx, companyId, whatsappId, key);
+      const stored = key;
+      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, whatsappId, stored));
     },
   );
 
@@ -59,6 +61,10 @@ export default defineRoutes((app, ctx) => {
       },
       config: EDIT,
     },
-    async (request) => setGreetingMedia(ctx, request.session?.companyId as number, request.params.whatsappId, null),
+    async (request) => {
+      const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
+      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, whatsappId, null));
+    },
   );
 });

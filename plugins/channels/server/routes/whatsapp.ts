@@ -21,6 +21,7 @@ import {
   TokenSchema,
   UpdateConnectionBody,
 } from '../connections/schemas';
+import { connectionCompany, creationCompany, inCompany } from '../connections/scope';
 
 const READ = access.permission('connections-page:actionButtons');
 const ADD = access.permission('connections-page:addConnection');
@@ -78,8 +79,11 @@ export default defineRoutes((app, ctx) => {
       },
       config: READ,
     },
-    async (request) =>
-      loadConnection(ctx, companyOf(request), request.params.whatsappId, { session: request.query.session === 1 }),
+    async (request) => {
+      const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
+      return inCompany(companyId, () => loadConnection(ctx, companyId, whatsappId, { session: request.query.session === 1 }));
+    },
   );
 
   app.post(
@@ -89,11 +93,13 @@ export default defineRoutes((app, ctx) => {
       config: { ...ADD, fixtureBody: { name: 'Fixture site chat', channel: 'webchat' } },
     },
     async (request, reply) => {
-      const body = request.body as Static<typeof CreateConnectionBody> as ConnectionInput & {
+      const { companyId: named, ...body } = request.body as Static<typeof CreateConnectionBody> as ConnectionInput & {
         name: string;
         channel: ConnectionChannel;
+        companyId?: number;
       };
-      return reply.status(201).send(await createConnection(ctx, companyOf(request), body));
+      const companyId = await creationCompany(ctx, request, named);
+      return reply.status(201).send(await inCompany(companyId, () => createConnection(ctx, companyId, body)));
     },
   );
 
@@ -107,7 +113,11 @@ export default defineRoutes((app, ctx) => {
       },
       config: { ...EDIT, fixtureBody: { name: 'Fixture renamed' } },
     },
-    async (request) => updateConnection(ctx, companyOf(request), request.params.whatsappId, request.body as ConnectionInput),
+    async (request) => {
+      const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
+      return inCompany(companyId, () => updateConnection(ctx, companyId, whatsappId, request.body as ConnectionInput));
+    },
   );
 
   app.delete(
@@ -122,7 +132,9 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request, reply) => {
-      await deleteConnection(ctx, companyOf(request), request.params.whatsappId);
+      const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
+      await inCompany(companyId, () => deleteConnection(ctx, companyId, whatsappId));
       return reply.status(204).send(null);
     },
   );
@@ -133,6 +145,10 @@ export default defineRoutes((app, ctx) => {
       schema: { params: ConnectionParams, body: NoBody, response: { 200: TokenSchema, ...errorResponses(403, 404) } },
       config: EDIT,
     },
-    async (request) => regenerateToken(ctx, companyOf(request), request.params.whatsappId),
+    async (request) => {
+      const { whatsappId } = request.params;
+      const companyId = await connectionCompany(ctx, request, whatsappId);
+      return inCompany(companyId, () => regenerateToken(ctx, companyId, whatsappId));
+    },
   );
 });

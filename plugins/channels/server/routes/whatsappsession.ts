@@ -1,5 +1,6 @@
 import { access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
 import { ConnectionParams, ConnectionSchema, errorResponses, RestartAllSchema } from '../connections/schemas';
+import { connectionCompany, inCompany } from '../connections/scope';
 import { restartAllSessions, restartSession, startSession, stopSession } from '../connections/session.service';
 
 const ACTIONS = access.permission('connections-page:actionButtons');
@@ -11,6 +12,13 @@ const ACTIONS = access.permission('connections-page:actionButtons');
  */
 export default defineRoutes((app, ctx) => {
   const companyOf = (request: { session: { companyId: number } | null }) => request.session?.companyId as number;
+  const inSessionCompany = async <T>(
+    request: Parameters<typeof connectionCompany>[1] & { params: { whatsappId: number } },
+    fn: (companyId: number) => Promise<T>,
+  ): Promise<T> => {
+    const companyId = await connectionCompany(ctx, request, request.params.whatsappId);
+    return inCompany(companyId, () => fn(companyId));
+  };
   const schema = {
     params: ConnectionParams,
     querystring: NoQuery,
@@ -19,15 +27,15 @@ export default defineRoutes((app, ctx) => {
   };
 
   app.post('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    startSession(ctx, companyOf(request), request.params.whatsappId),
+    inSessionCompany(request, (companyId) => startSession(ctx, companyId, request.params.whatsappId)),
   );
 
   app.put('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    restartSession(ctx, companyOf(request), request.params.whatsappId),
+    inSessionCompany(request, (companyId) => restartSession(ctx, companyId, request.params.whatsappId)),
   );
 
   app.delete('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    stopSession(ctx, companyOf(request), request.params.whatsappId),
+    inSessionCompany(request, (companyId) => stopSession(ctx, companyId, request.params.whatsappId)),
   );
 
   for (const path of ['/whatsapp-restart', '/whatsapp-restart/']) {

@@ -46,6 +46,11 @@ export interface ConnectionEditorProps {
   connectionId: number | null;
   /** The channel of a new connection. */
   channel: string;
+  /**
+   * Another company than the session's (the super user in All connections): its queues are offered and a
+   * new connection is added to it. Its settings (scheduleType, userRating) are checked by the server.
+   */
+  companyId?: number;
   onClose(): void;
 }
 
@@ -58,7 +63,7 @@ const MEDIA_ACCEPT = 'image/*,video/*';
  * integrations and default-flow tabs are not shown: their features don't exist yet. Times are minutes.
  * The rules of §5 are checked before saving; the server's codes come back as translated toasts.
  */
-export function ConnectionEditor({ open, connectionId, channel, onClose }: ConnectionEditorProps) {
+export function ConnectionEditor({ open, connectionId, channel, companyId, onClose }: ConnectionEditorProps) {
   const { t } = useTranslation('channels');
   const editing = connectionId !== null;
   const { data: connection, isFetching: fetching } = useGetConnectionQuery(open && editing ? connectionId : skipToken, {
@@ -67,7 +72,7 @@ export function ConnectionEditor({ open, connectionId, channel, onClose }: Conne
   // the session carries the company's settings (1-core §3), kept current by the core: no admin-only read
   const settings = useSession()?.company.companieSettings;
   const setting = (key: string) => settings?.find((pair) => pair.key === key)?.value;
-  const { data: queues = [] } = useListQueueOptionsQuery(open ? undefined : skipToken);
+  const { data: queues = [] } = useListQueueOptionsQuery(open ? companyId : skipToken);
   const [createConnection, creating] = useCreateConnectionMutation();
   const [updateConnection, updating] = useUpdateConnectionMutation();
   const [uploadMedia] = useUploadGreetingMediaMutation();
@@ -131,7 +136,7 @@ export function ConnectionEditor({ open, connectionId, channel, onClose }: Conne
     try {
       const saved = editing
         ? await updateConnection({ id: connectionId, body: body() }).unwrap()
-        : await createConnection(body()).unwrap();
+        : await createConnection({ ...body(), ...(companyId === undefined ? {} : { companyId }) }).unwrap();
       if (media) await uploadMedia({ id: saved.id, file: media }).unwrap();
       toast.success(t('toasts.saved'));
       onClose();

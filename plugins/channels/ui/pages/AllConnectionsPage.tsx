@@ -150,9 +150,8 @@ export function AllConnectionsPage() {
 }
 
 /**
- * One company's connections from the overview. The super user's own company is managed here as on
- * /connections (session actions, edit, delete, add); another company's are shown read-only, because the
- * connection writes and session actions act on the session's company only (their admins manage them).
+ * One company's connections from the overview, managed here as on /connections (session actions, edit,
+ * delete, add): the super user reaches any company's connection by its id and adds to the company named.
  */
 function CompanyConnectionsDialog({
   company,
@@ -177,34 +176,24 @@ function CompanyConnectionsDialog({
       width={1000}
       destroyOnHidden
     >
-      {own ? (
-        <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 12 }}>
-          <AddConnectionMenu companyId={company?.companyId} onAdd={dialogs.add} />
-        </div>
-      ) : (
-        <Alert type="info" showIcon title={t('all.readOnly')} style={{ marginBottom: 12 }} />
-      )}
+      <div style={{ display: 'flex', justifyContent: 'flex-end', marginBottom: 12 }}>
+        <AddConnectionMenu companyId={company?.companyId} onAdd={dialogs.add} />
+      </div>
       <ConnectionsList
         connections={connections}
-        showSession={own}
-        mayEdit={own}
+        showSession
+        mayEdit
         onEdit={(connection) => dialogs.edit(connection.id, connection.channel)}
         onShowQr={dialogs.showQr}
       />
-      {own ? (
-        <>
-          <ConnectionEditor
-            open={dialogs.editor.open}
-            connectionId={dialogs.editor.connectionId}
-            channel={dialogs.editor.channel}
-            onClose={dialogs.closeEditor}
-          />
-          <QrCodeDialog
-            connection={connections.find((connection) => connection.id === dialogs.qrFor)}
-            onClose={dialogs.closeQr}
-          />
-        </>
-      ) : null}
+      <ConnectionEditor
+        open={dialogs.editor.open}
+        connectionId={dialogs.editor.connectionId}
+        channel={dialogs.editor.channel}
+        companyId={own ? undefined : company?.companyId}
+        onClose={dialogs.closeEditor}
+      />
+      <QrCodeDialog connection={connections.find((connection) => connection.id === dialogs.qrFor)} onClose={dialogs.closeQr} />
     </Modal>
   );
 }
