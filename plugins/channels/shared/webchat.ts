@@ -159,7 +159,10 @@ export interface WebchatReadRequest {
  * ~25 s; a `retry:` hint at the start.
  */
 export interface WebchatEventMap {
-  /** A new message from the company (agent or bot). */
+  /**
+   * A new message: from the company (agent or bot), or the visitor's own once stored (so that their other
+   * tabs show it; the tab that sent it already has it by its id).
+   */
   message: WebchatMessage;
   /** A message changed: edited, deleted, reactions, ack. */
   update: WebchatMessage;

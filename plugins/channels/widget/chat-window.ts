@@ -274,7 +274,7 @@ class ChatWindowView implements ChatWindow {
         const isNew = this.conversation.upsert(event.data);
         this.setAgentTyping(null);
         this.paintMessages(this.nearBottom());
-        if (isNew) this.announce(event.data);
+        if (isNew && event.data.author !== 'visitor') this.announce(event.data);
         this.markRead();
         break;
       }

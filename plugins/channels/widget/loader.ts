@@ -304,7 +304,8 @@ export class ChatLoader implements WidgetHost {
       return;
     }
     if (event.name === 'status') this.setOnline(Boolean(event.data.online));
-    if (event.name === 'message') this.#arrived(event.data);
+    // the visitor's own messages (sent from another tab) are shown, not announced
+    if (event.name === 'message' && event.data.author !== 'visitor') this.#arrived(event.data);
     this.#dispatch(event);
   }
 

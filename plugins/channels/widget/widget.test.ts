@@ -268,6 +268,8 @@ describe('the loader', () => {
     api.on('message', (payload) => heard.push(payload.body));
     stream.deliver('message', message({ id: '7', body: 'Seu pedido saiu para entrega' }));
     stream.deliver('message', message({ id: '8', body: 'Chega amanhã' }));
+    // the visitor's own message, sent from another tab: shown there, never counted
+    stream.deliver('message', message({ id: '9', body: 'Obrigado', author: 'visitor' }));
     const badge = shadow.querySelector('.badge') as HTMLElement;
     expect(badge.hidden).toBe(false);
     expect(badge.textContent).toBe('2');

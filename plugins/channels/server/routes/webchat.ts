@@ -270,6 +270,8 @@ export default defineRoutes((app, ctx) => {
         body = requireBody(request.body.body, false);
       }
       const message = await receiveVisitorMessage(ctx, widget, session.visitor, clientId.toLowerCase(), body, media);
+      // the visitor's other tabs (and devices, for an identified visitor) show it at once
+      await publishLive(ctx, { visitorIds: [session.visitor.id], whatsappId: widget.id, event: 'message', data: message });
       return reply.status(201).send(message);
     },
   );

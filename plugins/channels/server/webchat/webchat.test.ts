@@ -578,6 +578,9 @@ describe('live events', () => {
     const stream = await openEvents(baseUrl, w, sessionToken);
     try {
       const sent = (await post(w, sessionToken, { clientId: randomUUID(), body: 'oi' })).json();
+      // the visitor's own message reaches their streams too (their other tabs)
+      const own = await stream.next('message', (m) => m.author === 'visitor');
+      expect(own).toMatchObject({ id: sent.id, clientId: sent.clientId, body: 'oi' });
       const menu = await stream.next('message', (m) => m.author === 'bot');
       expect(menu.body).toContain('Bem-vindo');
       expect(menu.body).toContain('Setor 1');
