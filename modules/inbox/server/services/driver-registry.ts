@@ -34,19 +34,23 @@ export interface TargetTicket {
  * identifier the channel knows them by (in the order they were learnt).
  */
 export async function outboundTarget(ctx: PluginContext, companyId: number, ticket: TargetTicket): Promise<OutboundTarget> {
-  const { knex } = ctx.db;
-  const [contact, identities] = await Promise.all([
-    knex('contacts').where({ companyId, id: ticket.contactId }).first('id', 'number'),
-    knex('contactIdentities')
-      .where({ companyId, contactId: ticket.contactId, channel: ticket.channel })
-      .orderBy('id')
-      .pluck('identifier'),
-  ]);
+  // one round trip: every delivery asks (a round trip costs more than the query)
+  const row = (await ctx.db
+    .knex('contacts as c')
+    .where({ 'c.companyId': companyId, 'c.id': ticket.contactId })
+    .first(
+      'c.number',
+      ctx.db.knex.raw(
+        `coalesce((SELECT array_agg(ci.identifier ORDER BY ci.id) FROM contact_identities ci
+          WHERE ci.company_id = c.company_id AND ci.contact_id = c.id AND ci.channel = ?), '{}') AS identifiers`,
+        [ticket.channel],
+      ),
+    )) as { number: string | null; identifiers: string[] } | undefined;
   return {
     companyId,
     whatsappId: ticket.whatsappId,
     channel: ticket.channel,
     ticket: { id: ticket.id, uuid: ticket.uuid, isGroup: ticket.isGroup },
-    contact: { id: ticket.contactId, number: contact?.number ?? null, identifiers: identities as string[] },
+    contact: { id: ticket.contactId, number: row?.number ?? null, identifiers: row?.identifiers ?? [] },
   };
 }
