@@ -122,9 +122,13 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
   );
 }
 
-/** Request URLs as logs may show them: the reset path carries a password and a code. */
+/**
+ * Request URLs as logs may show them: the reset path carries a password and a code, and an event stream
+ * (EventSource can't send headers) its session token in the query (`sessionToken`, `token`).
+ */
 export function redactUrl(url: string): string {
   return url
     .replace(/\/resetpasswords\/.*/, '/resetpasswords/[redacted]')
-    .replace(/\/forgetpassword\/[^?]*/, '/forgetpassword/[redacted]');
+    .replace(/\/forgetpassword\/[^?]*/, '/forgetpassword/[redacted]')
+    .replace(/([?&](?:sessionToken|token)=)[^&#]*/gi, '$1[redacted]');
 }
