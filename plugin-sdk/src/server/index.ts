@@ -13,4 +13,5 @@ export * from './events';
 export * from './inbox';
 export * from './manifest';
 export * from './schemas';
+export * from './streams';
 export * from './tenancy';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type PluginContext, readLimited } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 
 /** Largest avatar accepted. */
@@ -13,21 +13,6 @@ const AVATAR_TYPES: Record<string, string> = {
   'image/gif': 'gif',
   'image/webp': 'webp',
 };
-
-/** Reads a stream into memory, refusing it past `maxBytes` with 413 ERR_PAYLOAD_TOO_LARGE. */
-async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      stream.resume();
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
 
 /**
  * Checks an uploaded avatar by its content (JPEG, PNG, GIF or WebP, at most 5 MB; anything else 415

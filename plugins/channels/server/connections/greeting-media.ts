@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type PluginContext, readLimited } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 
 /**
@@ -18,21 +18,6 @@ const SAMPLE_BYTES = 4100;
 /** Images and videos by content; SVG (it can carry script) is no image here. */
 function acceptedType(mime: string): boolean {
   return (mime.startsWith('image/') && mime !== 'image/svg+xml') || mime.startsWith('video/');
-}
-
-/** Reads a stream into memory, refusing it past `maxBytes` with 413 ERR_PAYLOAD_TOO_LARGE. */
-async function readLimited(stream: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      stream.resume();
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** A file name safe in a storage key and a download header (letters, digits, dot, dash, underscore). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { AppError, type FastifyRequest, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type FastifyRequest, type PluginContext, readLimited } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 
 /** An image stored in a company's folder. */
@@ -9,22 +9,6 @@ export interface StoredImage {
   /** The name it was uploaded as (for display). */
   name: string;
   mime: string;
-}
-
-/** Reads a stream whole, refusing it past `maxBytes` with 413 ERR_PAYLOAD_TOO_LARGE. */
-async function readAll(stream: Readable, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      stream.resume();
-      throw new AppError('ERR_PAYLOAD_TOO_LARGE');
-    }
-    chunks.push(chunk as Buffer);
-  }
-  if ((stream as Readable & { truncated?: boolean }).truncated) throw new AppError('ERR_PAYLOAD_TOO_LARGE');
-  return Buffer.concat(chunks);
 }
 
 /** A name a user may see: no path, no control characters, at most 255 characters. */
@@ -47,7 +31,7 @@ export async function storeImage(
   allowed: ReadonlySet<string>,
   maxBytes: number,
 ): Promise<StoredImage> {
-  const data = await readAll(upload.stream, maxBytes);
+  const data = await readLimited(upload.stream, maxBytes);
   const detected = data.length > 0 ? await fileTypeFromBuffer(data) : undefined;
   if (!detected || !allowed.has(detected.mime)) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
   const key = `${folder}/${randomBytes(12).toString('hex')}.${detected.ext}`;
