@@ -1,4 +1,4 @@
-import type { TranslationTree } from '@balcao/plugin-sdk/ui';
+import { translationProblems } from '@balcao/plugin-sdk/testing/translations';
 import { describe, expect, it } from 'vitest';
 import { TEAM_ERRORS } from '../../../server/team/errors';
 import { SETTING_KEYS, SETTINGS } from '../../../server/team/setting-keys';
@@ -7,31 +7,13 @@ import es from './es.json';
 import pt from './pt.json';
 import tr from './tr.json';
 
-function leaves(tree: TranslationTree, prefix = ''): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(tree).flatMap(([key, value]) =>
-      typeof value === 'string' ? [[`${prefix}${key}`, value]] : Object.entries(leaves(value, `${prefix}${key}.`)),
-    ),
-  );
-}
-
-const placeholders = (text: string) => (text.match(/\{\{\w+\}\}/g) ?? []).sort();
-
 describe("the team area's translations", () => {
   it('use only their own top-level keys (the admin namespace is shared by three areas)', () => {
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree).sort()).toEqual(['errors', 'settings', 'team', 'users']);
   });
 
   it('have the same keys and placeholders in pt, en, es and tr, none empty', () => {
-    const reference = leaves(pt);
-    for (const [language, tree] of Object.entries({ en, es, tr })) {
-      const own = leaves(tree);
-      expect(Object.keys(own).sort(), language).toEqual(Object.keys(reference).sort());
-      for (const [key, text] of Object.entries(own)) {
-        expect(text.trim(), `${language} ${key}`).not.toBe('');
-        expect(placeholders(text), `${language} ${key}`).toEqual(placeholders(reference[key] ?? ''));
-      }
-    }
+    expect(translationProblems({ pt, en, es, tr })).toEqual([]);
   });
 
   it('name every writable setting and translate every error code of the area', () => {
