@@ -3,10 +3,9 @@
  * a plan on the Settings page's Plans tab and a company on the Companies page, and that company's admin
  * logs in with the default password. Texts are asserted in Portuguese, the default.
  */
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './build-once';
@@ -22,15 +21,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterEach(async ({ task }) => {
-  // a failed test leaves screenshots of its pages behind, to see what the browser showed
-  if (task.result?.state === 'fail') {
-    for (const [index, { page }] of opened.entries()) {
-      await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-admin-platform-${index}.png`) }).catch(() => {});
-    }
-  }
-  for (const { context } of opened.splice(0)) await context.close();
-});
+afterEach(closeOpenedPages(opened, 'admin-platform'));
 
 afterAll(async () => {
   await browser?.close();

@@ -4,10 +4,9 @@
  * password gets the code by mail and sets a new one. Texts are asserted in Portuguese, the default.
  */
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -56,15 +55,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterEach(async ({ task }) => {
-  // a failed test leaves screenshots of its pages behind, to see what the browser showed
-  if (task.result?.state === 'fail') {
-    for (const [index, { page }] of opened.entries()) {
-      await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-admin-team-${index}.png`) }).catch(() => {});
-    }
-  }
-  for (const { context } of opened.splice(0)) await context.close();
-});
+afterEach(closeOpenedPages(opened, 'admin-team'));
 
 afterAll(async () => {
   await browser?.close();

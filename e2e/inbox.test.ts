@@ -4,10 +4,9 @@
  * fixture channel driver (the recording stand-in a channel plugin would be); texts are asserted in
  * Portuguese, the default.
  */
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inboxCtx, makeQueue } from '../modules/inbox/server/test/directory-rows';
@@ -40,15 +39,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 });
 
-afterEach(async ({ task }) => {
-  // a failed test leaves screenshots of its pages behind, to see what the browser showed
-  if (task.result?.state === 'fail') {
-    for (const [index, { page }] of opened.entries()) {
-      await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-inbox-${index}.png`) }).catch(() => {});
-    }
-  }
-  for (const { context } of opened.splice(0)) await context.close();
-});
+afterEach(closeOpenedPages(opened, 'inbox'));
 
 afterAll(async () => {
   await browser?.close();

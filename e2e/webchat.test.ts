@@ -9,11 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeQueue } from '../modules/inbox/server/test/directory-rows';
@@ -83,14 +82,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
 }, 300_000);
 
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail') {
-    for (const [index, { page }] of opened.entries()) {
-      await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-webchat-${index}.png`) }).catch(() => {});
-    }
-  }
-  for (const { context } of opened.splice(0)) await context.close();
-});
+afterEach(closeOpenedPages(opened, 'webchat'));
 
 afterAll(async () => {
   await browser?.close();

@@ -9,6 +9,8 @@
  * await browser.close();
  * @packageDocumentation
  */
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** The chromium binary (Debian's package); override with `CHROMIUM_PATH`. */
@@ -101,4 +103,20 @@ export async function logInThroughUi(page: Page, baseUrl: string, email: string,
     await weakPasswordDialog.click();
     await greeting.waitFor({ state: 'visible', timeout: 15_000 });
   }
+}
+
+/**
+ * An `afterEach` for browser tests: when the test failed, a full-page screenshot of each page it opened is
+ * left in the temporary folder (`balcao-e2e-<label>-<n>.png`, to see what the browser showed); then the
+ * pages' contexts are closed and the list emptied.
+ */
+export function closeOpenedPages(opened: OpenedPage[], label: string) {
+  return async ({ task }: { task: { result?: { state?: string } } }): Promise<void> => {
+    if (task.result?.state === 'fail') {
+      for (const [index, { page }] of opened.entries()) {
+        await page.screenshot({ path: path.join(tmpdir(), `balcao-e2e-${label}-${index}.png`), fullPage: true }).catch(() => {});
+      }
+    }
+    for (const { context } of opened.splice(0)) await context.close();
+  };
 }
