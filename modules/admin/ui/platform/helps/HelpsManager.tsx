@@ -1,6 +1,5 @@
-import { PlusOutlined } from '@ant-design/icons';
 import { toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Empty, Flex, Form, Input, Modal, Skeleton, Space, Table } from 'antd';
+import { Button, Flex, Form, Input, Space } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import {
@@ -12,6 +11,7 @@ import {
   useUpdateHelpMutation,
 } from '../api';
 import { EditDeleteActions } from '../shared/EditDeleteActions';
+import { RecordsManager } from '../shared/RecordsManager';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 
 /** Helps (2-administration §2 Helps tab): form plus table of title, description and video. */
@@ -48,37 +48,23 @@ export function HelpsManager() {
   ];
 
   return (
-    <>
-      <Flex justify="end" style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, help: null })}>
-          {t('platform.helps.newTitle')}
-        </Button>
-      </Flex>
-      {isLoading ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : isError ? (
-        <Empty description={t('platform.common.loadError')} />
-      ) : (
-        <Table<Help>
-          rowKey="id"
-          size="small"
-          columns={columns}
-          dataSource={data ?? []}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('platform.common.empty')} /> }}
-        />
-      )}
-      <Modal
-        open={dialog.open}
-        onCancel={() => setDialog({ open: false, help: null })}
-        footer={null}
-        destroyOnHidden
-        title={t(dialog.help ? 'platform.helps.editTitle' : 'platform.helps.newTitle')}
-      >
-        <HelpForm key={dialog.help?.id ?? 'new'} help={dialog.help} onClose={() => setDialog({ open: false, help: null })} />
-      </Modal>
-    </>
+    <RecordsManager<Help>
+      addLabel={t('platform.helps.newTitle')}
+      onAdd={() => setDialog({ open: true, help: null })}
+      isLoading={isLoading}
+      isError={isError}
+      data={data}
+      columns={columns}
+      dialog={{
+        open: dialog.open,
+        title: t(dialog.help ? 'platform.helps.editTitle' : 'platform.helps.newTitle'),
+
+        onClose: () => setDialog({ open: false, help: null }),
+        form: (
+          <HelpForm key={dialog.help?.id ?? 'new'} help={dialog.help} onClose={() => setDialog({ open: false, help: null })} />
+        ),
+      }}
+    />
   );
 }
 

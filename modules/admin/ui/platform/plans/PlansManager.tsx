@@ -1,6 +1,6 @@
-import { CheckOutlined, PlusOutlined } from '@ant-design/icons';
+import { CheckOutlined } from '@ant-design/icons';
 import { PLAN_FLAGS, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Checkbox, Col, Empty, Flex, Form, Input, InputNumber, Modal, Row, Skeleton, Space, Switch, Table } from 'antd';
+import { Button, Checkbox, Col, Flex, Form, Input, InputNumber, Row, Space, Switch } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../api';
 import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { formatMoney } from '../shared/format';
+import { RecordsManager } from '../shared/RecordsManager';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 
 type PlanFormValues = Omit<PlanBody, 'amount'> & { amount: number | null };
@@ -78,38 +79,23 @@ export function PlansManager() {
   ];
 
   return (
-    <>
-      <Flex justify="end" style={{ marginBottom: 12 }}>
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, plan: null })}>
-          {t('platform.plans.newTitle')}
-        </Button>
-      </Flex>
-      {isLoading ? (
-        <Skeleton active paragraph={{ rows: 6 }} />
-      ) : isError ? (
-        <Empty description={t('platform.common.loadError')} />
-      ) : (
-        <Table<Plan>
-          rowKey="id"
-          size="small"
-          columns={columns}
-          dataSource={data ?? []}
-          pagination={false}
-          scroll={{ x: 'max-content' }}
-          locale={{ emptyText: <Empty description={t('platform.common.empty')} /> }}
-        />
-      )}
-      <Modal
-        open={dialog.open}
-        onCancel={() => setDialog({ open: false, plan: null })}
-        footer={null}
-        destroyOnHidden
-        width={640}
-        title={t(dialog.plan ? 'platform.plans.editTitle' : 'platform.plans.newTitle')}
-      >
-        <PlanForm key={dialog.plan?.id ?? 'new'} plan={dialog.plan} onClose={() => setDialog({ open: false, plan: null })} />
-      </Modal>
-    </>
+    <RecordsManager<Plan>
+      addLabel={t('platform.plans.newTitle')}
+      onAdd={() => setDialog({ open: true, plan: null })}
+      isLoading={isLoading}
+      isError={isError}
+      data={data}
+      columns={columns}
+      dialog={{
+        open: dialog.open,
+        title: t(dialog.plan ? 'platform.plans.editTitle' : 'platform.plans.newTitle'),
+        width: 640,
+        onClose: () => setDialog({ open: false, plan: null }),
+        form: (
+          <PlanForm key={dialog.plan?.id ?? 'new'} plan={dialog.plan} onClose={() => setDialog({ open: false, plan: null })} />
+        ),
+      }}
+    />
   );
 }
 
