@@ -66,14 +66,19 @@ export async function ensureTemplate(fingerprint: string, migrate: (url: string)
         try {
           await migrate(databaseUrl(building));
           await client.query(`alter database "${building}" rename to "${template}"`);
+          // its birth time, so that cleanup leaves alone the templates of other runs going on right now
+          await client.query(`comment on database "${template}" is 'built ${Date.now()}'`);
         } catch (error) {
           await client.query(`drop database if exists "${building}" with (force)`);
           throw error;
         }
-        // older templates of changed migrations are of no use any more
+        // templates of other migrations are of no use once their runs are over: those built over a day ago
+        // go (another run with other migrations, such as a second checkout's, may be using a newer one)
         const stale = await client.query(
-          "select datname from pg_database where datname like 'balcao\\_tpl\\_%' and datname <> $1 and datname not like '%\\_b%'",
-          [template],
+          `select datname from pg_database d
+            where datname like 'balcao\\_tpl\\_%' and datname <> $1 and datname not like '%\\_b%'
+              and coalesce(substring(shobj_description(d.oid, 'pg_database') from 'built ([0-9]+)')::bigint, 0) < $2`,
+          [template, Date.now() - 86_400_000],
         );
         for (const row of stale.rows as Array<{ datname: string }>) {
           // without force: a template another run is cloning right now (its migrations differ) stays
