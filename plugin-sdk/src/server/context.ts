@@ -218,7 +218,17 @@ export interface PluginContext {
   /** This feature's id. */
   id: string;
   log: FastifyBaseLogger;
-  config: { apiPrefix: string; publicUrl: string; env: 'development' | 'test' | 'production' };
+  config: {
+    apiPrefix: string;
+    publicUrl: string;
+    env: 'development' | 'test' | 'production';
+    /**
+     * What this process does (`ROLE`): `web` serves HTTP only; `worker` runs jobs, schedules and long-lived
+     * work such as channel sessions; `all` both. Work that must run in one process per deployment (a
+     * WhatsApp session) runs only where the role isn't `web`.
+     */
+    role: 'web' | 'worker' | 'all';
+  };
   db: PluginDb;
   plans: PlanService;
   access: AccessService;

@@ -64,6 +64,12 @@ export interface InboundMessage {
   };
   /** The queue a new ticket starts in (a connection with a single queue); default none. */
   queueId?: number | null;
+  /**
+   * A message brought in from the channel's history (a connection's message import), not one arriving
+   * now: it is stored and shown like any other, but starts no automation (`message.received` is not
+   * published: no chatbot, no timers, no lane rollback), counts as read and rings no bell.
+   */
+  imported?: boolean;
 }
 
 /** What `receive` did. */
@@ -145,6 +151,12 @@ export interface SystemMessage {
 export interface InboxService {
   /** The one entry of every inbound message: contact, ticket, message, events — idempotent per channel id. */
   receive(input: InboundMessage): Promise<InboundResult>;
+  /**
+   * The channel could not deliver one of its messages after all (a driver whose `send` queued it and
+   * answered before it left): the message is marked failed with `error` (an `ERR_...` code), shown to the
+   * agent, and can be retried (`POST /messages/:id/retry` calls the driver's `send` again).
+   */
+  reportDeliveryFailure(input: { companyId: number; whatsappId: number; channelMessageId: string; error: string }): Promise<void>;
   /** The channel reports a new ack for one of its messages. */
   updateAck(input: { companyId: number; whatsappId: number; channelMessageId: string; ack: MessageAck }): Promise<void>;
   /** The contact edited a message on the channel. */

@@ -22,7 +22,12 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
   return {
     id,
     log: core.log.child({ plugin: id }),
-    config: { apiPrefix: core.config.apiPrefix, publicUrl: core.config.publicUrl, env: core.config.env },
+    config: {
+      apiPrefix: core.config.apiPrefix,
+      publicUrl: core.config.publicUrl,
+      env: core.config.env,
+      role: core.config.role,
+    },
     db: { knex: core.knex, transaction: (fn) => core.knex.transaction(fn) },
     plans: core.plans,
     access,

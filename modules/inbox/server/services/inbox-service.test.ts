@@ -95,6 +95,26 @@ describe('receive', () => {
     }
   });
 
+  it('stores an imported message (channel history) read, without an unread count or message.received', async () => {
+    const wa = connection();
+    const published: unknown[] = [];
+    const off = kit.ctx.events.on('message.received', (payload) => {
+      if (payload.whatsappId === wa) published.push(payload);
+    });
+    try {
+      const result = await inbox.receive({ ...fixtureInbound(acme, wa, { number: newNumber(), body: 'de ontem' }), imported: true });
+      expect(result).toMatchObject({ created: true, ticketCreated: true });
+      expect((await kit.ticketRow(result.ticketId)).unreadMessages).toBe(0);
+      expect(await kit.messageRow(result.messageId)).toMatchObject({ body: 'de ontem', read: true });
+      // a new message of the same contact is a live one again: counted and published
+      await inbox.receive(fixtureInbound(acme, wa, { number: (await kit.knex('contacts').where({ id: result.contactId }).first()).number }));
+      expect((await kit.ticketRow(result.ticketId)).unreadMessages).toBe(1);
+      expect(published).toHaveLength(1);
+    } finally {
+      off();
+    }
+  });
+
   it('makes one contact and one ticket for 20 parallel first messages of a new contact', async () => {
     const wa = connection();
     const number = newNumber();
@@ -373,6 +393,23 @@ describe('acks, edits, deletes and reactions from the channel', () => {
 
     await inbox.applyDelete({ companyId: acme, whatsappId: wa, channelMessageId: `x-${number}` });
     expect(await kit.messageRow(result.messageId)).toMatchObject({ isDeleted: true, body: 'editada' });
+  });
+
+  it('marks a queued outbound message failed when the channel reports it undeliverable, never a delivered one', async () => {
+    const wa = connection();
+    const number = newNumber();
+    const queued = await inbox.receive(fixtureInbound(acme, wa, { number, id: `q-${number}`, fromMe: true }));
+    await kit.knex('messages').where({ id: queued.messageId }).update({ ack: 0, sendStatus: 'sent' });
+    await inbox.reportDeliveryFailure({ companyId: acme, whatsappId: wa, channelMessageId: `q-${number}`, error: 'ERR_WAPP_INVALID_CONTACT' });
+    expect(await kit.messageRow(queued.messageId)).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WAPP_INVALID_CONTACT', ack: 0 });
+
+    const delivered = await inbox.receive(fixtureInbound(acme, wa, { number, id: `d-${number}`, fromMe: true }));
+    await inbox.updateAck({ companyId: acme, whatsappId: wa, channelMessageId: `d-${number}`, ack: 2 });
+    await inbox.reportDeliveryFailure({ companyId: acme, whatsappId: wa, channelMessageId: `d-${number}`, error: 'not a code' });
+    expect(await kit.messageRow(delivered.messageId)).toMatchObject({ sendStatus: 'sent', ack: 2 });
+    // another company's report touches nothing
+    await inbox.reportDeliveryFailure({ companyId: lite, whatsappId: wa, channelMessageId: `d-${number}`, error: 'ERR_X' });
+    expect((await kit.messageRow(delivered.messageId)).sendStatus).toBe('sent');
   });
 
   it("never touches another company's message with the same channel id", async () => {

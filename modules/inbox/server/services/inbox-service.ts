@@ -162,6 +162,8 @@ function inboundValues(input: InboundMessage, media: StoredMedia | null) {
       : 'chat';
   const body = message.body ?? '';
   const timestamp = message.timestamp;
+  // a message from the channel's history is read already: nobody is waiting for an answer to it
+  const read = fromMe || input.imported === true;
   return {
     channelMessageId: message.id,
     body,
@@ -173,7 +175,8 @@ function inboundValues(input: InboundMessage, media: StoredMedia | null) {
     quotedId: message.quotedId ?? null,
     data: message.data === undefined ? null : JSON.stringify(message.data),
     createdAt: timestamp instanceof Date && !Number.isNaN(timestamp.getTime()) ? timestamp : new Date(),
-    unread: fromMe ? 0 : 1,
+    read,
+    unread: read ? 0 : 1,
     lastMessage: previewOf({ body, mediaName: media?.name ?? null }),
   };
 }
@@ -185,7 +188,7 @@ const INSERT_INBOUND = `ins AS (
        INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, channel_message_id, body, from_me,
          ack, read, media_type, media_path, media_name, quoted_msg_id, send_status, data_json, created_at, updated_at)
        SELECT :companyId, target.ticket_id, target.contact_id, target.queue_id, :whatsappId, :channelMessageId, :body,
-         :fromMe, :ack, :fromMe, :mediaType, :mediaPath, :mediaName,
+         :fromMe, :ack, :read, :mediaType, :mediaPath, :mediaName,
          (SELECT q.id FROM messages q
            WHERE q.company_id = :companyId AND q.whatsapp_id = :whatsappId AND q.channel_message_id = :quotedId LIMIT 1),
          'sent', :data::jsonb, :createdAt, now()
@@ -414,6 +417,10 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
     const quotedMsg = quoted ? (({ quotedMsg: _, ...rest }) => rest)(quoted) : null;
     const message = messageFromRecord(ctx, companyId, record, senderContact, quotedMsg);
     await inboxState(ctx).realtime.messageCreated(companyId, message, apiTicket);
+  }
+  // history starts no automation (chatbot, timers, lanes): see InboundMessage.imported
+  if (input.imported === true) {
+    return { contactId: ownerId, ticketId: ticket.id, ticketUuid: ticket.uuid, messageId, created: true, ticketCreated };
   }
   await ctx.events.publish('message.received', {
     companyId,
@@ -763,6 +770,18 @@ export function createInboxService(ctx: PluginContext): InboxService {
           .update({ ack, updatedAt: new Date() })
           .returning(['id', 'ticketId'])) as Array<{ id: string | number; ticketId: number }>;
         for (const row of ids) await emitMessageChanged(ctx, companyId, Number(row.id));
+      }),
+
+    reportDeliveryFailure: ({ companyId, whatsappId, channelMessageId, error }) =>
+      inScope(companyId, async () => {
+        const code = /^ERR_[A-Z0-9_]+$/.test(error) ? error.slice(0, 60) : 'ERR_SENDING_WAPP_MSG';
+        // only a message not yet delivered can have failed (a late report never undoes a delivery)
+        const rows = (await knex('messages')
+          .where({ companyId, whatsappId, channelMessageId, fromMe: true })
+          .where('ack', '<', 2)
+          .update({ sendStatus: 'failed', sendError: code, ack: 0, updatedAt: new Date() })
+          .returning(['id'])) as Array<{ id: string | number }>;
+        for (const row of rows) await emitMessageChanged(ctx, companyId, Number(row.id));
       }),
 
     applyEdit: ({ companyId, whatsappId, channelMessageId, body }) =>
