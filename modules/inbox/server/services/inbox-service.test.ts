@@ -102,12 +102,17 @@ describe('receive', () => {
       if (payload.whatsappId === wa) published.push(payload);
     });
     try {
-      const result = await inbox.receive({ ...fixtureInbound(acme, wa, { number: newNumber(), body: 'de ontem' }), imported: true });
+      const result = await inbox.receive({
+        ...fixtureInbound(acme, wa, { number: newNumber(), body: 'de ontem' }),
+        imported: true,
+      });
       expect(result).toMatchObject({ created: true, ticketCreated: true });
       expect((await kit.ticketRow(result.ticketId)).unreadMessages).toBe(0);
       expect(await kit.messageRow(result.messageId)).toMatchObject({ body: 'de ontem', read: true });
       // a new message of the same contact is a live one again: counted and published
-      await inbox.receive(fixtureInbound(acme, wa, { number: (await kit.knex('contacts').where({ id: result.contactId }).first()).number }));
+      await inbox.receive(
+        fixtureInbound(acme, wa, { number: (await kit.knex('contacts').where({ id: result.contactId }).first()).number }),
+      );
       expect((await kit.ticketRow(result.ticketId)).unreadMessages).toBe(1);
       expect(published).toHaveLength(1);
     } finally {
@@ -400,8 +405,17 @@ describe('acks, edits, deletes and reactions from the channel', () => {
     const number = newNumber();
     const queued = await inbox.receive(fixtureInbound(acme, wa, { number, id: `q-${number}`, fromMe: true }));
     await kit.knex('messages').where({ id: queued.messageId }).update({ ack: 0, sendStatus: 'sent' });
-    await inbox.reportDeliveryFailure({ companyId: acme, whatsappId: wa, channelMessageId: `q-${number}`, error: 'ERR_WAPP_INVALID_CONTACT' });
-    expect(await kit.messageRow(queued.messageId)).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WAPP_INVALID_CONTACT', ack: 0 });
+    await inbox.reportDeliveryFailure({
+      companyId: acme,
+      whatsappId: wa,
+      channelMessageId: `q-${number}`,
+      error: 'ERR_WAPP_INVALID_CONTACT',
+    });
+    expect(await kit.messageRow(queued.messageId)).toMatchObject({
+      sendStatus: 'failed',
+      sendError: 'ERR_WAPP_INVALID_CONTACT',
+      ack: 0,
+    });
 
     const delivered = await inbox.receive(fixtureInbound(acme, wa, { number, id: `d-${number}`, fromMe: true }));
     await inbox.updateAck({ companyId: acme, whatsappId: wa, channelMessageId: `d-${number}`, ack: 2 });
