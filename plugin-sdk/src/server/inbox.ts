@@ -100,7 +100,16 @@ export interface OutboundMessage {
   body: string;
   mediaType: string;
   /** The stored file, for media messages. */
-  media?: { fileName: string; mimetype: string | null; open(): Promise<Readable | null> };
+  media?: {
+    fileName: string;
+    mimetype: string | null;
+    /**
+     * Where the file is in the company's storage (`ctx.storage.get(companyId, storageKey)`): for a driver
+     * that sends later or from another process (a queue of its own) and can't keep `open`.
+     */
+    storageKey: string;
+    open(): Promise<Readable | null>;
+  };
   /** The message it replies to, when the channel knows it. */
   quoted?: { channelMessageId: string; fromMe: boolean; body: string } | null;
   /** A contact card to send (vCard text). */

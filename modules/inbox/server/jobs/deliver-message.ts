@@ -99,6 +99,7 @@ async function outboundMessage(ctx: PluginContext, companyId: number, message: M
           media: {
             fileName: message.mediaName ?? mediaPath.split('/').pop() ?? 'file',
             mimetype: data.mimetype ?? null,
+            storageKey: mediaPath,
             open: () => ctx.storage.get(companyId, mediaPath),
           },
         }
