@@ -4,15 +4,23 @@ import { connectionsArea } from './connections';
 import { lifecycleArea } from './lifecycle';
 import { profileArea } from './profile';
 import { webchatArea } from './webchat';
+import { whatsappArea } from './whatsapp';
 
 /**
  * One part of the channels plugin, in its own folder: connections (the entity, its routes, the driver
  * registry), profile (the `connections` service other features read), behaviours (how every channel's conversations start: greeting,
  * hours, vacation, LGPD), lifecycle (how they go on and end: farewell, rating, inactivity, expiry,
- * redirect, reopen window) and webchat (the website channel and its widget's
- * public API).
+ * redirect, reopen window), webchat (the website channel and its widget's
+ * public API) and whatsapp (the WhatsApp channel on Baileys).
  */
 export type ChannelsArea = FeatureArea;
 
 /** Channels (ARCHITECTURE §7; 2-administration §2 Connections, §3, §4, §5, §7). */
-export default definePluginOfAreas('channels', [profileArea, connectionsArea, behavioursArea, lifecycleArea, webchatArea]);
+export default definePluginOfAreas('channels', [
+  profileArea,
+  connectionsArea,
+  behavioursArea,
+  lifecycleArea,
+  webchatArea,
+  whatsappArea,
+]);

@@ -72,6 +72,13 @@ export interface ConnectionShape extends Omit<ConnectionProfile, 'channel' | 'st
   /** ISO date-time. */
   updatedAt: string;
   qrcode: string;
+  /**
+   * Why the session stopped by itself, an `ERR_...` code (logged out on the phone, banned, QR codes
+   * expired, replaced by another session); null while it runs or after it was stopped by hand.
+   */
+  sessionError: string | null;
+  /** While pairing by phone number (status PAIRING): the code to type on the phone; else null. */
+  pairingCode: string | null;
   provider: string;
   retries: number;
   /** The channel's own settings, as its definition lets an admin see them. */
@@ -100,6 +107,8 @@ export type ConnectionInput = Partial<
     | 'statusImportMessages'
     | 'updatedAt'
     | 'qrcode'
+    | 'sessionError'
+    | 'pairingCode'
     | 'provider'
     | 'retries'
     | 'session'

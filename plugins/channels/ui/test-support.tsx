@@ -63,6 +63,8 @@ export function connection(id: number, fields: Partial<Connection> = {}): Connec
     closedTicketsPostImported: false,
     queueIdImportMessages: null,
     statusImportMessages: null,
+    sessionError: null,
+    pairingCode: null,
     qrcode: '',
     provider: 'beta',
     retries: 0,

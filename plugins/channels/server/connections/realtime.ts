@@ -42,3 +42,18 @@ export function emitSessionUpdate(ctx: PluginContext, session: ConnectionShape):
     session,
   } satisfies ConnectionSessionEvent);
 }
+
+/** `importMessages-{companyId}` (2-administration §4): a connection's message import moved on. */
+export interface ImportProgressEvent {
+  action: 'refresh' | 'update';
+  /** `all` messages found so far, `this` many imported, `date` of the last imported one (ISO). */
+  status: { all: number; this: number; date: string | null };
+  whatsappId: number;
+}
+
+/** Import progress, to the users who may see connections (it names the connection). */
+export async function emitImportProgress(ctx: PluginContext, companyId: number, event: ImportProgressEvent): Promise<void> {
+  const rooms = await connectionAudience(ctx, companyId);
+  if (rooms.length === 0) return;
+  ctx.realtime.emit(companyId, `importMessages-${companyId}`, event, { rooms });
+}

@@ -154,6 +154,8 @@ const connectionProperties = {
   statusImportMessages: Nullable(Type.String()),
   updatedAt: Type.String(),
   qrcode: Type.String(),
+  sessionError: Nullable(Type.String()),
+  pairingCode: Nullable(Type.String()),
   companyId: Type.Integer(),
   provider: Type.String(),
   retries: Type.Integer(),

@@ -125,6 +125,8 @@ export function shapeOf(
     statusImportMessages: row.statusImportMessages,
     updatedAt: new Date(row.updatedAt).toISOString(),
     qrcode: row.qrcode,
+    sessionError: row.sessionError ?? null,
+    pairingCode: row.pairingCode ?? null,
     companyId: row.companyId,
     provider: row.provider,
     retries: row.retries,

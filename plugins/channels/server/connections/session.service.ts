@@ -25,6 +25,10 @@ export interface ConnectionStatusPatch {
   retries?: number;
   /** The number, page or account the session turned out to be (WhatsApp learns it on connecting). */
   number?: string;
+  /** Why the session stopped by itself (an `ERR_...` code), or null to clear it. */
+  sessionError?: string | null;
+  /** The code to type on the phone while pairing by number, or null. */
+  pairingCode?: string | null;
 }
 
 /**
@@ -39,7 +43,7 @@ export async function updateConnectionStatus(
   patch: ConnectionStatusPatch,
 ): Promise<ConnectionShape> {
   const columns: Record<string, unknown> = { updatedAt: ctx.db.knex.fn.now() };
-  for (const field of ['status', 'qrcode', 'retries', 'number'] as const)
+  for (const field of ['status', 'qrcode', 'retries', 'number', 'sessionError', 'pairingCode'] as const)
     if (patch[field] !== undefined) columns[field] = patch[field];
   const updated = await ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).update(columns);
   if (updated === 0) throw new AppError('ERR_NO_WAPP_FOUND');
@@ -56,10 +60,17 @@ function definitionOf(ctx: PluginContext, row: ConnectionRow): ChannelDefinition
   return definition;
 }
 
-/** The status a channel answered, persisted; a QR code means nothing once connected or disconnected. */
+/**
+ * The status a channel answered to an admin's action, persisted: a QR or pairing code means nothing once
+ * connected or disconnected, and the reason of an earlier stop is over once someone acted.
+ */
 function persistStatus(ctx: PluginContext, row: ConnectionRow, status: ConnectionStatus): Promise<ConnectionShape> {
-  const patch: ConnectionStatusPatch = { status };
-  if (status === 'CONNECTED' || status === 'DISCONNECTED') patch.qrcode = '';
+  if (channelRegistry(ctx).get(row.channel)?.managesStatus) return updateConnectionStatus(ctx, row.companyId, row.id, {});
+  const patch: ConnectionStatusPatch = { status, sessionError: null };
+  if (status === 'CONNECTED' || status === 'DISCONNECTED') {
+    patch.qrcode = '';
+    patch.pairingCode = null;
+  }
   return updateConnectionStatus(ctx, row.companyId, row.id, patch);
 }
 
@@ -84,6 +95,23 @@ export async function restartSession(ctx: PluginContext, companyId: number, what
   await requireChannelAllowed(ctx, companyId, row.channel);
   const definition = definitionOf(ctx, row);
   return persistStatus(ctx, row, await restartWith(ctx, definition, row));
+}
+
+/**
+ * `POST /whatsappsession/:whatsappId/pairing-code` (ours): pair by phone number instead of a QR code. The plan
+ * must allow the channel, and the channel must pair that way (WhatsApp) — else 409 ERR_CHANNEL_NOT_AVAILABLE.
+ */
+export async function pairSession(
+  ctx: PluginContext,
+  companyId: number,
+  whatsappId: number,
+  number: string,
+): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  await requireChannelAllowed(ctx, companyId, row.channel);
+  const definition = definitionOf(ctx, row);
+  if (!definition.pair) throw new AppError('ERR_CHANNEL_NOT_AVAILABLE');
+  return persistStatus(ctx, row, await definition.pair(ctx, channelConnectionOf(row), number));
 }
 
 /** `DELETE /whatsappsession/:whatsappId`: disconnect (allowed whatever the plan: ending costs nothing). */
@@ -114,7 +142,10 @@ export async function restartAllSessions(
       continue;
     }
     try {
-      await persistStatus(ctx, row, await restartWith(ctx, definition, row));
+      const status = definition.reconnect
+        ? await definition.reconnect(ctx, channelConnectionOf(row))
+        : await restartWith(ctx, definition, row);
+      await persistStatus(ctx, row, status);
       restarted.push(row.id);
     } catch (error) {
       ctx.log.warn({ err: error, whatsappId: row.id }, 'a connection did not restart');
@@ -134,7 +165,7 @@ export async function disconnectForImport(ctx: PluginContext, row: ConnectionRow
     await updateConnectionStatus(ctx, row.companyId, row.id, { status: 'qrcode' });
     return;
   }
-  await definition.stop(ctx, channelConnectionOf(row));
-  const status = await definition.start(ctx, { ...channelConnectionOf(row), status: 'DISCONNECTED' });
-  await updateConnectionStatus(ctx, row.companyId, row.id, { status });
+  // a new pairing: the import runs on the history the phone sends to a newly linked device
+  const status = await restartWith(ctx, definition, row);
+  if (!definition.managesStatus) await updateConnectionStatus(ctx, row.companyId, row.id, { status });
 }

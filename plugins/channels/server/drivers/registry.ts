@@ -41,6 +41,19 @@ export interface ChannelDefinition {
   stop(ctx: PluginContext, connection: ChannelConnection): Promise<ConnectionStatus>;
   /** A new pairing (new QR for WhatsApp); default: stop then start. */
   restart?(ctx: PluginContext, connection: ChannelConnection): Promise<ConnectionStatus>;
+  /**
+   * Reconnects with the pairing it has (`POST /whatsapp-restart/`: every connection comes back, none is
+   * logged out); default: `restart`.
+   */
+  reconnect?(ctx: PluginContext, connection: ChannelConnection): Promise<ConnectionStatus>;
+  /** Pairs by phone number instead of a QR code (WhatsApp); channels without it refuse. */
+  pair?(ctx: PluginContext, connection: ChannelConnection, number: string): Promise<ConnectionStatus>;
+  /**
+   * The channel writes its connections' statuses itself as its sessions move (`updateConnectionStatus`),
+   * also in the actions: the session actions then don't write the status they answer, which could overwrite
+   * a newer one (a QR code that arrived first).
+   */
+  managesStatus?: boolean;
   /** The connection is being deleted: drop its session and keys. */
   remove?(ctx: PluginContext, connection: ChannelConnection): Promise<void>;
   /** The inbox's outbound side (send, edit, delete, react, mark read, profile picture). */

@@ -1,7 +1,7 @@
-import { access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { ConnectionParams, ConnectionSchema, errorResponses, RestartAllSchema } from '../connections/schemas';
 import { connectionCompany, inCompany } from '../connections/scope';
-import { restartAllSessions, restartSession, startSession, stopSession } from '../connections/session.service';
+import { pairSession, restartAllSessions, restartSession, startSession, stopSession } from '../connections/session.service';
 
 const ACTIONS = access.permission('connections-page:actionButtons');
 
@@ -32,6 +32,23 @@ export default defineRoutes((app, ctx) => {
 
   app.put('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
     inSessionCompany(request, (companyId) => restartSession(ctx, companyId, request.params.whatsappId)),
+  );
+
+  // ours: pair by phone number instead of a QR code; the code to type on the phone arrives as the
+  // connection's pairingCode over company-{id}-whatsappSession
+  app.post(
+    '/whatsappsession/:whatsappId/pairing-code',
+    {
+      schema: {
+        params: ConnectionParams,
+        querystring: NoQuery,
+        body: Type.Object({ number: Type.String({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
+        response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
+      },
+      config: ACTIONS,
+    },
+    async (request) =>
+      inSessionCompany(request, (companyId) => pairSession(ctx, companyId, request.params.whatsappId, request.body.number)),
   );
 
   app.delete('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>

@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { PluginContext } from '@balcao/plugin-sdk/server';
+import { OUTBOX_TOPIC } from './outbox';
+import { type SessionEnd, type StartOptions, WhatsAppSession } from './session';
+import { createSessionLeases, type SessionLeases } from './session-store';
+import { whatsappTransport } from './transport';
+
+/** Topic of the commands to whichever process runs (or may take) a connection's session. */
+export const COMMAND_TOPIC = 'whatsapp-session';
+/** Topic telling every process that sessions were let go (a process stopping): claim them now. */
+export const RELEASED_TOPIC = 'whatsapp-released';
+
+/** A session action, published to every process (the owner acts; with no owner, one process takes it). */
+export interface SessionCommand {
+  action: 'start' | 'restart' | 'stop' | 'pair';
+  companyId: number;
+  whatsappId: number;
+  /** `pair`: the company's phone number, digits. */
+  number?: string;
+}
+
+/** Statuses of a connection whose session should be running somewhere (else it was stopped or gave up). */
+export const RUNNING_STATUSES = ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED'] as const;
+
+const hosts = new WeakMap<object, WhatsAppHost>();
+
+/** The WhatsApp host of an app (one per app, keyed like the channel registry). */
+export function whatsappHost(ctx: PluginContext): WhatsAppHost {
+  const key = ctx.services.use('inbox');
+  let host = hosts.get(key);
+  if (!host) {
+    host = new WhatsAppHost(ctx);
+    hosts.set(key, host);
+  }
+  return host;
+}
+
+/** Forgets an app's host (its area closed). */
+export function dropWhatsappHost(ctx: PluginContext): void {
+  hosts.delete(ctx.services.use('inbox'));
+}
+
+/**
+ * The WhatsApp sessions of one process (docs/channels/whatsapp.md "Sessions"). A session runs only in the
+ * process that holds its lease (session-store/: a renewable lease with an increasing epoch, every auth write
+ * fenced by it), so two processes never run one session. Processes whose role is `web` run none; the others
+ * - take free sessions that should run (status OPENING, qrcode, PAIRING, CONNECTED with no live lease):
+ *   every `claimIntervalMs`, at once when a process says it let sessions go, and when a command names one;
+ * - act on the commands of the session routes (any process publishes them; the owner acts);
+ * - wake a session's outbox sender when any process queued something for it;
+ * - on stop, end their sockets without logging out, release the leases and say so, so the others take
+ *   over at once; a process that dies loses its leases when they expire.
+ */
+export class WhatsAppHost {
+  readonly ownerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  readonly leases: SessionLeases;
+  private readonly sessions = new Map<number, WhatsAppSession>();
+  private readonly starting = new Map<number, Promise<WhatsAppSession | null>>();
+  private readonly unsubscribers: Array<() => Promise<void>> = [];
+  private claimTimer: NodeJS.Timeout | null = null;
+  private claiming: Promise<void> | null = null;
+  private closed = false;
+
+  constructor(private readonly ctx: PluginContext) {
+    const transport = whatsappTransport(ctx);
+    this.leases = createSessionLeases(ctx.db.knex, { ownerId: this.ownerId, ttlMs: transport.leaseTtlMs, log: ctx.log });
+  }
+
+  /** Whether this process runs sessions (its role isn't `web`). */
+  get runsSessions(): boolean {
+    return this.ctx.config.role !== 'web';
+  }
+
+  /** The session of a connection, when it runs in this process. */
+  session(whatsappId: number): WhatsAppSession | undefined {
+    return this.sessions.get(whatsappId);
+  }
+
+  /** Sessions running here (for tests and measurements). */
+  get running(): WhatsAppSession[] {
+    return [...this.sessions.values()];
+  }
+
+  async start(): Promise<void> {
+    const { broadcast } = this.ctx;
+    this.unsubscribers.push(
+      await broadcast.subscribe(OUTBOX_TOPIC, (payload) => {
+        const { whatsappId } = payload as { whatsappId: number };
+        this.sessions.get(whatsappId)?.sender.wake();
+      }),
+    );
+    if (!this.runsSessions) return;
+    this.unsubscribers.push(
+      await broadcast.subscribe(COMMAND_TOPIC, (payload) => {
+        void this.onCommand(payload as SessionCommand).catch((error) =>
+          this.ctx.log.warn({ err: error, command: payload }, 'whatsapp session command failed'),
+        );
+      }),
+      await broadcast.subscribe(RELEASED_TOPIC, () => void this.claimFree()),
+    );
+    const { claimIntervalMs } = whatsappTransport(this.ctx);
+    // jitter: processes started together don't all race for the same sessions every time
+    this.claimTimer = setInterval(() => void this.claimFree(), Math.round(claimIntervalMs * (0.8 + Math.random() * 0.4)));
+    this.claimTimer.unref();
+    void this.claimFree();
+  }
+
+  /** Tells the processes to act on a session (the owner, or any that may take it). */
+  async command(command: SessionCommand): Promise<void> {
+    await this.ctx.broadcast.publish(COMMAND_TOPIC, command);
+  }
+
+  /** Takes the free sessions that should run (one claim round at a time). */
+  claimFree(): Promise<void> {
+    if (!this.runsSessions || this.closed) return Promise.resolve();
+    this.claiming ??= this.claimRound()
+      .catch((error) => this.ctx.log.warn({ err: error }, 'whatsapp session claim failed'))
+      .finally(() => {
+        this.claiming = null;
+      });
+    return this.claiming;
+  }
+
+  private async claimRound(): Promise<void> {
+    const rows = (await this.ctx.db
+      .knex('whatsapps as w')
+      .leftJoin('whatsappSessionLeases as l', 'l.whatsappId', 'w.id')
+      .where('w.channel', 'whatsapp')
+      .whereIn('w.status', [...RUNNING_STATUSES])
+      .where((query) => query.whereNull('l.whatsappId').orWhereRaw('l.expires_at < now()'))
+      .orderBy('w.id')
+      .limit(100)
+      .select('w.id', 'w.companyId')) as Array<{ id: number; companyId: number }>;
+    for (const row of rows) {
+      if (this.closed) return;
+      if (this.sessions.has(row.id)) continue;
+      // a company that lost WhatsApp from its plan keeps its pairing but no session
+      if (!(await this.ctx.plans.has(row.companyId, 'useWhatsapp'))) continue;
+      await this.run(row.companyId, row.id);
+    }
+  }
+
+  /** Runs a connection's session here if its lease can be had (it was free); answers it, or null. */
+  async run(companyId: number, whatsappId: number, options: StartOptions = {}): Promise<WhatsAppSession | null> {
+    const existing = this.sessions.get(whatsappId);
+    if (existing) return existing;
+    const pending = this.starting.get(whatsappId);
+    if (pending) return pending;
+    const attempt = (async () => {
+      if (this.closed) return null;
+      const lease = await this.leases.acquire(companyId, whatsappId);
+      if (!lease) return null;
+      if (this.closed) {
+        await lease.release();
+        return null;
+      }
+      const session = new WhatsAppSession(
+        { ctx: this.ctx, transport: whatsappTransport(this.ctx), ended: (ended, why) => this.ended(ended, why, lease) },
+        lease,
+        options,
+      );
+      this.sessions.set(whatsappId, session);
+      try {
+        await session.start();
+      } catch (error) {
+        this.ctx.log.warn({ err: error, whatsappId }, 'whatsapp session failed to start');
+        await session.stop();
+      }
+      return this.sessions.get(whatsappId) ?? null;
+    })();
+    this.starting.set(whatsappId, attempt);
+    try {
+      return await attempt;
+    } finally {
+      this.starting.delete(whatsappId);
+    }
+  }
+
+  private ended(session: WhatsAppSession, why: SessionEnd, lease: { release(): Promise<void>; lost: boolean }): void {
+    if (this.sessions.get(session.whatsappId) === session) this.sessions.delete(session.whatsappId);
+    if (why !== 'lost' && !lease.lost) {
+      void lease.release().catch((error) => this.ctx.log.warn({ err: error }, 'whatsapp lease release failed'));
+    }
+  }
+
+  private async onCommand(command: SessionCommand): Promise<void> {
+    if (this.closed) return;
+    const local = this.sessions.get(command.whatsappId) ?? (await this.starting.get(command.whatsappId)) ?? undefined;
+    switch (command.action) {
+      case 'start':
+        if (local) local.reconnectNow();
+        else await this.run(command.companyId, command.whatsappId);
+        return;
+      case 'pair': {
+        const number = command.number ?? '';
+        if (local) await local.pairWith(number);
+        else await this.run(command.companyId, command.whatsappId, { pairingNumber: number });
+        return;
+      }
+      case 'restart':
+        // a new pairing: the old one is logged out and forgotten, then a fresh session asks for a QR code
+        if (local) await local.logout();
+        await this.run(command.companyId, command.whatsappId);
+        return;
+      case 'stop':
+        if (local) await local.logout();
+        return;
+    }
+  }
+
+  /** Stops every session here (no logout: the pairings stay), releases the leases and tells the others. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.claimTimer) clearInterval(this.claimTimer);
+    this.claimTimer = null;
+    await Promise.allSettled([...this.starting.values()]);
+    const hadSessions = this.sessions.size > 0;
+    await Promise.allSettled([...this.sessions.values()].map((session) => session.stop()));
+    await this.leases.close();
+    for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe().catch(() => {});
+    if (hadSessions) await this.ctx.broadcast.publish(RELEASED_TOPIC, { ownerId: this.ownerId }).catch(() => {});
+  }
+}

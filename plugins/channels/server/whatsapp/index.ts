@@ -1,0 +1,38 @@
+import './errors';
+import { registerChannel } from '../drivers/registry';
+import type { ChannelsArea } from '../index';
+import { whatsappChannel } from './channel';
+import { dropWhatsappHost, whatsappHost } from './host';
+import { sweepOutbox } from './outbox';
+
+export { whatsappHost } from './host';
+export { setWhatsAppTransport, type WhatsAppTransport, whatsappTransport } from './transport';
+
+const unregisters = new WeakMap<object, () => void>();
+
+/**
+ * The WhatsApp area (docs/channels/whatsapp.md): the `whatsapp` channel on Baileys — sessions that survive
+ * (auth state in Postgres, one owner process per session through a fenced lease, reconnection), every
+ * message type in and out through the inbox, the outbox per connection, receipts, calls and the message
+ * import.
+ */
+export const whatsappArea: ChannelsArea = {
+  jobs: {
+    'whatsapp-outbox-sweep': {
+      async handler(_data, ctx) {
+        await sweepOutbox(ctx.db.knex);
+      },
+    },
+  },
+  schedules: [{ name: 'whatsapp-outbox-sweep', everyMs: 3_600_000, job: 'whatsapp-outbox-sweep' }],
+  async register(_app, ctx) {
+    unregisters.set(ctx, registerChannel(ctx, whatsappChannel(ctx)));
+    await whatsappHost(ctx).start();
+  },
+  async close(ctx) {
+    await whatsappHost(ctx).close();
+    dropWhatsappHost(ctx);
+    unregisters.get(ctx)?.();
+    unregisters.delete(ctx);
+  },
+};

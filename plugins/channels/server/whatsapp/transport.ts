@@ -1,0 +1,120 @@
+import type { Agent } from 'node:https';
+import type { PluginContext } from '@balcao/plugin-sdk/server';
+import { DEFAULT_CONNECTION_CONFIG, fetchLatestWaWebVersion, type WAVersion } from '@whiskeysockets/baileys';
+
+/**
+ * Where and how the WhatsApp sessions of an app reach WhatsApp. Production uses WhatsApp's own servers;
+ * tests and benchmarks point an app at the loopback protocol peer (`whatsapp/testing/peer`) with
+ * `setWhatsAppTransport` — the driver code that runs is the same.
+ */
+export interface WhatsAppTransport {
+  /** The WhatsApp Web socket (Baileys' `waWebSocketUrl`). */
+  waWebSocketUrl: string;
+  /** The agent media uploads go through (Baileys' `fetchAgent`); default Node's. */
+  fetchAgent?: Agent;
+  /** Fetch options of Baileys' own downloads (history sync, app state: its `options`); default none. */
+  options?: Record<string, unknown>;
+  /** Fetch options of media downloads (an undici `dispatcher` trusting a test CA, …); default none. */
+  downloadOptions?: Record<string, unknown>;
+  /**
+   * The WhatsApp Web version to announce. Null: fetched from WhatsApp once per process (a dead or slow
+   * answer falls back to the version Baileys ships with).
+   */
+  version: WAVersion | null;
+  /** How long a QR code lives before the next one (Baileys' `qrTimeout`); default WhatsApp's (60 s, then 20 s). */
+  qrTimeoutMs?: number;
+  connectTimeoutMs: number;
+  keepAliveIntervalMs: number;
+  /**
+   * Reconnection delays: the first retry waits about `reconnectBaseMs`, each next one twice as long (with
+   * jitter) up to `reconnectMaxMs`. A "conflict" (another session took over) starts at `conflictBaseMs`.
+   */
+  reconnectBaseMs: number;
+  reconnectMaxMs: number;
+  conflictBaseMs: number;
+  /** Sends per second per connection from the outbox (WhatsApp bans numbers that blast messages). */
+  sendsPerSecond: number;
+  /** How long a session lease lives without renewal: a dead process's sessions move after this. */
+  leaseTtlMs: number;
+  /** How often a process looks for sessions nobody runs (plus at once when a process lets one go). */
+  claimIntervalMs: number;
+}
+
+const DEFAULTS: WhatsAppTransport = {
+  waWebSocketUrl: String(DEFAULT_CONNECTION_CONFIG.waWebSocketUrl),
+  version: null,
+  connectTimeoutMs: 20_000,
+  keepAliveIntervalMs: 30_000,
+  reconnectBaseMs: 2_000,
+  reconnectMaxMs: 5 * 60_000,
+  conflictBaseMs: 60_000,
+  sendsPerSecond: 10,
+  leaseTtlMs: 30_000,
+  claimIntervalMs: 10_000,
+};
+
+const transports = new WeakMap<object, Partial<WhatsAppTransport>>();
+
+/** The app a context belongs to (one inbox service per app: two test apps never share settings). */
+function appKey(ctx: PluginContext): object {
+  return ctx.services.use('inbox');
+}
+
+/** A positive number of the environment, or undefined. */
+function envNumber(name: string): number | undefined {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * What the environment sets (README "Configuration"): `WHATSAPP_WS_URL`, `WHATSAPP_SENDS_PER_SECOND`,
+ * `WHATSAPP_LEASE_TTL_MS`, `WHATSAPP_CLAIM_INTERVAL_MS`.
+ */
+function fromEnvironment(): Partial<WhatsAppTransport> {
+  const values: Partial<WhatsAppTransport> = {
+    ...(process.env.WHATSAPP_WS_URL ? { waWebSocketUrl: process.env.WHATSAPP_WS_URL } : {}),
+    sendsPerSecond: envNumber('WHATSAPP_SENDS_PER_SECOND'),
+    leaseTtlMs: envNumber('WHATSAPP_LEASE_TTL_MS'),
+    claimIntervalMs: envNumber('WHATSAPP_CLAIM_INTERVAL_MS'),
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}
+
+/** The transport of an app: the defaults, then the environment's, then `setWhatsAppTransport`'s. */
+export function whatsappTransport(ctx: PluginContext): WhatsAppTransport {
+  return { ...DEFAULTS, ...fromEnvironment(), ...transports.get(appKey(ctx)) };
+}
+
+/** Points an app's WhatsApp sessions elsewhere (tests, benchmarks: the loopback peer). */
+export function setWhatsAppTransport(ctx: PluginContext, overrides: Partial<WhatsAppTransport>): void {
+  transports.set(appKey(ctx), { ...transports.get(appKey(ctx)), ...overrides });
+}
+
+const VERSION_FETCH_TIMEOUT_MS = 5_000;
+const VERSION_TTL_MS = 12 * 3_600_000;
+let fetchedVersion: { version: WAVersion; at: number } | null = null;
+let pendingVersion: Promise<WAVersion> | null = null;
+
+/**
+ * The WhatsApp Web version to connect with: the transport's, else WhatsApp's current one (fetched at most
+ * every 12 hours, shared by every session of the process), else — unreachable, slow or unreadable — the
+ * version Baileys ships with. A wrong version makes WhatsApp refuse the login, so the fetch matters, but
+ * it must never keep a session from starting.
+ */
+export async function resolveWaVersion(transport: WhatsAppTransport): Promise<WAVersion> {
+  if (transport.version) return transport.version;
+  if (fetchedVersion && Date.now() - fetchedVersion.at < VERSION_TTL_MS) return fetchedVersion.version;
+  pendingVersion ??= (async () => {
+    try {
+      const answer = await fetchLatestWaWebVersion({ signal: AbortSignal.timeout(VERSION_FETCH_TIMEOUT_MS) });
+      const version = answer.isLatest ? (answer.version as WAVersion) : DEFAULT_CONNECTION_CONFIG.version;
+      if (answer.isLatest) fetchedVersion = { version, at: Date.now() };
+      return version;
+    } catch {
+      return DEFAULT_CONNECTION_CONFIG.version;
+    } finally {
+      pendingVersion = null;
+    }
+  })();
+  return pendingVersion;
+}
