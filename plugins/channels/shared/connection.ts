@@ -123,3 +123,20 @@ export interface ConnectionSessionEvent {
   action: 'update';
   session: ConnectionShape;
 }
+
+/** How far a connection's message import went: `all` messages found so far, `this` many imported, `date` of the last one (ISO). */
+export interface ImportProgress {
+  all: number;
+  this: number;
+  date: string | null;
+}
+
+/**
+ * `importMessages-{companyId}` (2-administration §4): `update` moves a connection's import on; `refresh` says
+ * the import started or ended (its `statusImportMessages` changed).
+ */
+export interface ImportProgressEvent {
+  action: 'refresh' | 'update';
+  status: ImportProgress;
+  whatsappId: number;
+}

@@ -1,5 +1,20 @@
-import { api, type SessionState, streamSocketEvent } from '@balcao/plugin-sdk/ui';
-import type { Connection, ConnectionBody, ConnectionEvent, ConnectionQueue, ConnectionSessionEvent } from './types';
+import {
+  type AppDispatch,
+  api,
+  type CacheEntryLifecycle,
+  type SessionState,
+  streamSocketEvent,
+  subscribeSocketEvent,
+} from '@balcao/plugin-sdk/ui';
+import type {
+  Connection,
+  ConnectionBody,
+  ConnectionEvent,
+  ConnectionQueue,
+  ConnectionSessionEvent,
+  ImportProgress,
+  ImportProgressEvent,
+} from './types';
 
 /** Cache tags of the connections' reads. */
 const TAGS = ['Connections', 'AllConnections'] as const;
@@ -15,7 +30,7 @@ const companyIdOf = (state: unknown) => (state as { session?: SessionState }).se
 /**
  * Applies `company-{id}-whatsapp` and `company-{id}-whatsappSession` to a list of connections: an update
  * replaces the connection (or adds it), a delete drops it, a session update patches its status, qrcode,
- * retries and updatedAt (2-administration §4).
+ * pairingCode, sessionError, retries and updatedAt (2-administration §4) — only of a row already there.
  */
 export function applyConnectionEvent(rows: Connection[], event: ConnectionEvent | ConnectionSessionEvent): Connection[] {
   if (event.action === 'delete') return rows.filter((row) => row.id !== event.whatsappId);
@@ -28,8 +43,61 @@ export function applyConnectionEvent(rows: Connection[], event: ConnectionEvent 
   return rows.map((row) => (row.id === whatsapp.id ? { ...row, ...whatsapp } : row));
 }
 
-/** Keeps a cached list of the session company's connections live through both realtime channels. */
-async function followConnections(lifecycle: Parameters<typeof streamSocketEvent<Connection[], ConnectionEvent>>[0]) {
+/**
+ * The import channel (2-administration §4). Its name is the spec's, `importMessages-{companyId}`, not a
+ * `company-{id}-…` channel.
+ */
+export const importMessagesEvent = (companyId: number) => `importMessages-${companyId}`;
+
+/** The imports under way, by connection id: `update` sets a connection's progress, `refresh` (start or end) drops it. */
+export function applyImportProgress(progress: Record<number, ImportProgress>, event: ImportProgressEvent): void {
+  if (event.action === 'update') progress[event.whatsappId] = { ...event.status };
+  else delete progress[event.whatsappId];
+}
+
+/** A cache entry's lifecycle as the connections list uses it: live patches, and refetching itself. */
+type ListLifecycle = CacheEntryLifecycle<Connection[]> & { dispatch: AppDispatch };
+
+/**
+ * An import started or ended (`refresh` on the import channel): its `statusImportMessages` changed, which
+ * drives the preparing state and the close-imported-tickets button, so the list is read again. Follows the
+ * list's entry rather than the page, so that the badge's entry (always there) stays right too.
+ */
+async function refetchOnImportRefresh(lifecycle: ListLifecycle): Promise<void> {
+  try {
+    await lifecycle.cacheDataLoaded;
+  } catch {
+    return;
+  }
+  const companyId = companyIdOf(lifecycle.getState());
+  if (companyId === undefined) return;
+  const stop = subscribeSocketEvent<ImportProgressEvent>(importMessagesEvent(companyId), (event) => {
+    if (event.action !== 'refresh') return;
+    lifecycle.dispatch(connectionsApi.endpoints.listConnections.initiate(undefined, { forceRefetch: true, subscribe: false }));
+    lifecycle.dispatch(connectionsApi.util.invalidateTags(['AllConnections']));
+  });
+  await lifecycle.cacheEntryRemoved;
+  stop();
+}
+
+/**
+ * Puts a session action's answer (the connection as it now is) into the cached lists, where they hold it.
+ * Used instead of refetching them when an update may follow at once over the socket: a refetch landing after
+ * it would take it back (the pairing code arrives moments after `POST …/pairing-code` answers OPENING).
+ */
+function patchCachedLists(dispatch: AppDispatch, connection: Connection): void {
+  // the session form of the event only patches rows already there: another company's connection (All
+  // connections) never enters the session company's own list
+  const patch = (draft: Connection[]) => {
+    const next = applyConnectionEvent([...draft] as Connection[], { action: 'update', session: connection });
+    draft.splice(0, draft.length, ...next);
+  };
+  dispatch(connectionsApi.util.updateQueryData('listConnections', undefined, patch));
+  dispatch(connectionsApi.util.updateQueryData('listAllConnections', undefined, patch));
+}
+
+/** Keeps a cached list of the session company's connections live through both realtime channels and the import channel. */
+async function followConnections(lifecycle: ListLifecycle): Promise<void> {
   if (companyIdOf(lifecycle.getState()) === undefined) return;
   const replace = (draft: Connection[], event: ConnectionEvent | ConnectionSessionEvent) => {
     const next = applyConnectionEvent([...draft] as Connection[], event);
@@ -42,6 +110,7 @@ async function followConnections(lifecycle: Parameters<typeof streamSocketEvent<
     streamSocketEvent<Connection[], ConnectionSessionEvent>(lifecycle, { channel: 'whatsappSession' }, (draft, event) =>
       replace(draft as Connection[], event),
     ),
+    refetchOnImportRefresh(lifecycle),
   ]);
 }
 
@@ -56,6 +125,22 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
       query: () => ({ url: '/whatsapp/', params: { session: 0 } }),
       providesTags: ['Connections'],
       onCacheEntryAdded: (_arg, lifecycle) => followConnections(lifecycle),
+    }),
+    /**
+     * The imports under way (`importMessages-{companyId}` `update`s), by connection id. Nothing to fetch: the
+     * entry starts empty and the import channel fills it, in the same cache as the list.
+     */
+    importProgress: build.query<Record<number, ImportProgress>, void>({
+      queryFn: () => ({ data: {} }),
+      onCacheEntryAdded: async (_arg, lifecycle) => {
+        const companyId = companyIdOf(lifecycle.getState());
+        if (companyId === undefined) return;
+        await streamSocketEvent<Record<number, ImportProgress>, ImportProgressEvent>(
+          lifecycle,
+          { event: importMessagesEvent(companyId) },
+          applyImportProgress,
+        );
+      },
     }),
     /** `GET /whatsapp/:id?session=0`: one connection, for the editor. */
     getConnection: build.query<Connection, number>({
@@ -120,6 +205,21 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
       query: (id) => ({ url: `/whatsappsession/${id}`, method: 'PUT' }),
       invalidatesTags: ['Connections', 'AllConnections'],
     }),
+    /**
+     * `POST /whatsappsession/:id/pairing-code` (ours): pair by phone number instead of a QR code. Answers the
+     * connection OPENING; its `pairingCode` (status PAIRING), then CONNECTED, come over `-whatsappSession`.
+     */
+    requestPairingCode: build.mutation<Connection, { id: number; number: string }>({
+      query: ({ id, number }) => ({ url: `/whatsappsession/${id}/pairing-code`, method: 'POST', body: { number } }),
+      onQueryStarted: async (_arg, { dispatch, queryFulfilled }) => {
+        try {
+          const { data } = await queryFulfilled;
+          patchCachedLists(dispatch, data);
+        } catch {
+          // the caller shows the error
+        }
+      },
+    }),
     /** `DELETE /whatsappsession/:id`: disconnect. */
     disconnectSession: build.mutation<void, number>({
       query: (id) => ({ url: `/whatsappsession/${id}`, method: 'DELETE' }),
@@ -140,6 +240,7 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
 
 export const {
   useListConnectionsQuery,
+  useImportProgressQuery,
   useGetConnectionQuery,
   useListAllConnectionsQuery,
   useListCompaniesQuery,
@@ -152,6 +253,7 @@ export const {
   useDeleteGreetingMediaMutation,
   useStartSessionMutation,
   useRenewQrCodeMutation,
+  useRequestPairingCodeMutation,
   useDisconnectSessionMutation,
   useRestartConnectionsMutation,
   useCloseImportedTicketsMutation,

@@ -33,3 +33,30 @@ export function importState(status: string | null | undefined, now = Date.now())
     return 'preparing';
   return null;
 }
+
+/** A day as the list shows it: DD/MM/YYYY in the browser's time (an import's "until" date). */
+export function formatDay(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return value;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${two(date.getDate())}/${two(date.getMonth() + 1)}/${date.getFullYear()}`;
+}
+
+/** The fewest and most digits a phone number to pair with may have, country code included (the server's rule). */
+export const PAIRING_NUMBER_DIGITS = { min: 8, max: 15 } as const;
+
+/**
+ * The phone number to pair with as `POST /whatsappsession/:id/pairing-code` wants it: its digits only,
+ * country code first — spaces, `+`, dashes and parentheses as people type them are dropped. Null when it
+ * can't be a WhatsApp number (fewer than 8 or more than 15 digits).
+ */
+export function pairingDigits(input: string): string | null {
+  const digits = input.replace(/\D/g, '');
+  return digits.length >= PAIRING_NUMBER_DIGITS.min && digits.length <= PAIRING_NUMBER_DIGITS.max ? digits : null;
+}
+
+/** A pairing code as WhatsApp shows it and people read it: `ABCD-EFGH` (any other length as it came). */
+export function formatPairingCode(code: string): string {
+  return code.length === 8 ? `${code.slice(0, 4)}-${code.slice(4)}` : code;
+}

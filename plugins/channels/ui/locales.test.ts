@@ -11,7 +11,7 @@ describe('channels texts', () => {
     expect(translationProblems({ pt, en, es, tr })).toEqual([]);
   });
 
-  it('translates every error code the connections API answers (server/connections/errors.ts, webchat/errors.ts, 1-core §8)', () => {
+  it('translates every error code the connections API answers (server/connections/errors.ts, webchat/errors.ts, whatsapp/errors.ts, 1-core §8)', () => {
     const codes = [
       'ERR_NO_OTHER_WHATSAPP',
       'ERR_NO_DEF_WAPP_FOUND',
@@ -35,8 +35,20 @@ describe('channels texts', () => {
       'ERR_NO_FLOW_FOUND',
       'ERR_CHANNEL_NOT_AVAILABLE',
       'ERR_CHANNEL_CONFIG_INVALID',
+      // the WhatsApp driver's: why a session stopped by itself (sessionError), and pairing by phone number
+      'ERR_WAPP_LOGGED_OUT',
+      'ERR_WAPP_BANNED',
+      'ERR_WAPP_QR_EXPIRED',
+      'ERR_WAPP_CONFLICT',
+      'ERR_WAPP_PAIRING_NUMBER_INVALID',
+      'ERR_WAPP_NOT_PAIRING',
     ];
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual([...codes].sort());
+  });
+
+  it('says in a few words why a session stopped, for every sessionError code', () => {
+    const sessionErrors = ['ERR_WAPP_LOGGED_OUT', 'ERR_WAPP_BANNED', 'ERR_WAPP_QR_EXPIRED', 'ERR_WAPP_CONFLICT'];
+    for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.sessionErrors).sort()).toEqual([...sessionErrors].sort());
   });
 
   it('keeps the spec’s whatsappModal keys of §8', () => {

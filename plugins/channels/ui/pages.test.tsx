@@ -1,10 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyConnectionEvent } from './api';
-import { importState, needsAttention } from './format';
+import { formatPairingCode, importState, needsAttention, pairingDigits } from './format';
 import { AllConnectionsPage, countByCompany } from './pages/AllConnectionsPage';
 import { ConnectionsPage } from './pages/ConnectionsPage';
+import { serveSocket, type TestSocketServer } from './test-socket';
 import { answer, connection, planWith, renderPage, serveApi, signIn } from './test-support';
 import { useConnectionsBadge } from './useConnectionsBadge';
 
@@ -293,6 +294,59 @@ describe('ConnectionsPage', () => {
     expect(importState(String(Date.now() - 36_000))).toBeNull();
   });
 
+  it('offers "Ver código" on a PAIRING row with a code, opening the dialog on the phone-number way', async () => {
+    serveApi(
+      answer('GET', '/whatsapp/', [
+        connection(1, { status: 'PAIRING', pairingCode: 'ABCDEFGH' }),
+        connection(2, { status: 'PAIRING', pairingCode: null }),
+      ]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+    );
+    renderPage(<ConnectionsPage />);
+    const pairing = await screen.findByTestId('connection-1');
+    // disconnect stays for PAIRING (2-administration §2)
+    expect(within(pairing).getByRole('button', { name: 'Desconectar' })).toBeTruthy();
+    expect(within(screen.getByTestId('connection-2')).queryByRole('button', { name: 'Ver código' })).toBeNull();
+    fireEvent.click(within(pairing).getByRole('button', { name: 'Ver código' }));
+    expect((await screen.findByTestId('pairing-code')).textContent).toContain('ABCD-EFGH');
+    expect(screen.getByRole('tab', { name: 'Número de telefone', selected: true })).toBeTruthy();
+    expect(formatPairingCode('ABCDEFGH')).toBe('ABCD-EFGH');
+    expect([pairingDigits('+55 (11) 99999-0000'), pairingDigits('1234567'), pairingDigits('1234567890123456')]).toEqual([
+      '5511999990000',
+      null,
+      null,
+    ]);
+  });
+
+  it('says why a session stopped by itself: a short reason under the tag, the whole of it on the tag', async () => {
+    serveApi(
+      answer('GET', '/whatsapp/', [
+        connection(1, { status: 'DISCONNECTED', sessionError: 'ERR_WAPP_LOGGED_OUT' }),
+        connection(2, { status: 'TIMEOUT', sessionError: 'ERR_WAPP_QR_EXPIRED' }),
+        connection(3, { status: 'OPENING', sessionError: 'ERR_WAPP_CONFLICT' }),
+        connection(4, { status: 'DISCONNECTED', sessionError: 'ERR_SOMETHING_NEW' }),
+        connection(5, { status: 'DISCONNECTED' }),
+      ]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+    );
+    renderPage(<ConnectionsPage />);
+    const loggedOut = await screen.findByTestId('connection-1');
+    expect(within(loggedOut).getByText('Desconectado pelo celular: leia um novo QR Code')).toBeTruthy();
+    expect(within(screen.getByTestId('connection-2')).getByText('Ninguém leu o QR Code a tempo')).toBeTruthy();
+    expect(
+      within(screen.getByTestId('connection-3')).getByText('Outra sessão do WhatsApp Web está substituindo esta'),
+    ).toBeTruthy();
+    // a code this screen doesn't know yet still shows, as the code itself
+    expect(within(screen.getByTestId('connection-4')).getByText('ERR_SOMETHING_NEW')).toBeTruthy();
+    expect(within(screen.getByTestId('connection-5')).queryByTestId('session-error')).toBeNull();
+    fireEvent.mouseEnter(within(loggedOut).getByText('Desconectado'));
+    expect(
+      await screen.findByText(
+        'O celular desconectou este aparelho (ou o WhatsApp encerrou a sessão). Leia um novo QR Code para conectar de novo.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('hides the session column and edit/delete without the permissions, and shows cards on narrow screens', async () => {
     const original = globalThis.matchMedia;
     globalThis.matchMedia = ((query: string) => ({
@@ -301,13 +355,16 @@ describe('ConnectionsPage', () => {
     })) as typeof matchMedia;
     try {
       serveApi(
-        answer('GET', '/whatsapp/', [connection(1, { name: 'Celular' })]),
+        answer('GET', '/whatsapp/', [
+          connection(1, { name: 'Celular', status: 'DISCONNECTED', sessionError: 'ERR_WAPP_LOGGED_OUT' }),
+        ]),
         answer('GET', '/companies/listPlan/1', planWith(1, [])),
       );
       renderPage(<ConnectionsPage />);
       const card = await screen.findByTestId('connection-1');
       expect(card.className).toContain('ant-card');
       expect(within(card).getByText('Celular')).toBeTruthy();
+      expect(within(card).getByText('Desconectado pelo celular: leia um novo QR Code')).toBeTruthy();
       expect(screen.queryByRole('table')).toBeNull();
     } finally {
       globalThis.matchMedia = original;
@@ -332,6 +389,90 @@ describe('ConnectionsPage', () => {
   });
 });
 
+describe('Connections live through the sockets', () => {
+  let socket: TestSocketServer;
+  beforeEach(async () => {
+    await signIn();
+    socket = await serveSocket(1);
+  });
+  afterEach(() => socket.close());
+
+  /** Lets the cache entries reach their socket subscriptions (they subscribe once their data is loaded). */
+  const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  const listReads = (calls: Array<{ method: string; path: string }>) =>
+    calls.filter((call) => call.method === 'GET' && call.path === '/whatsapp/').length;
+
+  it("shows an import's progress on its row, and reads the list again when an import starts or ends", async () => {
+    let reads = 0;
+    const calls = serveApi(
+      (call) => {
+        if (call.method !== 'GET' || call.path !== '/whatsapp/') return undefined;
+        reads += 1;
+        // after the import: its tickets are open, the list offers closing them
+        const statusImportMessages = reads > 1 ? 'renderButtonCloseTickets' : String(Date.now() - 60_000);
+        return { status: 200, body: [connection(1, { statusImportMessages }), connection(2)] };
+      },
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+    );
+    renderPage(<ConnectionsPage />);
+    await screen.findByTestId('connection-1');
+    await settle();
+
+    socket.emit('importMessages-1', { action: 'update', status: { all: 500, this: 0, date: null }, whatsappId: 1 });
+    expect(await within(screen.getByTestId('connection-1')).findByText('Importando 0 de 500 mensagens')).toBeTruthy();
+    socket.emit('importMessages-1', {
+      action: 'update',
+      status: { all: 500, this: 120, date: '2026-03-12T15:00:00.000Z' },
+      whatsappId: 1,
+    });
+    const row = screen.getByTestId('connection-1');
+    expect(await within(row).findByText('Importando 120 de 500 mensagens — até 12/03/2026')).toBeTruthy();
+    expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('24');
+    expect(within(screen.getByTestId('connection-2')).queryByTestId('import-progress')).toBeNull();
+    expect(listReads(calls)).toBe(1);
+
+    socket.emit('importMessages-1', { action: 'refresh', status: { all: 0, this: 0, date: null }, whatsappId: 1 });
+    await waitFor(() => expect(listReads(calls)).toBe(2));
+    expect(
+      await within(screen.getByTestId('connection-1')).findByRole('button', { name: 'Fechar tickets importados' }),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('import-progress')).toBeNull();
+  });
+
+  it('links by phone number: the code arrives over the session channel and the dialog closes once connected', async () => {
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', [connection(1, { status: 'qrcode', qrcode: '2@abc', number: '' })]),
+      answer('GET', '/companies/listPlan/1', planWith(1, [])),
+      answer('POST', '/whatsappsession/1/pairing-code', connection(1, { status: 'OPENING', number: '' })),
+    );
+    renderPage(<ConnectionsPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'QR Code' }));
+    await settle();
+    fireEvent.click(await screen.findByRole('tab', { name: 'Número de telefone' }));
+    fireEvent.change(await screen.findByLabelText('Número do WhatsApp'), { target: { value: '55 11 99999-0000' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Gerar código' }));
+    expect(await screen.findByText('Gerando o código de pareamento...', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ number: '5511999990000' });
+    // the answer went into the list as it is (OPENING), without reading the list again
+    expect(within(screen.getByTestId('connection-1')).getByRole('button', { name: /Conectando/ })).toBeTruthy();
+    expect(listReads(calls)).toBe(1);
+
+    socket.emit('company-1-whatsappSession', {
+      action: 'update',
+      session: connection(1, { status: 'PAIRING', pairingCode: 'ABCD1234', number: '' }),
+    });
+    expect((await screen.findByTestId('pairing-code')).textContent).toContain('ABCD-1234');
+    expect(within(screen.getByTestId('connection-1')).getByRole('button', { name: 'Ver código' })).toBeTruthy();
+
+    socket.emit('company-1-whatsappSession', {
+      action: 'update',
+      session: connection(1, { status: 'CONNECTED', pairingCode: null, number: '5511999990000' }),
+    });
+    await waitFor(() => expect(screen.queryByTestId('pairing-code')).toBeNull(), { timeout: 5_000 });
+    expect(within(screen.getByTestId('connection-1')).getByText('Conectado')).toBeTruthy();
+  });
+});
+
 describe('AllConnectionsPage', () => {
   it('counts connected, disconnected and total per company with a totals row, and opens a company', async () => {
     await signIn({ super: true });
@@ -339,7 +480,13 @@ describe('AllConnectionsPage', () => {
       answer('GET', '/whatsapp/all/', [
         connection(1, { companyId: 1, companyName: 'Balcão', status: 'CONNECTED' }),
         connection(2, { companyId: 2, companyName: 'Acme', status: 'CONNECTED' }),
-        connection(3, { companyId: 2, companyName: 'Acme', status: 'DISCONNECTED', name: 'Loja' }),
+        connection(3, {
+          companyId: 2,
+          companyName: 'Acme',
+          status: 'DISCONNECTED',
+          name: 'Loja',
+          sessionError: 'ERR_WAPP_BANNED',
+        }),
         connection(4, { companyId: 2, companyName: 'Acme', status: 'qrcode' }),
       ]),
       answer('GET', '/companies/list', [
@@ -368,6 +515,7 @@ describe('AllConnectionsPage', () => {
     const foreign = screen.getByRole('dialog');
     expect(within(foreign).getByText('Loja')).toBeTruthy();
     expect(within(foreign).getByText('Desconectado')).toBeTruthy();
+    expect(within(foreign).getByText('Número recusado pelo WhatsApp')).toBeTruthy();
     expect(within(foreign).getByRole('button', { name: 'Novo QR Code' })).toBeTruthy();
     expect(within(foreign).getByRole('button', { name: /Adicionar/ })).toBeTruthy();
     const lojaRow = within(foreign).getByTestId('connection-3');

@@ -38,3 +38,5 @@ export type ConnectionBody = Required<
   >
 > &
   Pick<ConnectionInput, 'channel' | 'channelConfig'>;
+
+export type { ImportProgress, ImportProgressEvent } from '../shared/connection';

@@ -1,5 +1,5 @@
 import { companyEvent, type PluginContext, ROOMS } from '@balcao/plugin-sdk/server';
-import type { ConnectionEvent, ConnectionSessionEvent, ConnectionShape } from '../../shared/connection';
+import type { ConnectionEvent, ConnectionSessionEvent, ConnectionShape, ImportProgressEvent } from '../../shared/connection';
 
 /**
  * The connections' realtime events (1-core §7): `company-{id}-whatsapp` (update / delete) and
@@ -41,14 +41,6 @@ export function emitSessionUpdate(ctx: PluginContext, session: ConnectionShape):
     action: 'update',
     session,
   } satisfies ConnectionSessionEvent);
-}
-
-/** `importMessages-{companyId}` (2-administration §4): a connection's message import moved on. */
-export interface ImportProgressEvent {
-  action: 'refresh' | 'update';
-  /** `all` messages found so far, `this` many imported, `date` of the last imported one (ISO). */
-  status: { all: number; this: number; date: string | null };
-  whatsappId: number;
 }
 
 /** Import progress, to the users who may see connections (it names the connection). */

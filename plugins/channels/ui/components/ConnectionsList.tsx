@@ -1,11 +1,12 @@
 import { CheckCircleFilled, DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { showError, toast, useNarrowScreen, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Card, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tooltip, Typography } from 'antd';
-import { useDeleteConnectionMutation } from '../api';
+import { useDeleteConnectionMutation, useImportProgressQuery } from '../api';
 import { formatDateTime } from '../format';
 import type { Connection } from '../types';
 import { ChannelIcon } from './ChannelIcon';
-import { ConnectionStatusTag } from './ConnectionStatusTag';
+import { ConnectionStatusTag, SessionErrorNote } from './ConnectionStatusTag';
+import { ImportProgressNote } from './ImportProgressNote';
 import { SessionActions } from './SessionActions';
 
 /** Props of the connections list. */
@@ -17,16 +18,27 @@ export interface ConnectionsListProps {
   mayEdit: boolean;
   onEdit(connection: Connection): void;
   onShowQr(id: number): void;
+  /** Opens the link dialog on the phone-number way, showing the pairing code (status PAIRING). */
+  onShowPairingCode(id: number): void;
 }
 
 /**
  * The connections of a company (2-administration §2): channel, name, number, status, session, last update,
- * default, actions; a table on wide screens and cards under 600 px. Deleting asks first.
+ * default, actions; a table on wide screens and cards under 600 px. Deleting asks first. Under the status:
+ * why the session stopped by itself (`sessionError`) and the message import under way, if any.
  */
-export function ConnectionsList({ connections, showSession, mayEdit, onEdit, onShowQr }: ConnectionsListProps) {
+export function ConnectionsList({
+  connections,
+  showSession,
+  mayEdit,
+  onEdit,
+  onShowQr,
+  onShowPairingCode,
+}: ConnectionsListProps) {
   const { t } = useTranslation('channels');
   const narrow = useNarrowScreen();
   const [deleteConnection] = useDeleteConnectionMutation();
+  const { data: imports } = useImportProgressQuery();
 
   if (connections === undefined) return <Skeleton active paragraph={{ rows: 5 }} data-testid="connections-skeleton" />;
   if (connections.length === 0) return <Empty description={t('page.empty')} />;
@@ -43,6 +55,19 @@ export function ConnectionsList({ connections, showSession, mayEdit, onEdit, onS
   const defaultMark = (connection: Connection) =>
     connection.isDefault ? (
       <CheckCircleFilled style={{ color: '#52c41a' }} role="img" aria-label={t('columns.default')} title={t('columns.default')} />
+    ) : null;
+
+  const sessionActions = (connection: Connection) => (
+    <SessionActions connection={connection} onShowQr={onShowQr} onShowPairingCode={onShowPairingCode} />
+  );
+
+  /** What the status tag alone doesn't say: why the session stopped, how far an import went. */
+  const statusNotes = (connection: Connection) =>
+    connection.sessionError || imports?.[connection.id] ? (
+      <Flex vertical gap={4}>
+        <SessionErrorNote sessionError={connection.sessionError} />
+        <ImportProgressNote progress={imports?.[connection.id]} />
+      </Flex>
     ) : null;
 
   const editButtons = (connection: Connection) => (
@@ -79,11 +104,12 @@ export function ConnectionsList({ connections, showSession, mayEdit, onEdit, onS
               <Typography.Text strong>{connection.name}</Typography.Text>
               {defaultMark(connection)}
               <span style={{ flex: 1 }} />
-              <ConnectionStatusTag status={connection.status} />
+              <ConnectionStatusTag status={connection.status} sessionError={connection.sessionError} />
             </Flex>
             {connection.number ? <Typography.Text type="secondary">{connection.number}</Typography.Text> : null}
+            {statusNotes(connection)}
             <Flex justify="space-between" align="center" wrap gap={8} style={{ marginTop: 8 }}>
-              {showSession ? <SessionActions connection={connection} onShowQr={onShowQr} /> : <span />}
+              {showSession ? sessionActions(connection) : <span />}
               {mayEdit ? editButtons(connection) : null}
             </Flex>
             <Typography.Text type="secondary" style={{ fontSize: 12 }}>
@@ -112,13 +138,22 @@ export function ConnectionsList({ connections, showSession, mayEdit, onEdit, onS
         },
         { key: 'name', title: t('columns.name'), dataIndex: 'name' },
         { key: 'number', title: t('columns.number'), render: (_v, row) => row.number || '—' },
-        { key: 'status', title: t('columns.status'), render: (_v, row) => <ConnectionStatusTag status={row.status} /> },
+        {
+          key: 'status',
+          title: t('columns.status'),
+          render: (_v, row) => (
+            <Flex vertical gap={4} align="flex-start">
+              <ConnectionStatusTag status={row.status} sessionError={row.sessionError} />
+              {statusNotes(row)}
+            </Flex>
+          ),
+        },
         ...(showSession
           ? [
               {
                 key: 'session',
                 title: t('columns.session'),
-                render: (_v: unknown, row: Connection) => <SessionActions connection={row} onShowQr={onShowQr} />,
+                render: (_v: unknown, row: Connection) => sessionActions(row),
               },
             ]
           : []),

@@ -26,9 +26,18 @@ function useImportState(status: string | null | undefined) {
 /**
  * The session buttons of a connection by status (2-administration §2): qrcode → show the QR; DISCONNECTED →
  * try again and (WhatsApp) new QR; CONNECTED, PAIRING, TIMEOUT → disconnect; OPENING → a disabled "connecting" button.
- * Plus the imported-tickets button and preparing state when `statusImportMessages` says so.
+ * PAIRING with a pairing code (pairing by phone number) also shows the code again. Plus the imported-tickets
+ * button and preparing state when `statusImportMessages` says so.
  */
-export function SessionActions({ connection, onShowQr }: { connection: Connection; onShowQr(id: number): void }) {
+export function SessionActions({
+  connection,
+  onShowQr,
+  onShowPairingCode,
+}: {
+  connection: Connection;
+  onShowQr(id: number): void;
+  onShowPairingCode(id: number): void;
+}) {
   const { t } = useTranslation('channels');
   const [startSession, starting] = useStartSessionMutation();
   const [renewQrCode, renewing] = useRenewQrCodeMutation();
@@ -52,6 +61,11 @@ export function SessionActions({ connection, onShowQr }: { connection: Connectio
       {status === 'qrcode' ? (
         <Button size="small" type="primary" onClick={() => onShowQr(id)}>
           {t('actions.showQr')}
+        </Button>
+      ) : null}
+      {status === 'PAIRING' && connection.pairingCode ? (
+        <Button size="small" type="primary" onClick={() => onShowPairingCode(id)}>
+          {t('actions.showPairingCode')}
         </Button>
       ) : null}
       {status === 'DISCONNECTED' ? (

@@ -185,6 +185,7 @@ function CompanyConnectionsDialog({
         mayEdit
         onEdit={(connection) => dialogs.edit(connection.id, connection.channel)}
         onShowQr={dialogs.showQr}
+        onShowPairingCode={dialogs.showPairingCode}
       />
       <ConnectionEditor
         open={dialogs.editor.open}
@@ -193,7 +194,11 @@ function CompanyConnectionsDialog({
         companyId={own ? undefined : company?.companyId}
         onClose={dialogs.closeEditor}
       />
-      <QrCodeDialog connection={connections.find((connection) => connection.id === dialogs.qrFor)} onClose={dialogs.closeQr} />
+      <QrCodeDialog
+        connection={connections.find((connection) => connection.id === dialogs.qrFor)}
+        method={dialogs.linkMethod}
+        onClose={dialogs.closeQr}
+      />
     </Modal>
   );
 }

@@ -80,6 +80,7 @@ export function ConnectionsPage() {
         mayEdit={mayEdit}
         onEdit={(connection) => dialogs.edit(connection.id, connection.channel)}
         onShowQr={dialogs.showQr}
+        onShowPairingCode={dialogs.showPairingCode}
       />
       <ConnectionEditor
         open={dialogs.editor.open}
@@ -87,7 +88,11 @@ export function ConnectionsPage() {
         channel={dialogs.editor.channel}
         onClose={dialogs.closeEditor}
       />
-      <QrCodeDialog connection={connections?.find((connection) => connection.id === dialogs.qrFor)} onClose={dialogs.closeQr} />
+      <QrCodeDialog
+        connection={connections?.find((connection) => connection.id === dialogs.qrFor)}
+        method={dialogs.linkMethod}
+        onClose={dialogs.closeQr}
+      />
     </Card>
   );
 }
