@@ -10,6 +10,11 @@ import { whatsappTransport } from './transport';
 export const COMMAND_TOPIC = 'whatsapp-session';
 /** Topic telling every process that sessions were let go (a process stopping): claim them now. */
 export const RELEASED_TOPIC = 'whatsapp-released';
+/**
+ * Topic telling every process that a session was taken (an expired lease, its owner stalled): an older
+ * holder stops its socket at once instead of at its next renewal, so WhatsApp never sees two of them.
+ */
+export const TAKEN_TOPIC = 'whatsapp-taken';
 
 /** A session action, published to every process (the owner acts; with no owner, one process takes it). */
 export interface SessionCommand {
@@ -98,6 +103,11 @@ export class WhatsAppHost {
         );
       }),
       await broadcast.subscribe(RELEASED_TOPIC, () => void this.claimFree()),
+      await broadcast.subscribe(TAKEN_TOPIC, (payload) => {
+        const { whatsappId, epoch, ownerId } = payload as { whatsappId: number; epoch: number; ownerId: string };
+        const session = this.sessions.get(whatsappId);
+        if (session && ownerId !== this.ownerId && session.epoch < epoch) void session.stop();
+      }),
     );
     const { claimIntervalMs } = whatsappTransport(this.ctx);
     // jitter: processes started together don't all race for the same sessions every time
@@ -147,16 +157,27 @@ export class WhatsAppHost {
     if (existing) return existing;
     const pending = this.starting.get(whatsappId);
     if (pending) return pending;
+    const { ctx } = this;
     const attempt = (async () => {
       if (this.closed) return null;
       const lease = await this.leases.acquire(companyId, whatsappId);
       if (!lease) return null;
+      if (lease.epoch > 1) {
+        await this.ctx.broadcast.publish(TAKEN_TOPIC, { whatsappId, epoch: lease.epoch, ownerId: this.ownerId });
+      }
       if (this.closed) {
         await lease.release();
         return null;
       }
       const session = new WhatsAppSession(
-        { ctx: this.ctx, transport: whatsappTransport(this.ctx), ended: (ended, why) => this.ended(ended, why, lease) },
+        {
+          ctx: this.ctx,
+          // read at each use: where sessions connect may be set after the app started (tests, benchmarks)
+          get transport() {
+            return whatsappTransport(ctx);
+          },
+          ended: (ended, why) => this.ended(ended, why, lease),
+        },
         lease,
         options,
       );

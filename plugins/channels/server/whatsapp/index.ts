@@ -6,7 +6,7 @@ import { dropWhatsappHost, whatsappHost } from './host';
 import { sweepOutbox } from './outbox';
 
 export { whatsappHost } from './host';
-export { setWhatsAppTransport, type WhatsAppTransport, whatsappTransport } from './transport';
+export { setWhatsAppTransport, setWhatsAppTransportDefaults, type WhatsAppTransport, whatsappTransport } from './transport';
 
 const unregisters = new WeakMap<object, () => void>();
 

@@ -87,14 +87,16 @@ export class WhatsAppSession {
     this.whatsappId = lease.whatsappId;
     this.companyId = lease.companyId;
     this.pairingNumber = options.pairingNumber ?? null;
-    const { ctx, transport } = host;
+    const { ctx } = host;
     const log = ctx.log.child({ whatsappId: this.whatsappId });
     this.sender = new OutboxSender({
       ctx,
       companyId: this.companyId,
       whatsappId: this.whatsappId,
       socket: () => (this.open ? this.socket : null),
-      sendsPerSecond: transport.sendsPerSecond,
+      get sendsPerSecond() {
+        return host.transport.sendsPerSecond;
+      },
       owns: () => !this.lease.lost,
     });
     this.inbound = new InboundPipeline({
@@ -102,7 +104,9 @@ export class WhatsAppSession {
       companyId: this.companyId,
       whatsappId: this.whatsappId,
       socket: () => this.socket,
-      ...(transport.downloadOptions ? { downloadOptions: transport.downloadOptions } : {}),
+      get downloadOptions() {
+        return host.transport.downloadOptions;
+      },
       log,
     });
     this.history = new HistoryImport(ctx, this.companyId, this.whatsappId, this.inbound);
@@ -114,10 +118,18 @@ export class WhatsAppSession {
     return this.open;
   }
 
-  /** Starts connecting (with the stored creds, or a new pairing). */
+  /** The epoch of the lease it runs under (a newer one elsewhere means this one must stop). */
+  get epoch(): number {
+    return this.lease.epoch;
+  }
+
+  /**
+   * Loads the auth state and starts connecting (with the stored creds, or a new pairing) without waiting for
+   * the socket: a process taking many sessions at once doesn't wait for each handshake.
+   */
   async start(): Promise<void> {
     this.auth = await usePostgresAuthState(this.host.ctx.db.knex, this.lease);
-    await this.connect();
+    void this.connect().catch((error) => this.log.warn({ err: error }, 'whatsapp connect failed'));
   }
 
   /** Pair by phone number from now on (a session waiting for its QR code to be read). */

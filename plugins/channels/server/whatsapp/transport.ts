@@ -54,6 +54,15 @@ const DEFAULTS: WhatsAppTransport = {
 };
 
 const transports = new WeakMap<object, Partial<WhatsAppTransport>>();
+let processDefaults: Partial<WhatsAppTransport> = {};
+
+/**
+ * Points every app of this process at another WhatsApp (tests and benchmarks: the loopback peer), before
+ * the apps start — a process's first claim of sessions happens as it starts.
+ */
+export function setWhatsAppTransportDefaults(overrides: Partial<WhatsAppTransport>): void {
+  processDefaults = { ...overrides };
+}
 
 /** The app a context belongs to (one inbox service per app: two test apps never share settings). */
 function appKey(ctx: PluginContext): object {
@@ -82,7 +91,7 @@ function fromEnvironment(): Partial<WhatsAppTransport> {
 
 /** The transport of an app: the defaults, then the environment's, then `setWhatsAppTransport`'s. */
 export function whatsappTransport(ctx: PluginContext): WhatsAppTransport {
-  return { ...DEFAULTS, ...fromEnvironment(), ...transports.get(appKey(ctx)) };
+  return { ...DEFAULTS, ...fromEnvironment(), ...processDefaults, ...transports.get(appKey(ctx)) };
 }
 
 /** Points an app's WhatsApp sessions elsewhere (tests, benchmarks: the loopback peer). */
@@ -92,7 +101,9 @@ export function setWhatsAppTransport(ctx: PluginContext, overrides: Partial<What
 
 const VERSION_FETCH_TIMEOUT_MS = 5_000;
 const VERSION_TTL_MS = 12 * 3_600_000;
-let fetchedVersion: { version: WAVersion; at: number } | null = null;
+/** After a failed fetch, the shipped version is used this long before asking again. */
+const VERSION_RETRY_MS = 10 * 60_000;
+let fetchedVersion: { version: WAVersion; at: number; ttl: number } | null = null;
 let pendingVersion: Promise<WAVersion> | null = null;
 
 /**
@@ -103,15 +114,22 @@ let pendingVersion: Promise<WAVersion> | null = null;
  */
 export async function resolveWaVersion(transport: WhatsAppTransport): Promise<WAVersion> {
   if (transport.version) return transport.version;
-  if (fetchedVersion && Date.now() - fetchedVersion.at < VERSION_TTL_MS) return fetchedVersion.version;
+  if (fetchedVersion && Date.now() - fetchedVersion.at < fetchedVersion.ttl) return fetchedVersion.version;
   pendingVersion ??= (async () => {
+    let version = DEFAULT_CONNECTION_CONFIG.version;
+    let ttl = VERSION_RETRY_MS;
     try {
       const answer = await fetchLatestWaWebVersion({ signal: AbortSignal.timeout(VERSION_FETCH_TIMEOUT_MS) });
-      const version = answer.isLatest ? (answer.version as WAVersion) : DEFAULT_CONNECTION_CONFIG.version;
-      if (answer.isLatest) fetchedVersion = { version, at: Date.now() };
-      return version;
+      if (answer.isLatest) {
+        version = answer.version as WAVersion;
+        ttl = VERSION_TTL_MS;
+      }
     } catch {
-      return DEFAULT_CONNECTION_CONFIG.version;
+      // unreachable: the shipped version, and a pause before asking again (every session waits on this)
+    }
+    fetchedVersion = { version, at: Date.now(), ttl };
+    try {
+      return version;
     } finally {
       pendingVersion = null;
     }

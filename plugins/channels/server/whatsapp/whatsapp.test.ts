@@ -1,0 +1,269 @@
+import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, usePeer, usePeerEverywhere, WhatsAppKit } from './testing/kit';
+import { muteLibsignalConsole, startWhatsAppPeer, type WhatsAppPeer } from './testing/peer';
+
+/**
+ * The WhatsApp driver end to end against the loopback protocol peer: the real Baileys client, our session,
+ * auth state in Postgres, the inbox. The peer stands for WhatsApp's servers, the company's phone and its
+ * customers' phones.
+ */
+
+muteLibsignalConsole();
+
+let peer: WhatsAppPeer;
+let t: TestApp;
+let kit: WhatsAppKit;
+let phoneSeq = 0;
+const phone = () => {
+  phoneSeq += 1;
+  return `55119${String(Date.now() % 1e5).padStart(5, '0')}${String(phoneSeq).padStart(2, '0')}`;
+};
+
+beforeAll(async () => {
+  peer = await startWhatsAppPeer();
+  usePeerEverywhere(peer);
+  t = await createTestApp();
+  kit = new WhatsAppKit(t);
+});
+afterAll(async () => {
+  await t?.close();
+  await peer?.stop();
+});
+
+/** A PNG of a few bytes (the peer's media server takes any bytes; the inbox checks the type by content). */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** A paired company with its account, and a customer who wrote first (their ticket accepted by the admin). */
+async function conversation(first = 'Oi') {
+  const company = await kit.company();
+  const account = peer.account(phone(), { pushName: 'Acme' });
+  await kit.pair(peer, company, account);
+  const customer = peer.contact(phone(), { pushName: 'Cliente' });
+  const id = await customer.sendText(account, first);
+  const message = await eventually(() =>
+    kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(),
+  );
+  return { company, account, customer, ticketId: message.ticketId as number, firstId: id };
+}
+
+/** The admin accepts the ticket into a queue of the company (accepting needs one). */
+async function accept(admin: NonNullable<Parameters<WhatsAppKit['call']>[0]>, ticketId: number) {
+  const ticket = await kit.knex('tickets').where({ id: ticketId }).first();
+  const queueId = await kit.queue(ticket.companyId);
+  const accepted = await kit.call(admin, 'PUT', `/tickets/${ticketId}`, { status: 'open', userId: admin.id, queueId });
+  expect(accepted.status).toBe(200);
+}
+
+const textOf = (m: { message: { conversation?: string | null; extendedTextMessage?: { text?: string | null } | null } }) =>
+  m.message.conversation ?? m.message.extendedTextMessage?.text ?? '';
+
+describe('pairing and messages', () => {
+  it('pairs by QR code, keeps the keys in Postgres, and carries messages both ways', async () => {
+    const company = await kit.company();
+    const account = peer.account(phone(), { pushName: 'Acme' });
+    await kit.pair(peer, company, account);
+    const row = await kit.row(company.whatsappId);
+    expect(row).toMatchObject({ status: 'CONNECTED', qrcode: '', number: account.pn, sessionError: null });
+    expect(await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first()).toBeTruthy();
+    expect(
+      Number((await kit.knex('whatsappAuthKeys').where({ whatsappId: company.whatsappId }).count({ n: '*' }).first())?.n),
+    ).toBeGreaterThan(0);
+
+    const ana = peer.contact(phone(), { pushName: 'Ana' });
+    const id = await ana.sendText(account, 'Olá, preciso de ajuda');
+    const message = await eventually(() =>
+      kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(),
+    );
+    expect(message).toMatchObject({ body: 'Olá, preciso de ajuda', fromMe: false });
+    const contact = await kit.knex('contacts').where({ id: message.contactId }).first();
+    expect(contact).toMatchObject({ name: 'Ana', number: ana.pn });
+    const identifiers = await kit.knex('contactIdentities').where({ contactId: contact.id }).pluck('identifier');
+    expect(identifiers).toContain(ana.jid);
+
+    // the agent answers: the contact's phone decrypts it, and the acks come back
+    await accept(company.admin, message.ticketId);
+    const sent = await kit.call(company.admin, 'POST', `/messages/${message.ticketId}`, { body: 'Claro! Como posso ajudar?' });
+    expect(sent.status).toBe(201);
+    const received = await ana.waitFor((m) => textOf(m) === 'Claro! Como posso ajudar?');
+    const outbound = await eventually(() =>
+      kit
+        .knex('messages')
+        .where({ ticketId: message.ticketId, fromMe: true, channelMessageId: received.id })
+        .where('ack', '>=', 2)
+        .first(),
+    );
+    expect(outbound.sendStatus).toBe('sent');
+  });
+
+  it('takes in media, locations, contact cards, edits, reactions and deletes', async () => {
+    const { company, account, customer, ticketId, firstId } = await conversation();
+    const imageId = await customer.sendImage(account, PNG, { caption: 'a foto' });
+    const audioId = await customer.sendAudio(account, Buffer.from('ID3 not really an mp3, just bytes'), { ptt: true });
+    const locationId = await customer.sendLocation(account, { latitude: -23.55052, longitude: -46.633308, name: 'Praça da Sé' });
+    const cardId = await customer.sendContact(account, {
+      displayName: 'Bia',
+      vcard: 'BEGIN:VCARD\nVERSION:3.0\nFN:Bia\nTEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD',
+    });
+    const byId = (id: string) =>
+      eventually(() => kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(), 10_000, id);
+    const image = await byId(imageId);
+    expect(image).toMatchObject({ mediaType: 'image', body: 'a foto', ticketId });
+    const stored = await kit.ctx.storage.get(company.companyId, image.mediaPath);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored as AsyncIterable<Buffer>) chunks.push(chunk);
+    expect(Buffer.concat(chunks).equals(PNG)).toBe(true);
+    expect(await byId(audioId)).toMatchObject({ mediaType: 'audio' });
+    expect((await byId(locationId)).body).toContain('-23.55052');
+    expect(await byId(cardId)).toMatchObject({ mediaType: 'contactMessage' });
+    expect((await byId(cardId)).body).toContain('BEGIN:VCARD');
+
+    await customer.edit(account, firstId, 'Oi, tudo bem?');
+    await eventually(async () => (await byId(firstId)).isEdited === true);
+    expect((await byId(firstId)).body).toBe('Oi, tudo bem?');
+    await customer.sendReaction(account, imageId, '❤️');
+    await eventually(async () => ((await byId(imageId)).reactions ?? []).length === 1);
+    await customer.revoke(account, cardId);
+    await eventually(async () => (await byId(cardId)).isDeleted === true);
+  });
+
+  it('keeps a customer who writes from their LID one contact with both identities', async () => {
+    const { company, account, customer, ticketId } = await conversation('pelo número');
+    const id = await customer.sendText(account, 'agora pelo LID', { asLid: true });
+    const message = await eventually(() =>
+      kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(),
+    );
+    expect(message.ticketId).toBe(ticketId);
+    const identifiers = await kit.knex('contactIdentities').where({ contactId: message.contactId }).pluck('identifier');
+    expect(identifiers.sort()).toEqual([customer.jid, customer.lidJid].sort());
+    expect(Number((await kit.knex('contacts').where({ companyId: company.companyId }).count({ n: '*' }).first())?.n)).toBe(1);
+  });
+
+  it('sends read receipts only when the agent opens the ticket, never on arrival', async () => {
+    const { company, account, customer, ticketId, firstId } = await conversation('alguém aí?');
+    // delivered, not read
+    await account.waitForReceipt((r) => r.ids.includes(firstId) && r.type === 'delivery');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(account.receipts.some((r) => r.ids.includes(firstId) && r.type === 'read')).toBe(false);
+    await accept(company.admin, ticketId);
+    const ticket = await kit.knex('tickets').where({ id: ticketId }).first();
+    const read = await kit.call(company.admin, 'GET', `/messages/${ticket.uuid}`);
+    expect(read.status).toBe(200);
+    const receipt = await account.waitForReceipt((r) => r.ids.includes(firstId) && r.type === 'read');
+    expect(receipt.to).toBe(customer.jid);
+  });
+
+  it('sends a picture with its caption and a quoted reply; the customer decrypts the same bytes', async () => {
+    const { company, customer, ticketId, firstId } = await conversation('manda a foto?');
+    await accept(company.admin, ticketId);
+    const first = await kit.knex('messages').where({ channelMessageId: firstId }).first();
+    const upload = await t.inject({
+      method: 'POST',
+      url: `/api/messages/${ticketId}`,
+      token: company.admin.token,
+      ...multipart({ body: 'aqui está', quotedMsg: String(first.id) }, { name: 'foto.png', type: 'image/png', data: PNG }),
+    });
+    expect(upload.statusCode).toBe(201);
+    const picture = await customer.waitFor((m) => Boolean(m.message.imageMessage));
+    expect(picture.message.imageMessage?.caption).toBe('aqui está');
+    expect(picture.message.imageMessage?.contextInfo?.stanzaId).toBe(firstId);
+    expect((await customer.downloadMedia(picture.message)).equals(PNG)).toBe(true);
+  });
+});
+
+/** A multipart body of fields and one file under `medias`. */
+function multipart(fields: Record<string, string>, file: { name: string; type: string; data: Buffer }) {
+  const boundary = `----wa${Date.now().toString(36)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('sessions', () => {
+  it('comes back after the network drops, and what was written meanwhile arrives once', async () => {
+    const { company, account, customer, ticketId } = await conversation();
+    const logins = account.loginCount;
+    peer.drop(account);
+    const id = await customer.sendText(account, 'escrevi enquanto caiu');
+    await kit.connectionWhen(company.whatsappId, (r) => r.status === 'CONNECTED' && account.loginCount > logins);
+    await eventually(() => kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const stored = await kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id });
+    expect(stored).toHaveLength(1);
+    expect(stored[0].ticketId).toBe(ticketId);
+  });
+
+  it('stops on a logout from the phone, says why, forgets the keys and fails what was queued', async () => {
+    const { company, account, ticketId } = await conversation();
+    await accept(company.admin, ticketId);
+    peer.logout(account);
+    const row = await kit.connectionWhen(company.whatsappId, (r) => r.status === 'DISCONNECTED');
+    expect(row.sessionError).toBe('ERR_WAPP_LOGGED_OUT');
+    expect(await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first()).toBeUndefined();
+    expect(kit.session(company.whatsappId)).toBeUndefined();
+    // a reply now can't leave: it fails where the agent sees it (no session will take it)
+    const sent = await kit.call(company.admin, 'POST', `/messages/${ticketId}`, { body: 'ainda aí?' });
+    expect(sent.status).toBe(201);
+    const [message] = sent.body.messages;
+    await eventually(async () => (await kit.knex('messages').where({ id: message.id }).first()).sendStatus !== 'pending');
+    // queued in the outbox: failed once the admin disconnects (nobody runs the session)
+    const disconnect = await kit.call(company.admin, 'DELETE', `/whatsappsession/${company.whatsappId}`);
+    expect(disconnect.status).toBe(200);
+    await eventually(async () => (await kit.knex('messages').where({ id: message.id }).first()).sendStatus === 'failed');
+  });
+
+  it('stops asking after the QR codes run out (TIMEOUT), and starts again on request', async () => {
+    const quick = await startWhatsAppPeer({ qrRefs: 2 });
+    const app = await createTestApp();
+    try {
+      usePeer(app, quick, { qrTimeoutMs: 150 });
+      const quickKit = new WhatsAppKit(app);
+      const company = await quickKit.company();
+      await quickKit.startForQr(company);
+      const row = await quickKit.connectionWhen(company.whatsappId, (r) => r.status === 'TIMEOUT');
+      expect(row).toMatchObject({ sessionError: 'ERR_WAPP_QR_EXPIRED', qrcode: '' });
+      expect(quickKit.session(company.whatsappId)).toBeUndefined();
+      const again = await quickKit.startForQr(company);
+      expect(again.length).toBeGreaterThan(10);
+    } finally {
+      await app.close();
+      await quick.stop();
+    }
+  });
+
+  it('pairs by phone number: the code goes to the connection, the phone types it, CONNECTED', async () => {
+    const company = await kit.company();
+    const account = peer.account(phone(), { pushName: 'Acme' });
+    const bad = await kit.call(company.admin, 'POST', `/whatsappsession/${company.whatsappId}/pairing-code`, { number: '12' });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'ERR_WAPP_PAIRING_NUMBER_INVALID' } });
+    const asked = await kit.call(company.admin, 'POST', `/whatsappsession/${company.whatsappId}/pairing-code`, {
+      number: `+${account.pn}`,
+    });
+    expect(asked.status).toBe(200);
+    const row = await kit.connectionWhen(company.whatsappId, (r) => r.status === 'PAIRING' && Boolean(r.pairingCode));
+    await peer.enterPairingCode(account, String(row.pairingCode));
+    const connected = await kit.connectionWhen(company.whatsappId, (r) => r.status === 'CONNECTED');
+    expect(connected).toMatchObject({ pairingCode: null, number: account.pn });
+  });
+
+  it('disconnects by hand: logs out from the phone and forgets the pairing', async () => {
+    const { company, account } = await conversation();
+    const stopped = await kit.call(company.admin, 'DELETE', `/whatsappsession/${company.whatsappId}`);
+    expect(stopped).toMatchObject({ status: 200, body: { status: 'DISCONNECTED' } });
+    await eventually(() => account.devices.length === 0);
+    await eventually(async () => !(await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first()));
+    expect((await kit.row(company.whatsappId))?.status).toBe('DISCONNECTED');
+  });
+});
