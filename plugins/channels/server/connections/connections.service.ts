@@ -264,7 +264,11 @@ export async function updateConnection(
     await lockCompany(trx, companyId);
     const current = await findConnection(trx, companyId, whatsappId, { lock: true });
     const queueIds =
-      input.queueIds ?? ((await trx('whatsappQueues').where({ companyId, whatsappId }).pluck('queueId')) as number[]);
+      input.queueIds ??
+      // not `pluck('queueId')`: knex plucks the key before the snake-case mapping renames it (it answers undefined)
+      ((await trx('whatsappQueues').where({ companyId, whatsappId }).select('queueId')) as Array<{ queueId: number }>).map(
+        (row) => row.queueId,
+      );
     await requireNamedQueues(trx, companyId, input);
     await requireCompanyReferences(trx, companyId, input);
     await checkConnectionRules(ctx, companyId, { ...current, ...plainColumns(input), queueIds }, input, false);

@@ -1,6 +1,6 @@
 import type { InboundResult, PluginContext } from '@balcao/plugin-sdk/server';
 import { runInTenant } from '@balcao/plugin-sdk/server';
-import { isJidGroup, type WAMessage } from '@whiskeysockets/baileys';
+import { isJidGroup, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { emitImportProgress } from '../connections/realtime';
 import { updateConnectionStatus } from '../connections/session.service';
 import type { InboundPipeline } from './inbound';
@@ -10,8 +10,11 @@ export interface HistorySet {
   messages: WAMessage[];
   isLatest?: boolean;
   progress?: number | null;
-  syncType?: unknown;
+  syncType?: proto.HistorySync.HistorySyncType | null;
 }
+
+/** How long the phone may stay quiet before an import counts as over (WhatsApp Web waits 2 minutes too). */
+const IMPORT_IDLE_MS = 120_000;
 
 /** `statusImportMessages` once an import ends with its tickets open: the list offers closing them (2-administration §2). */
 const CLOSE_BUTTON = 'renderButtonCloseTickets';
@@ -52,6 +55,7 @@ function windowOf(settings: ImportSettings): { from: number; to: number } | null
  */
 export class HistoryImport {
   private heardTimer: NodeJS.Timeout | null = null;
+  private idleTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly ctx: PluginContext,
@@ -193,10 +197,39 @@ export class HistoryImport {
         .onConflict(['whatsappId', 'ticketId'])
         .ignore();
     }
-    if (set.isLatest === true || (typeof set.progress === 'number' && set.progress >= 100)) await this.finish(settings);
+    // WhatsApp sends the history in chunks (bootstrap, recent, full), each with its progress: the import is
+    // over when the full history reached 100 %, or when the phone has sent nothing for a while (a phone that
+    // sends no full history, a chunk lost)
+    const full = set.syncType === proto.HistorySync.HistorySyncType.FULL;
+    if (full && typeof set.progress === 'number' && set.progress >= 100) await this.finish(settings);
+    else this.armIdleFinish();
+  }
+
+  /** Ends the import once the phone has been quiet for `IMPORT_IDLE_MS` (each chunk restarts the wait). */
+  private armIdleFinish(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      void (async () => {
+        if (!(await this.running())) return;
+        const settings = await this.settings();
+        if (settings) await this.finish(settings);
+      })().catch((error) => this.ctx.log.warn({ err: error, whatsappId: this.whatsappId }, 'whatsapp import end failed'));
+    }, IMPORT_IDLE_MS);
+    this.idleTimer.unref();
+  }
+
+  /** The session ended: no timer outlives it (an import still running ends at the next session's history). */
+  stop(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    if (this.heardTimer) clearInterval(this.heardTimer);
+    this.heardTimer = null;
   }
 
   private async finish(settings: ImportSettings): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
     await this.knex('whatsappImports')
       .where({ whatsappId: this.whatsappId })
       .update({ state: 'done', finishedAt: this.knex.fn.now() });
@@ -223,7 +256,10 @@ export class HistoryImport {
  */
 export async function closeImportedTickets(ctx: PluginContext, companyId: number, whatsappId: number): Promise<number> {
   const { knex } = ctx.db;
-  const ids = (await knex('whatsappImportedTickets').where({ companyId, whatsappId }).pluck('ticketId')) as number[];
+  const rows = (await knex('whatsappImportedTickets').where({ companyId, whatsappId }).select('ticketId')) as Array<{
+    ticketId: number;
+  }>;
+  const ids = rows.map((row) => row.ticketId);
   let closed = 0;
   await runInTenant({ companyId }, async () => {
     const inbox = ctx.services.use('inbox');

@@ -1,4 +1,4 @@
-import type { PluginContext } from '@balcao/plugin-sdk/server';
+import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import {
   Browsers,
   type ConnectionState,
@@ -71,6 +71,7 @@ export class WhatsAppSession {
   private retries = 0;
   private conflicts = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private stableTimer: NodeJS.Timeout | null = null;
   private pairingNumber: string | null;
   private pairingRequested = false;
   private auth: Awaited<ReturnType<typeof usePostgresAuthState>> | null = null;
@@ -205,6 +206,8 @@ export class WhatsAppSession {
       // a desktop browser name is what makes the phone offer its full history (the message import)
       browser: importing ? Browsers.macOS('Desktop') : Browsers.ubuntu('Balcão'),
       syncFullHistory: importing,
+      // Baileys leaves out the full history by default; an import is what asked for it
+      ...(importing ? { shouldSyncHistoryMessage: () => true } : {}),
       // the phone keeps ringing: WhatsApp silences it while a companion shows "online"
       markOnlineOnConnect: false,
       // our own sends are stored by the inbox already; the phone's are not (they come as messages)
@@ -270,7 +273,13 @@ export class WhatsAppSession {
     if (update.connection === 'open') {
       this.open = true;
       this.retries = 0;
-      this.conflicts = 0;
+      // a conflict loop (two clients taking turns) opens every time: only a connection that stays up
+      // ends it, or the backoff would never grow
+      this.clearStableTimer();
+      this.stableTimer = setTimeout(() => {
+        this.conflicts = 0;
+      }, this.host.transport.conflictBaseMs * 2);
+      this.stableTimer.unref();
       this.pairingNumber = null;
       const number = socket.user?.id ? (jidDecode(socket.user.id)?.user ?? '') : '';
       await this.status({ status: 'CONNECTED', qrcode: '', pairingCode: null, retries: 0, sessionError: null, number });
@@ -278,6 +287,7 @@ export class WhatsAppSession {
       this.sender.wake();
     }
     if (update.connection === 'close') {
+      this.clearStableTimer();
       if (this.open) await this.history.disconnected();
       this.open = false;
       if (this.socket === socket) this.socket = null;
@@ -350,9 +360,19 @@ export class WhatsAppSession {
     const { ctx } = this.host;
     const ticketId = await this.inbound.call(call);
     if ((await ctx.settings.get(this.companyId, 'acceptCallWhatsapp')) !== 'disabled') return;
-    await socket.rejectCall(call.id, call.from).catch((error) => this.log.warn({ err: error }, 'whatsapp call reject failed'));
+    // not awaited: Baileys waits for the server's answer, and events of this session queue behind this handler
+    void socket.rejectCall(call.id, call.from).catch((error) => this.log.warn({ err: error }, 'whatsapp call reject failed'));
     const text = (await ctx.settings.get(this.companyId, 'AcceptCallWhatsappMessage'))?.trim();
-    if (ticketId && text) await ctx.services.use('inbox').send({ ticketId, body: text, automation: 'call' });
+    if (ticketId && text) {
+      await runInTenant({ companyId: this.companyId }, () =>
+        ctx.services.use('inbox').send({ ticketId, body: text, automation: 'call' }),
+      );
+    }
+  }
+
+  private clearStableTimer(): void {
+    if (this.stableTimer) clearTimeout(this.stableTimer);
+    this.stableTimer = null;
   }
 
   private async failQueuedSends(code: string): Promise<void> {
@@ -375,7 +395,9 @@ export class WhatsAppSession {
     this.stopping = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.reconnectTimer = null;
+    this.clearStableTimer();
     this.sender.stop();
+    this.history.stop();
     this.unsubscribeLease();
     const socket = this.socket;
     this.socket = null;

@@ -75,13 +75,21 @@ function envNumber(name: string): number | undefined {
   return Number.isFinite(value) && value > 0 ? value : undefined;
 }
 
+/** A WhatsApp Web version of the environment (`2,3000,1043857760` or `2.3000.1043857760`), or undefined. */
+function envVersion(name: string): WAVersion | undefined {
+  const parts = (process.env[name] ?? '').split(/[.,]/).map(Number);
+  return parts.length === 3 && parts.every((part) => Number.isInteger(part) && part >= 0) ? (parts as WAVersion) : undefined;
+}
+
 /**
  * What the environment sets (README "Configuration"): `WHATSAPP_WS_URL`, `WHATSAPP_SENDS_PER_SECOND`,
- * `WHATSAPP_LEASE_TTL_MS`, `WHATSAPP_CLAIM_INTERVAL_MS`.
+ * `WHATSAPP_LEASE_TTL_MS`, `WHATSAPP_CLAIM_INTERVAL_MS`, and `WHATSAPP_VERSION` — the WhatsApp Web version
+ * to announce, never fetched (`2,3000,1043857760`; the benchmark sets it: its peer needs no current version).
  */
 function fromEnvironment(): Partial<WhatsAppTransport> {
   const values: Partial<WhatsAppTransport> = {
     ...(process.env.WHATSAPP_WS_URL ? { waWebSocketUrl: process.env.WHATSAPP_WS_URL } : {}),
+    version: envVersion('WHATSAPP_VERSION'),
     sendsPerSecond: envNumber('WHATSAPP_SENDS_PER_SECOND'),
     leaseTtlMs: envNumber('WHATSAPP_LEASE_TTL_MS'),
     claimIntervalMs: envNumber('WHATSAPP_CLAIM_INTERVAL_MS'),

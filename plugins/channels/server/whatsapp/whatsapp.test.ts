@@ -1,4 +1,5 @@
-import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { connectSocket, createTestApp, recordEvents, type TestApp } from '@balcao/plugin-sdk/testing';
+import { proto } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, usePeer, usePeerEverywhere, WhatsAppKit } from './testing/kit';
 import { muteLibsignalConsole, startWhatsAppPeer, type WhatsAppPeer } from './testing/peer';
@@ -18,6 +19,13 @@ let phoneSeq = 0;
 const phone = () => {
   phoneSeq += 1;
   return `55119${String(Date.now() % 1e5).padStart(5, '0')}${String(phoneSeq).padStart(2, '0')}`;
+};
+
+/** The app's address: it listens once for every test that needs sockets. */
+let address: string | undefined;
+const listen = async () => {
+  address ??= await t.listen();
+  return address;
 };
 
 beforeAll(async () => {
@@ -265,5 +273,221 @@ describe('sessions', () => {
     await eventually(() => account.devices.length === 0);
     await eventually(async () => !(await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first()));
     expect((await kit.row(company.whatsappId))?.status).toBe('DISCONNECTED');
+  });
+});
+
+describe('more of the conversation', () => {
+  it("edits, deletes, reacts to and forwards the agent's messages on WhatsApp, and its acks reach the agent live", async () => {
+    const { company, customer, ticketId, firstId } = await conversation('tudo certo?');
+    await accept(company.admin, ticketId);
+    const socket = await connectSocket(await listen(), company.companyId, company.admin.token);
+    const events = recordEvents(socket);
+    try {
+      const sent = await kit.call(company.admin, 'POST', `/messages/${ticketId}`, { body: 'primeira versão' });
+      const mine = sent.body.messages[0] as { id: number };
+      const original = await customer.waitFor((m) => textOf(m) === 'primeira versão');
+      // the customer's phone reads it: the agent sees ack 3 arrive on its socket
+      await eventually(async () => (await kit.knex('messages').where({ id: mine.id }).first()).ack >= 2);
+      customer.readReceipt(peer.account((await kit.row(company.whatsappId))?.number as string), [original.id]);
+      await eventually(
+        () =>
+          events.some(
+            (e) =>
+              e.event === `company-${company.companyId}-appMessage` &&
+              (e.payload as { action: string; message?: { id: number; ack: number } }).message?.id === mine.id &&
+              ((e.payload as { message: { ack: number } }).message.ack ?? 0) >= 3,
+          ),
+        10_000,
+        'ack 3 on the agent socket',
+      );
+
+      expect((await kit.call(company.admin, 'POST', `/messages/edit/${mine.id}`, { body: 'versão corrigida' })).status).toBe(200);
+      const edit = await customer.waitFor(
+        (m) => m.message.protocolMessage?.type === proto.Message.ProtocolMessage.Type.MESSAGE_EDIT,
+      );
+      expect(edit.message.protocolMessage?.key?.id).toBe(original.id);
+      expect(textOf({ message: edit.message.protocolMessage?.editedMessage ?? {} })).toBe('versão corrigida');
+
+      const first = await kit.knex('messages').where({ channelMessageId: firstId }).first();
+      expect((await kit.call(company.admin, 'POST', `/messages/${first.id}/reactions`, { type: '👍' })).status).toBe(200);
+      const reaction = await customer.waitFor((m) => Boolean(m.message.reactionMessage));
+      expect(reaction.message.reactionMessage).toMatchObject({ text: '👍', key: { id: firstId } });
+
+      expect((await kit.call(company.admin, 'DELETE', `/messages/${mine.id}`)).status).toBe(200);
+      const revoke = await customer.waitFor((m) => m.message.protocolMessage?.type === proto.Message.ProtocolMessage.Type.REVOKE);
+      expect(revoke.message.protocolMessage?.key?.id).toBe(original.id);
+
+      const forwarded = await kit.call(company.admin, 'POST', '/message/forward', {
+        messageId: first.id,
+        contactId: first.contactId,
+      });
+      expect(forwarded.status).toBe(201);
+      const copy = await customer.waitFor((m) => textOf(m) === 'tudo certo?' && m.id !== firstId);
+      expect(copy.message.extendedTextMessage?.contextInfo?.isForwarded).toBe(true);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it("keeps a sent message for WhatsApp's retry requests (getMessage reads the outbox)", async () => {
+    const { company, ticketId } = await conversation();
+    await accept(company.admin, ticketId);
+    const sent = await kit.call(company.admin, 'POST', `/messages/${ticketId}`, { body: 'guardada para reenvio' });
+    const message = await eventually(() =>
+      kit.knex('messages').where({ id: sent.body.messages[0].id }).where('ack', '>=', 1).first(),
+    );
+    const row = await eventually(() =>
+      kit.knex('whatsappOutbox').where({ channelMessageId: message.channelMessageId, state: 'sent' }).first(),
+    );
+    expect(textOf({ message: proto.Message.decode(row.content) })).toBe('guardada para reenvio');
+  });
+
+  it('takes group messages only when the connection allows groups: the group is the ticket, named by its subject', async () => {
+    const company = await kit.company({ allowGroup: true });
+    const account = peer.account(phone(), { pushName: 'Acme' });
+    await kit.pair(peer, company, account);
+    const ana = peer.contact(phone(), { pushName: 'Ana' });
+    const bia = peer.contact(phone(), { pushName: 'Bia' });
+    const group = peer.group(account, 'Clientes VIP', [ana, bia]);
+    const id = await ana.sendText(group, 'bom dia, grupo');
+    const message = await eventually(() =>
+      kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(),
+    );
+    const ticket = await kit.knex('tickets').where({ id: message.ticketId }).first();
+    expect(ticket.isGroup).toBe(true);
+    const groupContact = await kit.knex('contacts').where({ id: ticket.contactId }).first();
+    expect(groupContact).toMatchObject({ isGroup: true, name: 'Clientes VIP' });
+    const participant = await kit.knex('contacts').where({ id: message.contactId }).first();
+    expect(participant.name).toBe('Ana');
+
+    await kit.knex('whatsapps').where({ id: company.whatsappId }).update({ allowGroup: false });
+    await new Promise((resolve) => setTimeout(resolve, 10_100)); // the session reads the setting at most every 10 s
+    const ignored = await bia.sendText(group, 'ninguém vai ver');
+    await account.waitForReceipt((r) => r.ids.includes(ignored));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await kit.knex('messages').where({ channelMessageId: ignored }).first()).toBeUndefined();
+  }, 30_000);
+
+  it("logs every call; with calls refused it rejects them and answers with the company's message", async () => {
+    const { company, account, customer, ticketId } = await conversation();
+    customer.call(account);
+    const log = await eventually(() => kit.knex('messages').where({ ticketId, mediaType: 'call_log' }).first());
+    expect(log.fromMe).toBe(false);
+    expect(customer.rejectedCalls).toHaveLength(0);
+
+    await kit.setting(company.companyId, 'acceptCallWhatsapp', 'disabled');
+    await kit.setting(company.companyId, 'AcceptCallWhatsappMessage', 'Não atendemos ligações, escreva por aqui.');
+    const callId = customer.call(account, { video: true });
+    await eventually(() => customer.rejectedCalls.includes(callId), 10_000, 'the call to be rejected');
+    await customer.waitFor((m) => textOf(m) === 'Não atendemos ligações, escreva por aqui.');
+  });
+
+  it('backs off when another session keeps replacing this one, and says so', async () => {
+    const app = await createTestApp();
+    try {
+      usePeer(app, peer, { conflictBaseMs: 400 });
+      const conflictKit = new WhatsAppKit(app);
+      const company = await conflictKit.company();
+      const account = peer.account(phone());
+      await conflictKit.pair(peer, company, account);
+      const times: number[] = [];
+      for (let round = 0; round < 3; round++) {
+        const logins = account.loginCount;
+        const at = Date.now();
+        peer.conflict(account);
+        await eventually(() => account.loginCount > logins, 10_000, `login after conflict ${round + 1}`);
+        times.push(Date.now() - at);
+      }
+      // each conflict waits about twice the previous one (with jitter: ×0.5 to ×1.5)
+      expect(times[0]).toBeGreaterThanOrEqual(150);
+      expect(times[2]).toBeGreaterThanOrEqual(700);
+      expect((await conflictKit.row(company.whatsappId))?.status).not.toBe('DISCONNECTED');
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
+});
+
+describe('history', () => {
+  it('imports the window of old messages on a new pairing, as history, and closes its tickets on request', async () => {
+    const day = 86_400;
+    const now = Math.floor(Date.now() / 1000);
+    const iso = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+    const company = await kit.company({});
+    const queueId = await kit.queue(company.companyId);
+    await kit
+      .knex('whatsapps')
+      .where({ id: company.whatsappId })
+      .update({
+        importOldMessages: iso(now - 10 * day),
+        importRecentMessages: iso(now),
+        queueIdImportMessages: queueId,
+        closedTicketsPostImported: false,
+      });
+    const account = peer.account(phone());
+    const socket = await connectSocket(await listen(), company.companyId, company.admin.token);
+    const events = recordEvents(socket);
+    try {
+      await kit.pair(peer, company, account);
+      await kit.connectionWhen(company.whatsappId, (r) => Number(r.statusImportMessages) > 0);
+      const ana = peer.contact(phone(), { pushName: 'Ana' });
+      const bia = peer.contact(phone(), { pushName: 'Bia' });
+      await peer.sendHistorySync(account, {
+        syncType: proto.HistorySync.HistorySyncType.FULL,
+        messages: [
+          ana.historyEntry('pedido de três dias atrás', { timestamp: now - 3 * day }),
+          ana.historyEntry('respondido pelo celular', { timestamp: now - 3 * day + 60, fromCompany: true }),
+          bia.historyEntry('de um mês atrás: fora da janela', { timestamp: now - 30 * day }),
+        ],
+        progress: 100,
+      });
+      const row = await kit.connectionWhen(company.whatsappId, (r) => r.statusImportMessages === 'renderButtonCloseTickets');
+      expect(row.statusImportMessages).toBe('renderButtonCloseTickets');
+      const imported = await kit
+        .knex('messages')
+        .where({ whatsappId: company.whatsappId })
+        .whereIn('body', ['pedido de três dias atrás', 'respondido pelo celular', 'de um mês atrás: fora da janela']);
+      expect(imported.map((m) => m.body).sort()).toEqual(['pedido de três dias atrás', 'respondido pelo celular']);
+      expect(imported.every((m) => m.read === true)).toBe(true);
+      const ticket = await kit.knex('tickets').where({ id: imported[0].ticketId }).first();
+      expect(ticket).toMatchObject({ queueId, unreadMessages: 0, status: 'pending' });
+      expect(
+        events.some(
+          (e) => e.event === `importMessages-${company.companyId}` && (e.payload as { action: string }).action === 'update',
+        ),
+      ).toBe(true);
+
+      const closed = await kit.call(company.admin, 'POST', `/closedimported/${company.whatsappId}`);
+      expect(closed).toMatchObject({ status: 200, body: { closed: 1 } });
+      expect((await kit.knex('tickets').where({ id: ticket.id }).first()).status).toBe('closed');
+      expect((await kit.row(company.whatsappId))?.statusImportMessages).toBeNull();
+      // another company can't close them
+      const other = await kit.company();
+      expect((await kit.call(other.admin, 'POST', `/closedimported/${company.whatsappId}`)).status).toBe(404);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('takes history newer than the downtime as new messages (the gap), never older ones without an import', async () => {
+    const { company, account, customer } = await conversation();
+    const before = Math.floor(Date.now() / 1000) - 3_600;
+    peer.drop(account);
+    await kit.connectionWhen(company.whatsappId, (r) => r.status === 'CONNECTED');
+    const later = Math.floor(Date.now() / 1000) + 1;
+    await peer.sendHistorySync(account, {
+      messages: [
+        customer.historyEntry('perdida na queda', { timestamp: later }),
+        customer.historyEntry('antiga, sem importação', { timestamp: before }),
+      ],
+    });
+    const gap = await eventually(() =>
+      kit.knex('messages').where({ whatsappId: company.whatsappId, body: 'perdida na queda' }).first(),
+    );
+    expect(gap.read).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(
+      await kit.knex('messages').where({ whatsappId: company.whatsappId, body: 'antiga, sem importação' }).first(),
+    ).toBeUndefined();
   });
 });

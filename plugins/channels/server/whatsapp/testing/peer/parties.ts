@@ -374,6 +374,8 @@ export class PeerContact {
   readonly received: ReceivedMessage[] = [];
   /** receipts the client under test sent for this contact's messages */
   readonly receipts: CompanionReceipt[] = [];
+  /** call ids the client under test rejected (a `call` stanza with `reject`) */
+  readonly rejectedCalls: string[] = [];
   autoDeliveryReceipts: boolean;
   private readonly waiters = new Set<(m: ReceivedMessage) => boolean>();
   /** recent messages this contact sent, kept for retry receipts */
@@ -587,6 +589,35 @@ export class PeerContact {
         { key: `c:${newMessageId()}`, node: { tag: 'chatstate', attrs: { from }, content: [child] } },
       ]);
     }
+  }
+
+  /**
+   * Calls the account (voice, or video): the server's `call` stanza with an `offer` reaches every linked device
+   * (Baileys emits `call` with status `offer`). Resolves with the call id.
+   */
+  call(target: PeerAccount, options: { video?: boolean; asLid?: boolean } = {}): string {
+    const callId = newMessageId();
+    const from = options.asLid ? this.lidJid : this.jid;
+    for (const companion of target.devices) {
+      const id = newMessageId();
+      this.core.deliver(companion, [
+        {
+          key: `c:${id}`,
+          node: {
+            tag: 'call',
+            attrs: { from, id, t: String(Math.floor(Date.now() / 1000)) },
+            content: [
+              {
+                tag: 'offer',
+                attrs: { 'call-id': callId, 'call-creator': from, ...(options.asLid ? { caller_pn: this.jid } : {}) },
+                content: options.video ? [{ tag: 'video', attrs: {} }] : [],
+              },
+            ],
+          },
+        },
+      ]);
+    }
+    return callId;
   }
 
   /** Decrypts the media of a message the company sent (checking its MAC and hashes), from the peer's media store. */

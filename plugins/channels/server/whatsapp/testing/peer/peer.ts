@@ -938,6 +938,9 @@ export class WhatsAppPeer implements PeerCore {
       case 'ack':
         this.onClientAck(conn, node);
         return;
+      case 'call':
+        this.onClientCall(conn, node);
+        return;
       case 'presence':
       case 'chatstate':
       case 'ib':
@@ -945,6 +948,16 @@ export class WhatsAppPeer implements PeerCore {
       default:
         this.logger.debug({ conn: conn.id, xml: binaryNodeToString(node) }, 'peer: unhandled stanza');
     }
+  }
+
+  /** The client's own call stanza (a reject of an offer): recorded on the caller, answered as the server does. */
+  private onClientCall(conn: Connection, node: BinaryNode): void {
+    const reject = getBinaryNodeChild(node, 'reject');
+    if (reject) {
+      const caller = this.byUser.get(jidDecode(reject.attrs['call-creator'] ?? node.attrs.to ?? '')?.user ?? '');
+      if (caller instanceof PeerContact) caller.rejectedCalls.push(reject.attrs['call-id'] ?? '');
+    }
+    conn.send({ tag: 'ack', attrs: { class: 'call', id: node.attrs.id ?? '', from: node.attrs.to ?? S_WHATSAPP_NET } });
   }
 
   private onClientAck(conn: Connection, node: BinaryNode): void {
