@@ -161,6 +161,12 @@ export interface InboxService {
   /** The one entry of every inbound message: contact, ticket, message, events — idempotent per channel id. */
   receive(input: InboundMessage): Promise<InboundResult>;
   /**
+   * The channel learnt that these identifiers are one person (WhatsApp: a LID and a phone number). A contact
+   * known by one of them remembers the others; several contacts known by them become one — the oldest,
+   * with everything of the others (tickets, messages, notes, tags). Nothing happens when none is known.
+   */
+  linkIdentities(input: { companyId: number; channel: string; identifiers: string[] }): Promise<void>;
+  /**
    * The channel could not deliver one of its messages after all (a driver whose `send` queued it and
    * answered before it left): the message is marked failed with `error` (an `ERR_...` code), shown to the
    * agent, and can be retried (`POST /messages/:id/retry` calls the driver's `send` again).

@@ -172,6 +172,60 @@ describe('receive', () => {
     expect(await kit.knex('contactIdentities').where({ contactId: first.contactId }).pluck('identifier')).toHaveLength(2);
   });
 
+  it('makes one contact of a person who wrote from two identifiers once the channel gives both', async () => {
+    const wa = connection();
+    const number = newNumber();
+    const lid = `${number.slice(-6)}99@lid`;
+    // first from the LID alone (no number known), then from the phone number alone: two contacts, two tickets
+    const byLid = await inbox.receive(
+      fixtureInbound(acme, wa, { number: '', identifiers: [lid], name: 'Maria', body: 'pelo lid' }),
+    );
+    const byNumber = await inbox.receive(
+      fixtureInbound(acme, wa, { number, identifiers: [`${number}@s.whatsapp.net`], name: number, body: 'pelo número' }),
+    );
+    expect(byLid.contactId).not.toBe(byNumber.contactId);
+    await kit
+      .knex('ticketNotes')
+      .insert({ companyId: acme, ticketId: byNumber.ticketId, contactId: byNumber.contactId, note: 'nota' });
+    // a message carrying both: the older contact takes everything, the newer ticket folds into the older
+    const both = await inbox.receive(
+      fixtureInbound(acme, wa, { number, identifiers: [lid, `${number}@s.whatsapp.net`], name: 'Maria', body: 'os dois' }),
+    );
+    expect(both.contactId).toBe(byLid.contactId);
+    expect(both.ticketId).toBe(byLid.ticketId);
+    expect(await kit.knex('contacts').where({ id: byNumber.contactId }).first()).toBeUndefined();
+    expect(await kit.knex('tickets').where({ id: byNumber.ticketId }).first()).toBeUndefined();
+    const survivor = await kit.knex('contacts').where({ id: byLid.contactId }).first();
+    expect(survivor).toMatchObject({ name: 'Maria', number });
+    const identities = await kit.knex('contactIdentities').where({ contactId: survivor.id }).select('identifier');
+    expect(identities.map((row) => row.identifier).sort()).toEqual([lid, `${number}@s.whatsapp.net`].sort());
+    expect((await messagesOf(byLid.ticketId)).map((m) => m.body)).toEqual(['pelo lid', 'pelo número', 'os dois']);
+    expect((await kit.ticketRow(byLid.ticketId)).unreadMessages).toBe(3);
+    expect(await kit.knex('ticketNotes').where({ ticketId: byLid.ticketId, contactId: survivor.id }).first()).toBeTruthy();
+  });
+
+  it('links identifiers the channel says are one person: remembered, or merged when both made contacts', async () => {
+    const wa = connection();
+    const number = newNumber();
+    const lid = `${number.slice(-6)}88@lid`;
+    const first = await inbox.receive(fixtureInbound(acme, wa, { number, identifiers: [`${number}@s.whatsapp.net`] }));
+    await inbox.linkIdentities({ companyId: acme, channel: 'whatsapp', identifiers: [lid, `${number}@s.whatsapp.net`] });
+    expect(await kit.knex('contactIdentities').where({ identifier: lid }).first()).toMatchObject({ contactId: first.contactId });
+    // another company's link touches nothing of this one
+    await inbox.linkIdentities({ companyId: lite, channel: 'whatsapp', identifiers: [lid, 'x@lid'] });
+    expect(await kit.knex('contactIdentities').where({ identifier: 'x@lid' }).first()).toBeUndefined();
+
+    const other = newNumber();
+    const otherLid = `${other.slice(-6)}77@lid`;
+    const a = await inbox.receive(fixtureInbound(acme, wa, { number: '', identifiers: [otherLid], body: 'a' }));
+    const b = await inbox.receive(
+      fixtureInbound(acme, wa, { number: other, identifiers: [`${other}@s.whatsapp.net`], body: 'b' }),
+    );
+    await inbox.linkIdentities({ companyId: acme, channel: 'whatsapp', identifiers: [otherLid, `${other}@s.whatsapp.net`] });
+    expect(await kit.knex('contacts').where({ id: b.contactId }).first()).toBeUndefined();
+    expect((await messagesOf(a.ticketId)).map((m) => m.body)).toEqual(['a', 'b']);
+  });
+
   it('finds contacts by identifiers with quotes, commas, braces and backslashes', async () => {
     const wa = connection();
     const odd = `odd "id", {x} \\ ${newNumber()}`;

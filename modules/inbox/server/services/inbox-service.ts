@@ -14,6 +14,7 @@ import { MEDIA_TYPES } from '../../shared/types';
 import { Ticket } from '../models/ticket';
 import { camelize } from './camel-keys';
 import { notifyContactChanged } from './contact.service';
+import { announceMerge, mergeContacts } from './contact-merge';
 import { registerDriver } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { type StoredMedia, storeInboundMedia } from './media-upload';
@@ -452,6 +453,14 @@ async function receiveGeneral(
 ): Promise<Written | InboundResult> {
   const { knex } = ctx.db;
   const group = input.group ?? null;
+  // the sender's identifiers name several contacts (one person who wrote from an identifier each before
+  // the channel told they are one): they become one, then the receive starts over and finds it
+  const senders = new Set(rows.filter((row) => contactIds.includes(row.identifier)).map((row) => row.contactId));
+  if (senders.size > 1) {
+    const outcome = await ctx.db.transaction((trx) => mergeContacts(trx, companyId, [...senders]));
+    if (outcome) await announceMerge(ctx, companyId, outcome);
+    throw new RetryReceive();
+  }
   const sender = resolveParty(input.contact, contactIds, rows);
   const owner = group ? resolveParty(group, groupIds, rows) : sender;
   // … else by number
@@ -770,6 +779,29 @@ export function createInboxService(ctx: PluginContext): InboxService {
           .update({ ack, updatedAt: new Date() })
           .returning(['id', 'ticketId'])) as Array<{ id: string | number; ticketId: number }>;
         for (const row of ids) await emitMessageChanged(ctx, companyId, Number(row.id));
+      }),
+
+    linkIdentities: ({ companyId, channel, identifiers }) =>
+      inScope(companyId, async () => {
+        const ids = cleanIdentifiers(identifiers);
+        if (ids.length < 2) return;
+        const rows = (await knex('contactIdentities')
+          .where({ companyId, channel })
+          .whereIn('identifier', ids)
+          .select('identifier', 'contactId')) as Array<{ identifier: string; contactId: number }>;
+        const contacts = [...new Set(rows.map((row) => row.contactId))];
+        if (contacts.length === 0) return;
+        if (contacts.length > 1) {
+          const outcome = await ctx.db.transaction((trx) => mergeContacts(trx, companyId, contacts));
+          if (outcome) await announceMerge(ctx, companyId, outcome);
+          return;
+        }
+        const known = new Set(rows.map((row) => row.identifier));
+        const missing = ids.filter((id) => !known.has(id));
+        await knex('contactIdentities')
+          .insert(missing.map((identifier) => ({ companyId, contactId: contacts[0], channel, identifier })))
+          .onConflict(['companyId', 'channel', 'identifier'])
+          .ignore();
       }),
 
     reportDeliveryFailure: ({ companyId, whatsappId, channelMessageId, error }) =>

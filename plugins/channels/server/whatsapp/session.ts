@@ -4,6 +4,7 @@ import {
   type ConnectionState,
   DisconnectReason,
   jidDecode,
+  jidNormalizedUser,
   makeWASocket,
   proto,
   type WAMessageKey,
@@ -236,6 +237,7 @@ export class WhatsAppSession {
         if (events['messages.update']) await this.onMessagesUpdate(events['messages.update']);
         if (events['messaging-history.set']) await this.history.accept(events['messaging-history.set']);
         if (events.call) for (const call of events.call) if (call.status === 'offer') await this.onCall(socket, call);
+        if (events['lid-mapping.update']) await this.onIdentityLearnt(events['lid-mapping.update']);
       } catch (error) {
         if (error instanceof LeaseLostError) await this.finish('lost');
         else this.log.warn({ err: error }, 'whatsapp event handling failed');
@@ -342,6 +344,16 @@ export class WhatsAppSession {
       void this.connect().catch((err) => this.log.warn({ err }, 'whatsapp reconnect failed'));
     }, delay);
     this.reconnectTimer.unref();
+  }
+
+  /**
+   * WhatsApp told that a LID and a phone number are one person: the inbox links them, so a contact who
+   * wrote from each (two contacts so far) becomes one.
+   */
+  private async onIdentityLearnt(mapping: { lid: string; pn: string }): Promise<void> {
+    const identifiers = [mapping.lid, mapping.pn].filter(Boolean).map((jid) => jidNormalizedUser(jid));
+    if (identifiers.length < 2) return;
+    await this.host.ctx.services.use('inbox').linkIdentities({ companyId: this.companyId, channel: 'whatsapp', identifiers });
   }
 
   /** Receipts of our messages (server, delivered, read, played) → the product's acks. */
