@@ -28,19 +28,39 @@ export interface CompanyOption {
 const companyIdOf = (state: unknown) => (state as { session?: SessionState }).session?.user?.companyId;
 
 /**
+ * Whether `incoming` is an older state of a connection than `current`. The server stamps `updatedAt` (the
+ * database's clock) on every change and reads the row after writing it, so a list read or an answer that
+ * left before a later change carries an older stamp. It must not take that change back: the list refetched
+ * after "Tentar novamente" (read while OPENING) may land after the QR code came over the socket, which
+ * would leave the row OPENING, without its QR button, until the next QR code.
+ */
+function isOlder(incoming: Pick<Connection, 'updatedAt'>, current: Pick<Connection, 'updatedAt'>): boolean {
+  const incomingAt = Date.parse(incoming.updatedAt);
+  const currentAt = Date.parse(current.updatedAt);
+  return Number.isFinite(incomingAt) && Number.isFinite(currentAt) && incomingAt < currentAt;
+}
+
+/**
  * Applies `company-{id}-whatsapp` and `company-{id}-whatsappSession` to a list of connections: an update
  * replaces the connection (or adds it), a delete drops it, a session update patches its status, qrcode,
  * pairingCode, sessionError, retries and updatedAt (2-administration §4) — only of a row already there.
+ * A state older than the row's (`updatedAt`) is ignored.
  */
 export function applyConnectionEvent(rows: Connection[], event: ConnectionEvent | ConnectionSessionEvent): Connection[] {
   if (event.action === 'delete') return rows.filter((row) => row.id !== event.whatsappId);
-  if ('session' in event) {
-    return rows.map((row) => (row.id === event.session.id ? { ...row, ...event.session } : row));
-  }
-  const { whatsapp } = event;
-  if (!rows.some((row) => row.id === whatsapp.id)) return [...rows, whatsapp];
+  const incoming = 'session' in event ? event.session : event.whatsapp;
+  if (!('session' in event) && !rows.some((row) => row.id === incoming.id)) return [...rows, incoming];
   // the realtime shape lacks what only the super user's list carries (companyName): keep it
-  return rows.map((row) => (row.id === whatsapp.id ? { ...row, ...whatsapp } : row));
+  return rows.map((row) => (row.id === incoming.id && !isOlder(incoming, row) ? { ...row, ...incoming } : row));
+}
+
+/** A list just read, keeping the cached state of a connection where it is newer than what was read. */
+export function mergeConnectionList(cached: Connection[], fetched: Connection[]): Connection[] {
+  const byId = new Map(cached.map((row) => [row.id, row]));
+  return fetched.map((row) => {
+    const mine = byId.get(row.id);
+    return mine && isOlder(row, mine) ? mine : row;
+  });
 }
 
 /**
@@ -124,6 +144,10 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
     listConnections: build.query<Connection[], void>({
       query: () => ({ url: '/whatsapp/', params: { session: 0 } }),
       providesTags: ['Connections'],
+      // a refetch answered after a realtime update must not take it back
+      merge: (cached, fetched) => {
+        cached.splice(0, cached.length, ...mergeConnectionList(cached, fetched));
+      },
       onCacheEntryAdded: (_arg, lifecycle) => followConnections(lifecycle),
     }),
     /**

@@ -56,6 +56,10 @@ describe('ConnectionsPage', () => {
     fireEvent.click(within(down).getByRole('button', { name: 'Tentar novamente' }));
     fireEvent.click(within(down).getByRole('button', { name: 'Novo QR Code' }));
     await waitFor(() => expect(writes(calls)).toEqual(['POST /whatsappsession/2', 'PUT /whatsappsession/2']));
+    // a new QR code is there to be read: its dialog opens (and waits for it)
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('tab', { name: 'QR Code' })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: /close|fechar/i }));
 
     for (const id of [3, 4, 5])
       expect(within(screen.getByTestId(`connection-${id}`)).getByRole('button', { name: 'Desconectar' })).toBeTruthy();

@@ -84,6 +84,7 @@ describe('the connections audience', () => {
     await kit.call(one.admin, 'POST', '/whatsapp', { name: 'Site', channel: 'webchat' });
     await own;
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(otherEvents).toEqual([]);
+    // (the other admin's own presence, `company-{id}-user` online, may land in this window on a busy machine)
+    expect(otherEvents.filter((event) => event.event.includes('whatsapp'))).toEqual([]);
   });
 });

@@ -42,7 +42,9 @@ export async function updateConnectionStatus(
   whatsappId: number,
   patch: ConnectionStatusPatch,
 ): Promise<ConnectionShape> {
-  const columns: Record<string, unknown> = { updatedAt: ctx.db.knex.fn.now() };
+  // the database's clock at this statement (not a transaction's start): the screens order a connection's
+  // states by updatedAt, and a session's changes follow each other within milliseconds
+  const columns: Record<string, unknown> = { updatedAt: ctx.db.knex.raw('clock_timestamp()') };
   for (const field of ['status', 'qrcode', 'retries', 'number', 'sessionError', 'pairingCode'] as const)
     if (patch[field] !== undefined) columns[field] = patch[field];
   const updated = await ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).update(columns);
@@ -52,6 +54,12 @@ export async function updateConnectionStatus(
   const shape = (await shapesOf(ctx, [row]))[0] as ConnectionShape;
   await emitSessionUpdate(ctx, shape);
   return shape;
+}
+
+/** The connection as it is now, without writing or telling anything (a channel that wrote its status itself). */
+async function currentShape(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  return (await shapesOf(ctx, [row]))[0] as ConnectionShape;
 }
 
 function definitionOf(ctx: PluginContext, row: ConnectionRow): ChannelDefinition {
@@ -65,7 +73,7 @@ function definitionOf(ctx: PluginContext, row: ConnectionRow): ChannelDefinition
  * connected or disconnected, and the reason of an earlier stop is over once someone acted.
  */
 function persistStatus(ctx: PluginContext, row: ConnectionRow, status: ConnectionStatus): Promise<ConnectionShape> {
-  if (channelRegistry(ctx).get(row.channel)?.managesStatus) return updateConnectionStatus(ctx, row.companyId, row.id, {});
+  if (channelRegistry(ctx).get(row.channel)?.managesStatus) return currentShape(ctx, row.companyId, row.id);
   const patch: ConnectionStatusPatch = { status, sessionError: null };
   if (status === 'CONNECTED' || status === 'DISCONNECTED') {
     patch.qrcode = '';

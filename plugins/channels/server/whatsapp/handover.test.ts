@@ -12,8 +12,9 @@ import { muteLibsignalConsole, type PeerAccount, startWhatsAppPeer, type WhatsAp
  */
 
 muteLibsignalConsole();
-// short leases and claims, so that a stalled process's sessions move within the test's time
-process.env.WHATSAPP_LEASE_TTL_MS = '1500';
+// quick claims, so that a released session moves within the test's time; the lease keeps a life that a
+// loaded machine (a whole suite on two cores) can renew in time — a stall is made by expiring it outright
+process.env.WHATSAPP_LEASE_TTL_MS = '8000';
 process.env.WHATSAPP_CLAIM_INTERVAL_MS = '200';
 
 let peer: WhatsAppPeer;

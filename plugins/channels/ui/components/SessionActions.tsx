@@ -74,7 +74,17 @@ export function SessionActions({
             {t('actions.tryAgain')}
           </Button>
           {pairsByQrCode ? (
-            <Button size="small" loading={renewing.isLoading} onClick={() => run(() => renewQrCode(id).unwrap())}>
+            <Button
+              size="small"
+              loading={renewing.isLoading}
+              onClick={() =>
+                run(async () => {
+                  await renewQrCode(id).unwrap();
+                  // a new QR code is always asked for to be read: the dialog waits for it
+                  onShowQr(id);
+                })
+              }
+            >
               {t('actions.newQr')}
             </Button>
           ) : null}

@@ -1,6 +1,6 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { showError, toast, usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Alert, Button, Card, Flex, Popconfirm, Typography } from 'antd';
+import { showError, toast, useNarrowScreen, usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { Alert, Button, Card, Flex, Popconfirm, Tooltip, Typography } from 'antd';
 import { useListConnectionsQuery, useRestartConnectionsMutation } from '../api';
 import { AddConnectionMenu } from '../components/AddConnectionMenu';
 import { ConnectionEditor } from '../components/ConnectionEditor';
@@ -24,6 +24,8 @@ export function ConnectionsPage() {
   const { data: connections, isError, refetch } = useListConnectionsQuery(undefined, { skip: !mayView });
   const [restart, restarting] = useRestartConnectionsMutation();
   const dialogs = useConnectionDialogs();
+  // on a phone, restart-all is an icon: with its words the header's buttons leave the title a single letter
+  const narrow = useNarrowScreen();
 
   if (!mayView) return <NoAccess />;
 
@@ -52,9 +54,15 @@ export function ConnectionsPage() {
             cancelText={t('confirm.no')}
             onConfirm={restartAll}
           >
-            <Button icon={<ReloadOutlined />} loading={restarting.isLoading}>
-              {t('page.restartAll')}
-            </Button>
+            <Tooltip title={narrow ? t('page.restartAll') : undefined}>
+              <Button
+                icon={<ReloadOutlined />}
+                loading={restarting.isLoading}
+                aria-label={narrow ? t('page.restartAll') : undefined}
+              >
+                {narrow ? null : t('page.restartAll')}
+              </Button>
+            </Tooltip>
           </Popconfirm>
           {mayAdd ? <AddConnectionMenu companyId={user?.companyId} onAdd={dialogs.add} /> : null}
         </Flex>
