@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects: server-side tests (Node, real Postgres and Redis, one throwaway database per app), UI
- * component tests (happy-dom), and browser tests (Debian's chromium against a real app serving the built
- * shell; `npm run test:browser`, kept out of `npm run test:unit`).
+ * Four projects: server-side tests (Node, real Postgres and Redis, one throwaway database per app), the
+ * WhatsApp tier (the driver against the loopback protocol peer), UI component tests (happy-dom), and
+ * browser tests (Debian's chromium against a real app serving the built shell; `npm run test:browser`, kept
+ * out of `npm run test:unit`).
  */
 export default defineConfig({
   test: {
@@ -19,12 +20,27 @@ export default defineConfig({
             'modules/*/server/**/*.test.ts',
             'plugins/*/server/**/*.test.ts',
           ],
-          // the UI SDK's tests need a DOM: they run in the ui project
-          exclude: ['**/node_modules/**', '**/dist/**', 'plugin-sdk/src/ui/**'],
+          // the UI SDK's tests need a DOM: they run in the ui project; WhatsApp's have their own tier
+          exclude: ['**/node_modules/**', '**/dist/**', 'plugin-sdk/src/ui/**', 'plugins/channels/server/whatsapp/**'],
           globalSetup: ['server/test/global-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           // two cores: two files at a time keeps Postgres and the CPU from thrashing
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // the WhatsApp driver against the loopback protocol peer (real Baileys, Signal, TLS), and its
+          // normaliser, content builder and session store: a tier of its own, run by `npm test`
+          name: 'whatsapp',
+          environment: 'node',
+          include: ['plugins/channels/server/whatsapp/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/dist/**'],
+          globalSetup: ['server/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
           maxWorkers: 2,
         },
       },
