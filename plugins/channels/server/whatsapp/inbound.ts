@@ -20,7 +20,24 @@ export interface InboundHost {
   socket(): WASocket | null;
   /** Download options of the transport (a test CA's dispatcher, …). */
   downloadOptions?: Record<string, unknown>;
+  /** How long the settings read here are kept. */
+  settingsCacheMs: number;
   log: PluginContext['log'];
+}
+
+/** Tries of an inbox write that failed (a database hiccup must not lose a message WhatsApp already delivered). */
+const RECEIVE_TRIES = 3;
+
+/** Runs `write` up to `RECEIVE_TRIES` times, waiting 200 ms, then 400 ms, between tries. */
+async function withRetries<T>(write: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await write();
+    } catch (error) {
+      if (attempt >= RECEIVE_TRIES) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
 }
 
 /** How messages are taken in: live (default), or as the import's history. */
@@ -91,9 +108,9 @@ export class InboundPipeline {
     }
   }
 
-  /** The connection's allowGroup and the company's download limit, read at most every 10 s. */
+  /** The connection's allowGroup and the company's download limit, read at most every `settingsCacheMs`. */
   private async settings(): Promise<{ allowGroup: boolean; downloadLimitBytes: number }> {
-    if (this.settingsCache && Date.now() - this.settingsCache.at < 10_000) return this.settingsCache;
+    if (this.settingsCache && Date.now() - this.settingsCache.at < this.host.settingsCacheMs) return this.settingsCache;
     const { ctx, companyId, whatsappId } = this.host;
     const [row, limit] = await Promise.all([
       ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).first('allowGroup'),
@@ -200,15 +217,27 @@ export class InboundPipeline {
           ...(options.imported ? { imported: true } : {}),
           ...(options.queueId ? { queueId: options.queueId } : {}),
         };
-        if (event.media && raw) {
-          const file = await this.download(raw, event.media);
-          if (file) input.message.media = file;
-          else
-            input.message.body = [input.message.body, `[${event.media.fileName ?? event.media.mimetype}]`]
-              .filter(Boolean)
-              .join('\n');
+        const withoutFile = () => {
+          const media = event.media;
+          const named = media ? `[${media.fileName ?? media.mimetype}]` : '';
+          return { ...input, message: { ...input.message, body: [input.message.body, named].filter(Boolean).join('\n') } };
+        };
+        let file: Awaited<ReturnType<InboundPipeline['download']>> = null;
+        if (event.media && raw) file = await this.download(raw, event.media);
+        let result: InboundResult;
+        if (file) {
+          try {
+            // once: the file's stream can't be read twice
+            result = await inbox.receive({ ...input, message: { ...input.message, media: file } });
+          } catch (error) {
+            // the file broke off on its way (WhatsApp's media server, the storage): the message itself is
+            // not lost — it is kept naming its file
+            this.host.log.warn({ err: error, whatsappId }, 'whatsapp media could not be stored; the message is kept without it');
+            result = await withRetries(() => inbox.receive(withoutFile()));
+          }
+        } else {
+          result = await withRetries(() => inbox.receive(event.media ? withoutFile() : input));
         }
-        const result = await inbox.receive(input);
         options.onResult?.(result);
         return;
       }

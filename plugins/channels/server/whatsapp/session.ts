@@ -109,6 +109,9 @@ export class WhatsAppSession {
       get downloadOptions() {
         return host.transport.downloadOptions;
       },
+      get settingsCacheMs() {
+        return host.transport.settingsCacheMs;
+      },
       log,
     });
     this.history = new HistoryImport(ctx, this.companyId, this.whatsappId, this.inbound);

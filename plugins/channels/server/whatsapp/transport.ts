@@ -38,6 +38,8 @@ export interface WhatsAppTransport {
   leaseTtlMs: number;
   /** How often a process looks for sessions nobody runs (plus at once when a process lets one go). */
   claimIntervalMs: number;
+  /** How long a session keeps the connection's allowGroup and the company's download limit before reading them again. */
+  settingsCacheMs: number;
 }
 
 const DEFAULTS: WhatsAppTransport = {
@@ -51,6 +53,7 @@ const DEFAULTS: WhatsAppTransport = {
   sendsPerSecond: 10,
   leaseTtlMs: 30_000,
   claimIntervalMs: 10_000,
+  settingsCacheMs: 10_000,
 };
 
 const transports = new WeakMap<object, Partial<WhatsAppTransport>>();

@@ -138,6 +138,19 @@ describe('pairing and messages', () => {
     await eventually(async () => (await byId(cardId)).isDeleted === true);
   });
 
+  it("keeps a file over the company's download limit out of storage, and the message naming it", async () => {
+    const { company, account, customer } = await conversation();
+    // about 2 KB (the settings screen offers 32 MB and up; the rule is the same)
+    await kit.setting(company.companyId, 'downloadLimit', String(2 / 1024));
+    const big = Buffer.concat([PNG, Buffer.alloc(8 * 1024, 1)]);
+    const id = await customer.sendDocument(account, big, { fileName: 'contrato.pdf', mimetype: 'application/pdf' });
+    const message = await eventually(() =>
+      kit.knex('messages').where({ whatsappId: company.whatsappId, channelMessageId: id }).first(),
+    );
+    expect(message.mediaPath).toBeNull();
+    expect(message.body).toContain('contrato.pdf');
+  });
+
   it('keeps a customer who writes from their LID one contact with both identities', async () => {
     const { company, account, customer, ticketId } = await conversation('pelo número');
     const id = await customer.sendText(account, 'agora pelo LID', { asLid: true });
@@ -220,7 +233,7 @@ describe('sessions', () => {
     const row = await kit.connectionWhen(company.whatsappId, (r) => r.status === 'DISCONNECTED');
     expect(row.sessionError).toBe('ERR_WAPP_LOGGED_OUT');
     expect(await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first()).toBeUndefined();
-    expect(kit.session(company.whatsappId)).toBeUndefined();
+    await eventually(() => kit.session(company.whatsappId) === undefined, 5_000, 'the session to end');
     // a reply now can't leave: it fails where the agent sees it (no session will take it)
     const sent = await kit.call(company.admin, 'POST', `/messages/${ticketId}`, { body: 'ainda aí?' });
     expect(sent.status).toBe(201);
@@ -242,7 +255,7 @@ describe('sessions', () => {
       await quickKit.startForQr(company);
       const row = await quickKit.connectionWhen(company.whatsappId, (r) => r.status === 'TIMEOUT');
       expect(row).toMatchObject({ sessionError: 'ERR_WAPP_QR_EXPIRED', qrcode: '' });
-      expect(quickKit.session(company.whatsappId)).toBeUndefined();
+      await eventually(() => quickKit.session(company.whatsappId) === undefined, 5_000, 'the session to end');
       const again = await quickKit.startForQr(company);
       expect(again.length).toBeGreaterThan(10);
     } finally {
@@ -361,12 +374,11 @@ describe('more of the conversation', () => {
     expect(participant.name).toBe('Ana');
 
     await kit.knex('whatsapps').where({ id: company.whatsappId }).update({ allowGroup: false });
-    await new Promise((resolve) => setTimeout(resolve, 10_100)); // the session reads the setting at most every 10 s
     const ignored = await bia.sendText(group, 'ninguém vai ver');
     await account.waitForReceipt((r) => r.ids.includes(ignored));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await kit.knex('messages').where({ channelMessageId: ignored }).first()).toBeUndefined();
-  }, 30_000);
+  });
 
   it("logs every call; with calls refused it rejects them and answers with the company's message", async () => {
     const { company, account, customer, ticketId } = await conversation();

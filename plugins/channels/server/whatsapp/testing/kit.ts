@@ -26,6 +26,8 @@ export function peerTransport(peer: WhatsAppPeer, overrides: Partial<WhatsAppTra
     reconnectMaxMs: 1_000,
     conflictBaseMs: 300,
     sendsPerSecond: 1_000,
+    // settings changed by a test apply at once
+    settingsCacheMs: 0,
     ...overrides,
   };
 }
