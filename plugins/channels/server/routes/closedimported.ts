@@ -2,7 +2,7 @@ import { access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/
 import { findConnection } from '../connections/lookup';
 import { ConnectionParams, errorResponses } from '../connections/schemas';
 import { connectionCompany, inCompany } from '../connections/scope';
-import { closeImportedTickets } from '../whatsapp/import';
+import { closeImportedTickets } from '../whatsapp/imported-tickets';
 
 /**
  * `POST /closedimported/:whatsappId` (2-administration §7): closes the tickets a connection's message import

@@ -2,9 +2,9 @@ import { AppError, type ChannelDriver, type OutboundTarget, type PluginContext }
 import { updateConnectionStatus } from '../connections/session.service';
 import type { ChannelConnection, ChannelDefinition, ConnectionStatus } from '../drivers/registry';
 import { whatsappHost } from './host';
-import { targetJid } from './outbound';
+import { targetJid } from './outbound/target';
 import { enqueueOutbox, failQueued, sendPayloadOf, wakeSender, whatsappMessageId } from './outbox';
-import { deleteAuthState } from './session-store';
+import { deleteAuthState } from './session-store/auth-rows';
 
 /** How long deleting a connection waits for its owner to log out before the row (and its keys) go anyway. */
 const REMOVE_WAIT_MS = 10_000;

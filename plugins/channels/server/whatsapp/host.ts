@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import { OUTBOX_TOPIC } from './outbox';
-import { type SessionEnd, type StartOptions, WhatsAppSession } from './session';
-import { createSessionLeases, type SessionLeases } from './session-store';
+import type { SessionEnd, StartOptions, WhatsAppSession } from './session';
+import { createSessionLeases, type SessionLeases } from './session-store/leases';
 import { whatsappTransport } from './transport';
 
 /** Topic of the commands to whichever process runs (or may take) a connection's session. */
@@ -169,6 +169,8 @@ export class WhatsAppHost {
         await lease.release();
         return null;
       }
+      // Baileys (~60 MB, most of a second to load) is loaded by the first session a process runs, not at start
+      const { WhatsAppSession } = await import('./session');
       const session = new WhatsAppSession(
         {
           ctx: this.ctx,

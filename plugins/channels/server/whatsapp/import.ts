@@ -1,8 +1,8 @@
 import type { InboundResult, PluginContext } from '@balcao/plugin-sdk/server';
-import { runInTenant } from '@balcao/plugin-sdk/server';
 import { isJidGroup, proto, type WAMessage } from '@whiskeysockets/baileys';
 import { emitImportProgress } from '../connections/realtime';
 import { updateConnectionStatus } from '../connections/session.service';
+import { closeImportedTickets } from './imported-tickets';
 import type { InboundPipeline } from './inbound';
 
 /** What Baileys hands over with `messaging-history.set`. */
@@ -247,39 +247,4 @@ export class HistoryImport {
       whatsappId: this.whatsappId,
     });
   }
-}
-
-/**
- * `POST /closedimported/:id` and the end of an import with `closedTicketsPostImported`: closes the tickets an
- * import opened that are still open (each with its log entry and events, through the inbox), and clears the
- * list's button. Answers how many were closed.
- */
-export async function closeImportedTickets(ctx: PluginContext, companyId: number, whatsappId: number): Promise<number> {
-  const { knex } = ctx.db;
-  const rows = (await knex('whatsappImportedTickets').where({ companyId, whatsappId }).select('ticketId')) as Array<{
-    ticketId: number;
-  }>;
-  const ids = rows.map((row) => row.ticketId);
-  let closed = 0;
-  await runInTenant({ companyId }, async () => {
-    const inbox = ctx.services.use('inbox');
-    for (const ticketId of ids) {
-      for (const status of ['pending', 'open'] as const) {
-        const changed = await inbox.applyTicketChange({
-          ticketId,
-          status: 'closed',
-          logs: [{ type: 'closed', userId: null }],
-          expect: { status },
-        });
-        if (changed) {
-          closed += 1;
-          break;
-        }
-      }
-    }
-  });
-  await knex('whatsappImportedTickets').where({ companyId, whatsappId }).delete();
-  await knex('whatsapps').where({ companyId, id: whatsappId }).update({ statusImportMessages: null });
-  await updateConnectionStatus(ctx, companyId, whatsappId, {});
-  return closed;
 }

@@ -1,6 +1,6 @@
 import type { Agent } from 'node:https';
 import type { PluginContext } from '@balcao/plugin-sdk/server';
-import { DEFAULT_CONNECTION_CONFIG, fetchLatestWaWebVersion, type WAVersion } from '@whiskeysockets/baileys';
+import type { WAVersion } from '@whiskeysockets/baileys';
 
 /**
  * Where and how the WhatsApp sessions of an app reach WhatsApp. Production uses WhatsApp's own servers;
@@ -43,7 +43,8 @@ export interface WhatsAppTransport {
 }
 
 const DEFAULTS: WhatsAppTransport = {
-  waWebSocketUrl: String(DEFAULT_CONNECTION_CONFIG.waWebSocketUrl),
+  // Baileys' default (not read from it: loading Baileys waits until a session runs)
+  waWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
   version: null,
   connectTimeoutMs: 20_000,
   keepAliveIntervalMs: 30_000,
@@ -127,6 +128,7 @@ export async function resolveWaVersion(transport: WhatsAppTransport): Promise<WA
   if (transport.version) return transport.version;
   if (fetchedVersion && Date.now() - fetchedVersion.at < fetchedVersion.ttl) return fetchedVersion.version;
   pendingVersion ??= (async () => {
+    const { DEFAULT_CONNECTION_CONFIG, fetchLatestWaWebVersion } = await import('@whiskeysockets/baileys');
     let version = DEFAULT_CONNECTION_CONFIG.version;
     let ttl = VERSION_RETRY_MS;
     try {

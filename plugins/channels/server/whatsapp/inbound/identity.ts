@@ -1,5 +1,7 @@
 import type { InboundContact } from '@balcao/plugin-sdk/server';
-import { jidDecode, jidEncode } from '@whiskeysockets/baileys';
+// Baileys' own JID functions, from their module: the package's root loads all of Baileys (~60 MB), which a
+// process must not pay until it runs a session (the driver's outbox uses these on every send)
+import { jidDecode, jidEncode } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 
 /**
  * Who a person is on WhatsApp, as far as one message tells.

@@ -1,5 +1,7 @@
 import { AppError, type OutboundTarget } from '@balcao/plugin-sdk/server';
-import { isJidGroup, type WAMessageKey } from '@whiskeysockets/baileys';
+import type { WAMessageKey } from '@whiskeysockets/baileys';
+// not the package's root: that loads all of Baileys, and a send is queued in processes that run no session
+import { isJidGroup } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 import { isLidJid, isPhoneJid, normaliseUserJid } from '../inbound/identity';
 import './errors';
 
