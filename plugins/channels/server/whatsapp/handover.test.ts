@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { whatsappHost } from './host';
 import { whatsappMessageId } from './outbox';
-import { eventually, usePeerEverywhere, WhatsAppKit } from './testing/kit';
+import { eventually, phoneNumbers, usePeerEverywhere, WhatsAppKit } from './testing/kit';
 import { muteLibsignalConsole, type PeerAccount, startWhatsAppPeer, type WhatsAppPeer } from './testing/peer';
 
 /**
@@ -21,11 +21,7 @@ let peer: WhatsAppPeer;
 /** Holds the database and answers the API; runs no session itself (role web), like a web process. */
 let base: TestApp;
 let kit: WhatsAppKit;
-let phoneSeq = 0;
-const phone = () => {
-  phoneSeq += 1;
-  return `55219${String(Date.now() % 1e5).padStart(5, '0')}${String(phoneSeq).padStart(2, '0')}`;
-};
+const phone = phoneNumbers('5521');
 
 beforeAll(async () => {
   peer = await startWhatsAppPeer();

@@ -3,6 +3,7 @@ import type { InboundMessage, InboundResult, PluginContext } from '@balcao/plugi
 import { downloadMediaMessage, type WACallEvent, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
 import {
   type InboundEvent,
+  type InboundMessageEvent,
   type LookupsNeeded,
   lookupsFor,
   lookupsForCall,
@@ -207,16 +208,7 @@ export class InboundPipeline {
         });
         return;
       case 'message': {
-        const input: InboundMessage = {
-          companyId,
-          whatsappId,
-          channel: 'whatsapp',
-          contact: event.contact,
-          ...(event.group ? { group: event.group } : {}),
-          message: { ...event.message },
-          ...(options.imported ? { imported: true } : {}),
-          ...(options.queueId ? { queueId: options.queueId } : {}),
-        };
+        const input = this.inboundOf(event, options);
         const withoutFile = () => {
           const media = event.media;
           const named = media ? `[${media.fileName ?? media.mimetype}]` : '';
@@ -280,17 +272,24 @@ export class InboundPipeline {
 
   /** An incoming call: its call log on the contact's ticket; answers the ticket (to reply on it). */
   async call(call: WACallEvent): Promise<number | null> {
-    const { ctx, companyId, whatsappId } = this.host;
+    const { ctx } = this.host;
     const event = normaliseCall(call, await this.context(lookupsForCall(call)));
     if (event.kind !== 'message') return null;
-    const result = await ctx.services.use('inbox').receive({
-      companyId,
-      whatsappId,
+    const result = await ctx.services.use('inbox').receive(this.inboundOf(event));
+    return result.ticketId;
+  }
+
+  /** The inbox's input of a normalised message (its file added by the caller). */
+  private inboundOf(event: InboundMessageEvent, options: AcceptOptions = {}): InboundMessage {
+    return {
+      companyId: this.host.companyId,
+      whatsappId: this.host.whatsappId,
       channel: 'whatsapp',
       contact: event.contact,
       ...(event.group ? { group: event.group } : {}),
       message: { ...event.message },
-    });
-    return result.ticketId;
+      ...(options.imported ? { imported: true } : {}),
+      ...(options.queueId ? { queueId: options.queueId } : {}),
+    };
   }
 }

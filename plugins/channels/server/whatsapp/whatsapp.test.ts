@@ -1,7 +1,7 @@
 import { connectSocket, createTestApp, recordEvents, type TestApp } from '@balcao/plugin-sdk/testing';
 import { proto } from '@whiskeysockets/baileys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, usePeer, usePeerEverywhere, WhatsAppKit } from './testing/kit';
+import { eventually, phoneNumbers, usePeer, usePeerEverywhere, WhatsAppKit } from './testing/kit';
 import { muteLibsignalConsole, startWhatsAppPeer, type WhatsAppPeer } from './testing/peer';
 
 /**
@@ -15,11 +15,7 @@ muteLibsignalConsole();
 let peer: WhatsAppPeer;
 let t: TestApp;
 let kit: WhatsAppKit;
-let phoneSeq = 0;
-const phone = () => {
-  phoneSeq += 1;
-  return `55119${String(Date.now() % 1e5).padStart(5, '0')}${String(phoneSeq).padStart(2, '0')}`;
-};
+const phone = phoneNumbers('5511');
 
 /** The app's address: it listens once for every test that needs sockets. */
 let address: string | undefined;
@@ -484,7 +480,10 @@ describe('history', () => {
   it('takes history newer than the downtime as new messages (the gap), never older ones without an import', async () => {
     const { company, account, customer } = await conversation();
     const before = Math.floor(Date.now() / 1000) - 3_600;
+    const logins = account.loginCount;
     peer.drop(account);
+    // back after the drop (so the session noted until when it had heard everything)
+    await eventually(() => account.loginCount > logins, 10_000, 'the login after the drop');
     await kit.connectionWhen(company.whatsappId, (r) => r.status === 'CONNECTED');
     const later = Math.floor(Date.now() / 1000) + 1;
     await peer.sendHistorySync(account, {

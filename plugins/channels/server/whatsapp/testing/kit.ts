@@ -53,6 +53,18 @@ export interface WhatsAppCompany {
   whatsappId: number;
 }
 
+/**
+ * A maker of phone numbers no other test of this process uses: `prefix` (country and area code) then the
+ * time and a counter — each peer account and contact needs its own.
+ */
+export function phoneNumbers(prefix: string): () => string {
+  let sequence = 0;
+  return () => {
+    sequence += 1;
+    return `${prefix}9${String(Date.now() % 1e5).padStart(5, '0')}${String(sequence).padStart(2, '0')}`;
+  };
+}
+
 /** Polls `check` every 20 ms until it answers something truthy; rejects after `timeoutMs`. */
 export async function eventually<T>(
   check: () => Promise<T> | T,
