@@ -55,6 +55,16 @@ async function paired(one: WhatsAppKit) {
   const account = peer.account(phone());
   await kit.pair(peer, company, account);
   await eventually(() => one.session(company.whatsappId)?.connected, 10_000, 'the worker to run the session');
+  // and it took the phone's first history (as a session that ran a while has): a device that never did waits
+  // up to 20 s for it at its next login before it hands over any message, which no test should wait for
+  await eventually(
+    async () => {
+      const row = await kit.knex('whatsappAuthCreds').where({ whatsappId: company.whatsappId }).first('creds');
+      return (row?.creds?.processedHistoryMessages?.length ?? 0) > 0;
+    },
+    10_000,
+    'the first history to be taken',
+  );
   return { company, account };
 }
 

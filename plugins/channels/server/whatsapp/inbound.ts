@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { InboundMessage, InboundResult, PluginContext } from '@balcao/plugin-sdk/server';
-import { downloadMediaMessage, type WACallEvent, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
+import { downloadMediaMessage, jidDecode, type WACallEvent, type WAMessage, type WASocket } from '@whiskeysockets/baileys';
 import {
   type InboundEvent,
   type InboundMessageEvent,
@@ -138,9 +138,20 @@ export class InboundPipeline {
         const pn = await mapping.getPNForLID(lid).catch(() => null);
         if (pn) pnByLid.set(lid, pn);
       }
-      for (const pn of needed.phoneJids) {
-        const lid = await mapping.getLIDForPN(pn).catch(() => null);
-        if (lid) lidByPn.set(pn, lid);
+      // the store only, never `getLIDForPN`: for a number it doesn't know, that asks WhatsApp's servers (a
+      // usync query per message, uncached when the answer is empty) — a round trip on every inbound message
+      const users = needed.phoneJids.map((pn) => jidDecode(pn)?.user).filter((user): user is string => Boolean(user));
+      if (users.length > 0) {
+        let stored: Record<string, string> = {};
+        try {
+          stored = await socket.authState.keys.get('lid-mapping', users);
+        } catch {
+          // a lookup that failed leaves the message with the identifier it carries
+        }
+        for (const pn of needed.phoneJids) {
+          const lidUser = stored[jidDecode(pn)?.user ?? ''];
+          if (typeof lidUser === 'string' && lidUser) lidByPn.set(pn, `${lidUser}@lid`);
+        }
       }
     }
     const groupName = needed.groupJid ? await this.groupName(needed.groupJid) : undefined;

@@ -162,25 +162,28 @@ export async function usePostgresAuthState(
     }
     if (written.length === 0) return;
 
-    const write = tracked(
-      lease.fenced(async (trx) => {
-        if (deletes.ids.length > 0) {
-          await trx.raw(
-            `DELETE FROM whatsapp_auth_keys k USING unnest(?::text[], ?::text[]) AS gone(type, key_id)
-             WHERE k.whatsapp_id = ? AND k.type = gone.type AND k.key_id = gone.key_id`,
-            [deletes.types, deletes.ids, whatsappId],
-          );
-        }
-        if (upserts.ids.length > 0) {
-          await trx.raw(
-            `INSERT INTO whatsapp_auth_keys (company_id, whatsapp_id, type, key_id, value)
-             SELECT ?, ?, k.type, k.key_id, k.value::jsonb FROM unnest(?::text[], ?::text[], ?::text[]) AS k(type, key_id, value)
-             ON CONFLICT (whatsapp_id, type, key_id) DO UPDATE SET value = excluded.value`,
-            [companyId, whatsappId, upserts.types, upserts.ids, upserts.values],
-          );
-        }
-      }),
-    );
+    // one statement, fence included: every inbound message rewrites its sender's session, and a round trip
+    // is most of such a write's cost (a transaction of its own would take five)
+    const writes: string[] = [];
+    const bindings: unknown[] = [];
+    if (deletes.ids.length > 0) {
+      writes.push(`gone AS (
+        DELETE FROM whatsapp_auth_keys k USING unnest(?::text[], ?::text[]) AS g(type, key_id)
+        WHERE EXISTS (SELECT 1 FROM held) AND k.whatsapp_id = ? AND k.type = g.type AND k.key_id = g.key_id
+        RETURNING 1)`);
+      bindings.push(deletes.types, deletes.ids, whatsappId);
+    }
+    if (upserts.ids.length > 0) {
+      // a key both deleted and set in one batch can't be: Baileys hands the last value of each
+      writes.push(`put AS (
+        INSERT INTO whatsapp_auth_keys (company_id, whatsapp_id, type, key_id, value)
+        SELECT ?, ?, k.type, k.key_id, k.value::jsonb FROM unnest(?::text[], ?::text[], ?::text[]) AS k(type, key_id, value)
+        WHERE EXISTS (SELECT 1 FROM held)
+        ON CONFLICT (whatsapp_id, type, key_id) DO UPDATE SET value = excluded.value
+        RETURNING 1)`);
+      bindings.push(companyId, whatsappId, upserts.types, upserts.ids, upserts.values);
+    }
+    const write = tracked(lease.fencedWrite(writes, bindings));
     try {
       await write;
     } catch (error) {
