@@ -86,7 +86,8 @@ describe('User dialog', () => {
     fireEvent.change(within(dialog).getByLabelText('Nome'), { target: { value: 'A' } });
     fireEvent.change(within(dialog).getByLabelText('E-mail'), { target: { value: 'not-an-email' } });
     fireEvent.change(within(dialog).getByLabelText('Senha'), { target: { value: '1234' } });
-    expect((await within(dialog).findAllByText('Muito curto!')).length).toBe(2);
+    // antd validates each field on its own change: wait for both messages, not the first one to appear
+    await waitFor(() => expect(within(dialog).getAllByText('Muito curto!').length).toBe(2));
     expect(await within(dialog).findByText('E-mail inválido')).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Nome'), { target: { value: `${'x'.repeat(50)}y` } });
     expect(await within(dialog).findByText('Muito longo!')).toBeTruthy();
