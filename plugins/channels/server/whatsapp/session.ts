@@ -14,11 +14,15 @@ import {
 import { updateConnectionStatus } from '../connections/session.service';
 import { HistoryImport } from './import';
 import { InboundPipeline } from './inbound';
+import { muteLibsignalConsole } from './libsignal-console';
 import { toProductAck } from './outbound';
 import { failQueued, sentContent } from './outbox';
 import { OutboxSender } from './sender';
 import { LeaseLostError, type SessionLease, usePostgresAuthState } from './session-store';
 import { resolveWaVersion, type WhatsAppTransport } from './transport';
+
+// this module loads with a process's first session, before Baileys opens any Signal session
+muteLibsignalConsole();
 
 /** How a session was asked to start. */
 export interface StartOptions {

@@ -2,6 +2,8 @@
  * A loopback WhatsApp Web multi-device peer for testing and benchmarking Baileys-based code end to end,
  * with no network: see README.md.
  */
+
+export { muteLibsignalConsole } from '../../libsignal-console';
 export { decryptMedia, encryptMedia } from './media';
 export { trustPeerRoot } from './noise';
 export type {
@@ -18,4 +20,3 @@ export type {
 export { Companion, PeerAccount, PeerContact, PeerGroup } from './parties';
 export type { HistorySyncOptions, PeerClientOptions, PeerConnectionInfo, WhatsAppPeerOptions } from './peer';
 export { startWhatsAppPeer, WhatsAppPeer } from './peer';
-export { muteLibsignalConsole } from './quiet';

@@ -1,7 +1,8 @@
 /**
- * libsignal (under Baileys and the peer alike) writes every session change to the console with
- * `console.info` / `console.warn` — including key material — which floods test and benchmark output. This
- * filters those lines (and only those) out of the process's console. Opt-in: call it in a test process.
+ * libsignal (under Baileys, and under the test peer) writes every Signal session change to the console with
+ * `console.info` / `console.warn`, key material included: in production that puts session keys into the
+ * server's logs. The WhatsApp session module calls this when it loads (the first session of a process), and
+ * the test peer when it starts; it drops those lines, and only those, from the process's console.
  */
 const LIBSIGNAL_LINES = [
   'Closing session',
