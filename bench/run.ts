@@ -6,7 +6,7 @@
  * inbox's list, search, messages and inbound receive on a generated data set (bench/inbox.ts).
  * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle, and `inbox` for
  * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
- * board of bench/kanban.ts).
+ * board of bench/kanban.ts; `webchat`; `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +17,7 @@ import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
 import { webchatBenchmarks } from './webchat';
+import { whatsappBenchmarks } from './whatsapp';
 
 const figures: Figure[] = [];
 const only = process.argv.slice(2);
@@ -132,6 +133,7 @@ const SECTION_TITLES: Record<string, string> = {
   inbox: 'Inbox',
   kanban: 'Kanban',
   webchat: 'Webchat',
+  whatsapp: 'WhatsApp',
 };
 
 /**
@@ -189,6 +191,7 @@ async function main(): Promise<void> {
   }
   if (wants('kanban')) await kanbanBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('webchat')) await webchatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('whatsapp')) await whatsappBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,
