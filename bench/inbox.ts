@@ -24,8 +24,8 @@ import { io, type Socket } from 'socket.io-client';
 import { ensureInboxDataset, type InboxDataset, searchWords } from './inbox-data';
 import {
   benchDatabaseUrl,
+  CpuWindow,
   cpuPerRequest,
-  cpuSnapshot,
   epochMs,
   type Figure,
   login,
@@ -67,7 +67,7 @@ interface LoadResult {
 /** autocannon against a rotating list of requests (each with its own bearer token); every latency kept. */
 function load(server: ServerProcess, targets: Target[], seconds: number, connections = CONNECTIONS): Promise<LoadResult> {
   let next = 0;
-  const before = cpuSnapshot(server.child.pid ?? 0);
+  const cpu = CpuWindow.start(server.child.pid ?? 0);
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let non2xx = 0;
@@ -93,7 +93,7 @@ function load(server: ServerProcess, targets: Target[], seconds: number, connect
       },
       async (error, result) => {
         if (error) return reject(error);
-        const after = cpuSnapshot(server.child.pid ?? 0);
+        const used = cpu.end();
         // requests cut off at the end are still running on the server: let them finish before what comes next
         await new Promise((done) => setTimeout(done, 500));
         resolve({
@@ -103,7 +103,7 @@ function load(server: ServerProcess, targets: Target[], seconds: number, connect
           non2xx,
           errors: result.errors + result.timeouts,
           statuses,
-          cpu: cpuPerRequest(before, after, latencies.length),
+          cpu: cpuPerRequest(used, latencies.length),
         });
       },
     );
@@ -431,7 +431,7 @@ async function receive(session: Session, push: (figure: Figure) => void): Promis
       queueIds: agent.queueIds,
       contacts: 500,
     });
-    const before = cpuSnapshot(server.child.pid ?? 0);
+    const window = CpuWindow.start(server.child.pid ?? 0);
     const mainTag = `m${Date.now()}`;
     const run = await receiveRun(session, socket, {
       rate: RECEIVE_RATE,
@@ -440,7 +440,7 @@ async function receive(session: Session, push: (figure: Figure) => void): Promis
       queueIds: agent.queueIds,
       contacts: 3_000,
     });
-    const cpu = cpuPerRequest(before, cpuSnapshot(server.child.pid ?? 0), run.ok).replace('per request', 'per message');
+    const cpu = cpuPerRequest(window.end(), run.ok).replace('per request', 'per message');
     const light = await receiveRun(session, socket, {
       rate: RECEIVE_LOW_RATE,
       seconds: 10,

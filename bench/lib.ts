@@ -182,19 +182,29 @@ export function epochMs(): number {
   return performance.timeOrigin + performance.now();
 }
 
-/** CPU seconds used so far: the server process, the bench database's Postgres backends, this process, the machine. */
-export interface CpuSnapshot {
+/** CPU seconds used so far by the server process, this process and the whole machine. */
+interface CpuSnapshot {
   server: number;
-  postgres: number;
   bench: number;
   /** Busy seconds of all CPUs of the machine (every process, ours included). */
   machineBusy: number;
   at: number;
 }
 
+/** CPU seconds used over a window (see `CpuWindow`). */
+export interface CpuUse {
+  server: number;
+  postgres: number;
+  bench: number;
+  /** Busy seconds of all CPUs of the machine (every process, ours included). */
+  machineBusy: number;
+  seconds: number;
+}
+
 const CLOCK_TICKS = 100;
 
-function processCpuSeconds(pid: number): number {
+/** CPU seconds a process used so far, from /proc (0 when it is gone). */
+export function processCpuSeconds(pid: number | string): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // fields after the command (which may hold spaces) start after the last ')'
@@ -205,19 +215,23 @@ function processCpuSeconds(pid: number): number {
   }
 }
 
-/** Reads the CPU time of the server, of the Postgres backends connected to `database`, of this process. */
-export function cpuSnapshot(serverPid: number, database = BENCH_DATABASE): CpuSnapshot {
-  let postgres = 0;
+/** The Postgres backends connected to `database` now: pid → CPU seconds. */
+function postgresBackends(database: string): Map<number, number> {
+  const found = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    let cmdline: string;
     try {
-      cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.startsWith('postgres: ') && cmdline.includes(` ${database} `))
+        found.set(Number(entry), processCpuSeconds(entry));
     } catch {
-      continue;
+      // gone meanwhile
     }
-    if (cmdline.startsWith('postgres: ') && cmdline.includes(` ${database} `)) postgres += processCpuSeconds(Number(entry));
   }
+  return found;
+}
+
+function cpuSnapshot(serverPid: number): CpuSnapshot {
   const usage = process.cpuUsage();
   const [cpu] = readFileSync('/proc/stat', 'utf8').split('\n');
   const ticks = (cpu ?? '').split(/\s+/).slice(1).map(Number);
@@ -225,7 +239,6 @@ export function cpuSnapshot(serverPid: number, database = BENCH_DATABASE): CpuSn
   const busy = ticks.slice(0, 8).reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
   return {
     server: processCpuSeconds(serverPid),
-    postgres,
     bench: (usage.user + usage.system) / 1e6,
     machineBusy: busy / CLOCK_TICKS,
     at: performance.now() / 1000,
@@ -233,18 +246,63 @@ export function cpuSnapshot(serverPid: number, database = BENCH_DATABASE): CpuSn
 }
 
 /**
- * CPU per request between two snapshots, in ms, and how busy the machine was with other work (other
+ * The CPU the server, the bench database's Postgres backends, this process and the machine use from
+ * `start` to `end`. Each backend is followed (read every 500 ms) and counted from its value at the start,
+ * or from 0 if it connected later: a sum of the backends alive at both ends would take the whole life's CPU
+ * of one that exits in between (the server's pool lets idle connections go) out of the difference.
+ */
+export class CpuWindow {
+  private readonly before: CpuSnapshot;
+  private readonly first: Map<number, number>;
+  private readonly last: Map<number, number>;
+  private readonly timer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly serverPid: number,
+    private readonly database: string,
+  ) {
+    this.first = postgresBackends(database);
+    this.last = new Map(this.first);
+    this.timer = setInterval(() => this.sample(), 500);
+    this.before = cpuSnapshot(serverPid);
+  }
+
+  static start(serverPid: number, database = BENCH_DATABASE): CpuWindow {
+    return new CpuWindow(serverPid, database);
+  }
+
+  private sample(): void {
+    for (const [pid, seconds] of postgresBackends(this.database)) {
+      if (!this.first.has(pid)) this.first.set(pid, 0);
+      this.last.set(pid, seconds);
+    }
+  }
+
+  end(): CpuUse {
+    const after = cpuSnapshot(this.serverPid);
+    clearInterval(this.timer);
+    this.sample();
+    let postgres = 0;
+    for (const [pid, seconds] of this.last) postgres += seconds - (this.first.get(pid) ?? 0);
+    return {
+      server: after.server - this.before.server,
+      postgres,
+      bench: after.bench - this.before.bench,
+      machineBusy: after.machineBusy - this.before.machineBusy,
+      seconds: after.at - this.before.at,
+    };
+  }
+}
+
+/**
+ * CPU per request over a window, in ms, and how busy the machine was with other work (other
  * engineers' tests on a shared machine make every figure worse: the detail says so).
  */
-export function cpuPerRequest(before: CpuSnapshot, after: CpuSnapshot, requests: number): string {
+export function cpuPerRequest(use: CpuUse, requests: number): string {
   const per = (value: number) => ((value * 1000) / Math.max(1, requests)).toFixed(2);
-  const server = after.server - before.server;
-  const postgres = after.postgres - before.postgres;
-  const bench = after.bench - before.bench;
-  const seconds = after.at - before.at;
-  const others = Math.max(0, after.machineBusy - before.machineBusy - server - postgres - bench);
+  const others = Math.max(0, use.machineBusy - use.server - use.postgres - use.bench);
   return (
-    `CPU per request: server ${per(server)} ms + Postgres ${per(postgres)} ms + load generator ${per(bench)} ms; ` +
-    `other processes used ${(others / seconds).toFixed(2)} of ${os.cpus().length} cores meanwhile`
+    `CPU per request: server ${per(use.server)} ms + Postgres ${per(use.postgres)} ms + load generator ${per(use.bench)} ms; ` +
+    `other processes used ${(others / use.seconds).toFixed(2)} of ${os.cpus().length} cores meanwhile`
   );
 }

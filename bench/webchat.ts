@@ -18,7 +18,7 @@ import http from 'node:http';
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
-import { benchDatabaseUrl, cpuPerRequest, cpuSnapshot, type Figure, login, percentile, startServer } from './lib';
+import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, login, percentile, startServer } from './lib';
 
 const GROUP = 'webchat';
 const COMPANY = 'Webchat Bench';
@@ -202,7 +202,7 @@ export async function webchatBenchmarks(options: {
       const latencies: number[] = [];
       const storeLatencies: number[] = [];
       let failed = 0;
-      const before = cpuSnapshot(server.child.pid ?? 0);
+      const cpu = CpuWindow.start(server.child.pid ?? 0);
       const began = performance.now();
       await Promise.all(
         tokens.map(async (token, i) => {
@@ -235,7 +235,7 @@ export async function webchatBenchmarks(options: {
         }),
       );
       const elapsed = (performance.now() - began) / 1000;
-      const after = cpuSnapshot(server.child.pid ?? 0);
+      const used = cpu.end();
       const p50 = percentile(latencies, 50);
       const p95 = percentile(latencies, 95);
       const p99 = percentile(latencies, 99);
@@ -245,7 +245,7 @@ export async function webchatBenchmarks(options: {
         target: spreadMs > 0 ? 'p99 ≤ 150 ms' : 'measured',
         value: `p99 ${ms(p99)} ms`,
         ok: failed === 0 && latencies.length === tokens.length && (spreadMs === 0 || p99 <= 150),
-        detail: `p50 ${ms(p50)} ms, p95 ${ms(p95)} ms; stored (POST 201) p50 ${ms(percentile(storeLatencies, 50))} ms, p99 ${ms(percentile(storeLatencies, 99))} ms; ${(latencies.length / elapsed).toFixed(0)} messages/s over ${elapsed.toFixed(1)} s; failed or undelivered: ${failed}<br>${cpuPerRequest(before, after, latencies.length)}`,
+        detail: `p50 ${ms(p50)} ms, p95 ${ms(p95)} ms; stored (POST 201) p50 ${ms(percentile(storeLatencies, 50))} ms, p99 ${ms(percentile(storeLatencies, 99))} ms; ${(latencies.length / elapsed).toFixed(0)} messages/s over ${elapsed.toFixed(1)} s; failed or undelivered: ${failed}<br>${cpuPerRequest(used, latencies.length)}`,
       };
       options.push(figure);
       log(`${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} — ${figure.detail?.replaceAll('<br>', '; ')}`);

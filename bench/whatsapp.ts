@@ -43,14 +43,13 @@ import {
   type WhatsAppPeer,
 } from '../plugins/channels/server/whatsapp/testing/peer';
 import {
-  BENCH_DATABASE,
   benchDatabaseUrl,
-  type CpuSnapshot,
+  CpuWindow,
   cpuPerRequest,
-  cpuSnapshot,
   type Figure,
   login,
   percentile,
+  processCpuSeconds,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -471,68 +470,13 @@ async function storedOnce(runs: ConnectionRun[]): Promise<StoredCheck> {
   });
 }
 
-/** CPU seconds of a process from /proc (0 when gone). */
-function processSeconds(pid: number | string): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** The bench database's Postgres backends now: pid → CPU seconds. */
-function postgresBackends(): Map<number, number> {
-  const found = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (cmdline.startsWith('postgres: ') && cmdline.includes(` ${BENCH_DATABASE} `))
-        found.set(Number(entry), processSeconds(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-/**
- * The CPU the bench database's backends use from now until `stop()`. bench/lib.ts's snapshot sums the backends
- * alive at each end, so a backend that exits in between (the server's pool lets idle connections go after 30 s)
- * takes its whole life's CPU out of the difference; here every backend is followed (every 500 ms) and counted
- * from its value at the start, or from 0 if it started later.
- */
-class PostgresCpu {
-  private readonly first = postgresBackends();
-  private readonly last = new Map(this.first);
-  private readonly timer = setInterval(() => this.sample(), 500);
-
-  private sample(): void {
-    for (const [pid, seconds] of postgresBackends()) {
-      if (!this.first.has(pid)) this.first.set(pid, 0);
-      this.last.set(pid, seconds);
-    }
-  }
-
-  /** CPU seconds used since the start. */
-  stop(): number {
-    clearInterval(this.timer);
-    this.sample();
-    let total = 0;
-    for (const [pid, seconds] of this.last) total += seconds - (this.first.get(pid) ?? 0);
-    return total;
-  }
-}
-
 /** CPU seconds of the machine's Redis (the server's socket.io adapter and broadcast), from /proc. */
 function redisCpuSeconds(): number {
   let seconds = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'redis-server') seconds += processSeconds(entry);
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'redis-server') seconds += processCpuSeconds(entry);
     } catch {
       // gone meanwhile
     }
@@ -552,12 +496,11 @@ async function measure(
     if (queued < perConnection) await prepare(connection, perConnection - queued);
   }
   const redisBefore = redisCpuSeconds();
-  const postgres = new PostgresCpu();
-  const before: CpuSnapshot = { ...cpuSnapshot(serverPid), postgres: 0 };
+  const cpu = CpuWindow.start(serverPid);
   const runs = await run();
-  const after: CpuSnapshot = { ...cpuSnapshot(serverPid), postgres: postgres.stop() };
+  const used = cpu.end();
   const redis = redisCpuSeconds() - redisBefore;
-  const serverCores = (after.server - before.server) / (after.at - before.at);
+  const serverCores = used.server / used.seconds;
   const delivered = runs.reduce((sum, r) => sum + r.delivered, 0);
   const first = Math.min(...runs.map((r) => r.firstSentAt));
   const last = Math.max(...runs.map((r) => r.lastDeliveredAt));
@@ -573,7 +516,7 @@ async function measure(
     latencies: runs.flatMap((r) => r.latencies),
     seconds: (last - first) / 1000,
     cpu:
-      `${cpuPerRequest(before, after, delivered).replace('per request', 'per message')} ` +
+      `${cpuPerRequest(used, delivered).replace('per request', 'per message')} ` +
       `(Redis, the socket.io adapter, one of them: ${((redis * 1000) / Math.max(1, delivered)).toFixed(2)} ms per message); ` +
       `the server process used ${serverCores.toFixed(2)} cores (its JavaScript runs on one)`,
     stored: await storedOnce(runs),
