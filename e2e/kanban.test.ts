@@ -163,6 +163,67 @@ describe('the kanban board', () => {
   });
 });
 
+describe('long lanes', () => {
+  it("loads a lane's further cards page by page as it scrolls, on the board and in the widget", async () => {
+    const knex = t.balcao.core.knex;
+    const companyId = t.demo.companies.acme;
+    const [longa] = await knex('tags').insert({ companyId, name: 'Zz Longa', color: '#FA8C16', kanban: 1 }).returning('id');
+    const contacts = await knex('contacts')
+      .insert(
+        Array.from({ length: 75 }, (_unused, index) => ({
+          companyId,
+          name: `Longa ${index}`,
+          number: `5511977${String(index).padStart(6, '0')}`,
+        })),
+      )
+      .returning('id');
+    const since = Date.now() - 3_600_000;
+    const tickets = await knex('tickets')
+      .insert(
+        contacts.map((contact: { id: number }, index: number) => ({
+          companyId,
+          contactId: contact.id,
+          status: 'open',
+          lastMessage: `Longa ${index}`,
+          updatedAt: new Date(since - index * 60_000),
+        })),
+      )
+      .returning('id');
+    await knex('ticketTags').insert(
+      tickets.map((ticket: { id: number }) => ({ companyId, ticketId: ticket.id, tagId: longa.id })),
+    );
+    // the lane's oldest card: its last row, in its second page (the first cards are 20, pages 50)
+    const oldest = (tickets.at(-1) as { id: number }).id;
+
+    const admin = await open();
+    await logInThroughUi(admin.page, baseUrl, 'admin@acme.test');
+    await admin.page.waitForURL('**/tickets');
+    await admin.page.goto(`${baseUrl}/Kanban`);
+    await admin.page.getByTestId(`kanban-lane-count-${longa.id}`).getByText('75 tickets').waitFor();
+    expect(await admin.page.getByTestId(`kanban-card-${oldest}`).count()).toBe(0);
+    await admin.page.getByTestId(`kanban-lane-list-${longa.id}`).evaluate((list) => {
+      list.scrollTop = list.scrollHeight;
+    });
+    await admin.page.getByTestId(`kanban-card-${oldest}`).waitFor();
+    expect(admin.network.some((entry) => entry.url.includes(`lane=${longa.id}&offset=70&limit=50`))).toBe(true);
+    expect(await admin.page.locator('[data-ticket-id]').count()).toBeLessThan(200);
+
+    const site = await open(demo.url);
+    await site.page.goto(demo.url);
+    await site.page.getByTestId('events').getByText('ready').waitFor();
+    await site.page.locator('#balcao-kanban').locator(`section[data-lane="${longa.id}"]`).getByText('75 tickets').waitFor();
+    expect(await widgetLaneOf(site.page, oldest)).toBeNull();
+    await site.page.evaluate(`(() => {
+      const body = document.getElementById('balcao-kanban').shadowRoot.querySelector('.lane-body[data-lane="${longa.id}"]');
+      body.scrollTop = body.scrollHeight;
+    })()`);
+    await expect.poll(() => widgetLaneOf(site.page, oldest), { timeout: 10_000 }).toBe(String(longa.id));
+    expect(site.network.some((entry) => entry.url.includes(`/board?lane=${longa.id}&offset=70&limit=50`))).toBe(true);
+    expect(admin.pageErrors).toEqual([]);
+    expect(site.pageErrors).toEqual([]);
+  });
+});
+
 describe('the widget bundle', () => {
   it('stays within 60 KB gzipped (one file, no framework)', () => {
     const bundle = readFileSync(path.join(KANBAN, 'dist', 'widget', 'kanban-widget.js'));

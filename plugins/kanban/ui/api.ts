@@ -1,5 +1,5 @@
 import { api } from '@balcao/plugin-sdk/ui';
-import type { EmbedKey, EmbedKeyBody, KanbanTicket, Lane, LaneBody } from './types';
+import type { BoardAnswer, EmbedKey, EmbedKeyBody, KanbanTicket, Lane, LaneBody, LaneCount } from './types';
 
 /** Cache tags of the kanban's reads. */
 const TAGS = ['KanbanLanes', 'KanbanTickets', 'KanbanEmbedKeys'] as const;
@@ -9,6 +9,25 @@ export interface BoardArgs {
   startDate?: string;
   endDate?: string;
 }
+
+/** The board's first load: the first `perLane` cards of every lane, with every lane's count. */
+export interface BoardHeadArgs extends BoardArgs {
+  perLane: number;
+}
+
+/** More cards of one lane (null: the default lane), as the lane scrolls. */
+export interface CardPageArgs extends BoardArgs {
+  lane: number | null;
+  offset: number;
+  limit: number;
+}
+
+/** The board's filters as query parameters (the spec's `queueIds=[1,2]`, the creation days). */
+const boardParams = ({ queueIds, startDate, endDate }: BoardArgs) => ({
+  ...(queueIds ? { queueIds: JSON.stringify(queueIds) } : {}),
+  ...(startDate ? { startDate } : {}),
+  ...(endDate ? { endDate } : {}),
+});
 
 export interface LanePageArgs {
   searchParam: string;
@@ -27,17 +46,28 @@ export const kanbanApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).inject
       transformResponse: (response: { lista: Lane[] }) => response.lista,
       providesTags: ['KanbanLanes'],
     }),
-    kanbanTickets: build.query<KanbanTicket[], BoardArgs>({
-      query: ({ queueIds, startDate, endDate }) => ({
-        url: '/ticket/kanban',
-        params: {
-          ...(queueIds ? { queueIds: JSON.stringify(queueIds) } : {}),
-          ...(startDate ? { startDate } : {}),
-          ...(endDate ? { endDate } : {}),
-        },
+    // the board loads page by page (docs/kanban.md "Pages"): the first cards of every lane, then more of
+    // a lane as it scrolls; a server answering the whole board (no laneCounts) is taken as it is
+    kanbanTickets: build.query<BoardAnswer, BoardHeadArgs>({
+      query: ({ perLane, ...args }) => ({ url: '/ticket/kanban', params: { ...boardParams(args), perLane } }),
+      transformResponse: (response: { tickets: KanbanTicket[]; laneCounts?: LaneCount[] }) => ({
+        tickets: response.tickets,
+        laneCounts: response.laneCounts ?? null,
       }),
-      transformResponse: (response: { tickets: KanbanTicket[] }) => response.tickets,
       providesTags: ['KanbanTickets'],
+    }),
+    kanbanCardPage: build.query<{ tickets: KanbanTicket[]; count: number | null }, CardPageArgs>({
+      query: ({ lane, offset, limit, ...args }) => ({
+        url: '/ticket/kanban',
+        params: { ...boardParams(args), lane: lane ?? 'default', offset, limit },
+      }),
+      transformResponse: (response: { tickets: KanbanTicket[]; laneCounts?: LaneCount[] }) => ({
+        tickets: response.tickets,
+        count: response.laneCounts?.[0]?.count ?? null,
+      }),
+      providesTags: ['KanbanTickets'],
+      // pages scrolled past are dropped soon: a board reload refetches the ones in view
+      keepUnusedDataFor: 30,
     }),
     kanbanRemoveLane: build.mutation<void, number>({
       query: (ticketId) => ({ url: `/ticket-tags/${ticketId}`, method: 'DELETE' }),
@@ -102,6 +132,7 @@ export const kanbanApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).inject
 export const {
   useKanbanLanesQuery,
   useKanbanTicketsQuery,
+  useKanbanCardPageQuery,
   useKanbanRemoveLaneMutation,
   useKanbanAddLaneMutation,
   useKanbanLanePageQuery,

@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CARD_ROW_HEIGHT } from './components/KanbanCard';
 import { EmbedKeysPage } from './pages/EmbedKeysPage';
 import { KanbanPage } from './pages/KanbanPage';
 import { TagsKanbanPage } from './pages/TagsKanbanPage';
@@ -85,6 +86,46 @@ describe('KanbanPage', () => {
     expect(writes).toEqual(['DELETE /ticket-tags/2', 'PUT /ticket-tags/2/8']);
   });
 
+  it('shows a dropped card in its new lane at once, faded in its old one, until the board reloads', async () => {
+    let moved = false;
+    const calls = serveApi(
+      answer('GET', '/tag/kanban', { lista: [lane(7, 'Proposta'), lane(8, 'Fechado')] }),
+      (call) =>
+        call.path === '/ticket/kanban' && call.method === 'GET'
+          ? {
+              status: 200,
+              body: {
+                tickets: [card(2, moved ? 8 : 7), card(3, 7)],
+                laneCounts: [
+                  { laneId: null, count: 0 },
+                  { laneId: 7, count: moved ? 1 : 2 },
+                  { laneId: 8, count: moved ? 1 : 0 },
+                ],
+              },
+            }
+          : undefined,
+      (call) => (call.method === 'DELETE' ? { status: 204 } : undefined),
+      (call) => {
+        if (call.method !== 'PUT') return undefined;
+        moved = true;
+        return { status: 204 };
+      },
+    );
+    renderPage(<KanbanPage />);
+    const drag = dataTransfer();
+    fireEvent.dragStart(await screen.findByTestId('kanban-card-2'), { dataTransfer: drag });
+    fireEvent.drop(screen.getByTestId('kanban-lane-8'), { dataTransfer: drag });
+    const [fechado, proposta] = [screen.getByTestId('kanban-lane-8'), screen.getByTestId('kanban-lane-7')];
+    expect(within(fechado).getByTestId('kanban-card-2').className).not.toContain('kb-moving');
+    expect(within(proposta).getByTestId('kanban-card-2').className).toContain('kb-moving');
+    expect(within(fechado).getByText('1 ticket')).toBeTruthy();
+    expect(within(proposta).getByText('1 ticket')).toBeTruthy();
+    // the reload after the PUT: the server's answer, the card only in its new lane
+    await waitFor(() => expect(within(proposta).queryByTestId('kanban-card-2')).toBeNull());
+    expect(within(fechado).getByTestId('kanban-card-2').className).not.toContain('kb-moving');
+    expect(calls.filter((call) => call.path === '/ticket/kanban').length).toBeGreaterThanOrEqual(2);
+  });
+
   it('to the default lane only removes the lane tag', async () => {
     const calls = serveApi(
       answer('GET', '/tag/kanban', { lista: [lane(7, 'Proposta')] }),
@@ -128,6 +169,47 @@ describe('KanbanPage', () => {
     const rendered = laneElement.querySelectorAll('[data-ticket-id]').length;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThan(40);
+  });
+
+  it("loads every lane's first cards with the counts, then a lane's further cards as it scrolls to them", async () => {
+    const first = Array.from({ length: 20 }, (_unused, index) => card(1_000 + index, 7));
+    const calls = serveApi(
+      answer('GET', '/tag/kanban', { lista: [lane(7, 'Proposta')] }),
+      (call) =>
+        call.path === '/ticket/kanban' && call.query.get('perLane') === '20'
+          ? {
+              status: 200,
+              body: {
+                tickets: first,
+                laneCounts: [
+                  { laneId: null, count: 0 },
+                  { laneId: 7, count: 120 },
+                ],
+              },
+            }
+          : undefined,
+      (call) => {
+        if (call.path !== '/ticket/kanban' || call.query.get('lane') !== '7') return undefined;
+        const offset = Number(call.query.get('offset'));
+        const tickets = Array.from({ length: 50 }, (_unused, index) => card(1_000 + offset + index, 7));
+        return { status: 200, body: { tickets, laneCounts: [{ laneId: 7, count: 120 }] } };
+      },
+    );
+    renderPage(<KanbanPage />);
+    const laneElement = await screen.findByTestId('kanban-lane-7');
+    await within(laneElement).findByText('120 tickets');
+    expect(within(laneElement).getByTestId('kanban-card-1000')).toBeTruthy();
+    // the first screen (and a little more) needs nothing beyond the first cards
+    expect(calls.filter((call) => call.query.has('lane'))).toHaveLength(0);
+
+    const list = screen.getByTestId('kanban-lane-list-7');
+    list.scrollTop = CARD_ROW_HEIGHT * 40;
+    fireEvent.scroll(list);
+    // row 40 is card 40 of the lane: in the page of 50 from offset 20
+    await within(laneElement).findByTestId('kanban-card-1040');
+    const pages = calls.filter((call) => call.query.has('lane'));
+    expect(pages.map((call) => `${call.query.get('offset')}+${call.query.get('limit')}`)).toEqual(['20+50']);
+    expect(laneElement.querySelectorAll('[data-ticket-id]').length).toBeLessThan(40);
   });
 
   it("sends the user's queues and hides '+ Adicionar colunas' without dashboard:view", async () => {

@@ -28,6 +28,18 @@ export interface KanbanTicket {
   laneId: number | null;
 }
 
+/** How many cards a lane holds (`laneId` null: the default lane), in a page of the board. */
+export interface LaneCount {
+  laneId: number | null;
+  count: number;
+}
+
+/** The board's first load: cards, and the lanes' counts when the server sent a page (null: the whole board). */
+export interface BoardAnswer {
+  tickets: KanbanTicket[];
+  laneCounts: LaneCount[] | null;
+}
+
 /** A lane's fields as the inbox's `POST /tags` and `PUT /tags/:id` take them. */
 export interface LaneBody {
   name: string;

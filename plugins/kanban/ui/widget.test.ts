@@ -95,7 +95,8 @@ describe('the kanban widget', () => {
     const calls = serve(() => ({ status: 200, body: board() }));
     const { target, shadow, ready } = mount();
     await settle();
-    expect(calls[0]?.url).toBe('https://balcao.test/api/kanban-embed/kbk_test/board');
+    // the first cards of every lane (docs/kanban.md "Pages"); this board answers whole, as a server without paging would
+    expect(calls[0]?.url).toBe('https://balcao.test/api/kanban-embed/kbk_test/board?perLane=20');
     expect(target.children).toHaveLength(0);
     const lanes = [...shadow.querySelectorAll('section.lane')].map((lane) => lane.getAttribute('aria-label'));
     expect(lanes).toEqual(['Em aberto', 'Proposta', 'Fechado']);
@@ -176,6 +177,60 @@ describe('the kanban widget', () => {
     const { shadow } = mount();
     await settle();
     expect(shadow.textContent).toContain('Este site não pode mostrar este quadro.');
+  });
+
+  it("loads every lane's first cards with the counts, then a lane's further cards as it scrolls to them", async () => {
+    const [first] = board().tickets as [WidgetCard];
+    const calls = serve((call) => {
+      const query = new URL(call.url).searchParams;
+      if (query.get('lane') === '7') {
+        const offset = Number(query.get('offset'));
+        const tickets = Array.from({ length: 50 }, (_unused, index) => ({ ...first, id: 100 + offset + index, laneId: 7 }));
+        return { status: 200, body: board({ tickets, laneCounts: [{ laneId: 7, count: 120 }] }) };
+      }
+      const tickets = Array.from({ length: 20 }, (_unused, index) => ({ ...first, id: 100 + index, laneId: 7 }));
+      const laneCounts = [
+        { laneId: null, count: 0 },
+        { laneId: 7, count: 120 },
+        { laneId: 8, count: 0 },
+      ];
+      return { status: 200, body: board({ tickets, laneCounts }) };
+    });
+    const { shadow, ready } = mount();
+    await settle();
+    expect(ready).toEqual([{ lanes: 2, tickets: 120 }]);
+    expect(shadow.querySelector('section[data-lane="7"] .lane-head')?.textContent).toContain('120 tickets');
+    expect(calls).toHaveLength(1);
+    const body = shadow.querySelector('.lane-body[data-lane="7"]') as HTMLElement;
+    body.scrollTop = 116 * 40;
+    body.dispatchEvent(new Event('scroll'));
+    await settle();
+    expect(calls.map((call) => call.url)).toEqual([
+      'https://balcao.test/api/kanban-embed/kbk_test/board?perLane=20',
+      'https://balcao.test/api/kanban-embed/kbk_test/board?lane=7&offset=20&limit=50',
+    ]);
+    // row 40 of the lane: card 40, from the page of 50 from offset 20
+    expect(shadow.querySelector('section[data-lane="7"] [data-ticket-id="140"]')).not.toBeNull();
+    expect(shadow.querySelectorAll('section[data-lane="7"] [data-ticket-id]').length).toBeLessThan(30);
+  });
+
+  it('does not ask again on every scroll for a page the server refused (the read limit)', async () => {
+    const [first] = board().tickets as [WidgetCard];
+    const calls = serve((call) => {
+      if (new URL(call.url).searchParams.has('lane')) return { status: 429, body: { error: 'ERR_RATE_LIMITED' } };
+      const tickets = Array.from({ length: 20 }, (_unused, index) => ({ ...first, id: 100 + index, laneId: 7 }));
+      return { status: 200, body: board({ tickets, laneCounts: [{ laneId: 7, count: 120 }] }) };
+    });
+    const { shadow } = mount();
+    await settle();
+    const body = shadow.querySelector('.lane-body[data-lane="7"]') as HTMLElement;
+    for (const row of [40, 41, 42]) {
+      body.scrollTop = 116 * row;
+      body.dispatchEvent(new Event('scroll'));
+      await settle();
+    }
+    expect(calls.filter((call) => call.url.includes('lane=7'))).toHaveLength(1);
+    expect(shadow.querySelectorAll('section[data-lane="7"] .placeholder').length).toBeGreaterThan(0);
   });
 
   it('keeps a lane of 5,000 cards to a window of rows', async () => {

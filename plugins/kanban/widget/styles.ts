@@ -27,6 +27,8 @@ export const WIDGET_CSS = `
 .card { height: 100%; background: var(--_card); border: 1px solid var(--_border); border-radius: var(--_radius); padding: 8px 10px;
   display: flex; flex-direction: column; gap: 2px; overflow: hidden; }
 .card[draggable="true"] { cursor: grab; }
+.card.moving { opacity: 0.45; }
+.card.placeholder { background: transparent; border-style: dashed; }
 .card.unread { border-color: var(--_unread); box-shadow: inset 3px 0 0 var(--_unread); }
 .top, .bottom { display: flex; justify-content: space-between; align-items: center; gap: 6px; }
 .name { font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -14,7 +14,7 @@ import type { EmbedKey } from '../models/embed-key';
 import { embedBoardJson, embedMove } from '../services/embed-board';
 import { EMBED_KEY_PATTERN, RateLimiter, requireAllowedOrigin, resolvePublicKey } from '../services/embed-keys';
 import { boardChangesOf, onKeyRevoked } from '../services/live';
-import { ErrorBody, KanbanTicketSchema, sendJsonText } from '../services/schemas';
+import { BoardPageQuery, boardSliceOf, ErrorBody, KanbanTicketSchema, LaneCountSchema, sendBoardText } from '../services/schemas';
 
 const KeyParams = StrictObject({ key: Type.String({ pattern: EMBED_KEY_PATTERN }) });
 
@@ -33,6 +33,7 @@ const EmbedBoardSchema = Type.Object({
   defaultLane: Type.Boolean(),
   lanes: Type.Array(Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() })),
   tickets: Type.Array(KanbanTicketSchema),
+  laneCounts: Type.Optional(Type.Array(LaneCountSchema)),
 });
 
 /**
@@ -58,17 +59,19 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         params: KeyParams,
-        querystring: NoQuery,
-        response: { 200: EmbedBoardSchema, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+        // the board's optional paging (docs/kanban.md "Pages"); without it, the whole board
+        querystring: StrictObject(BoardPageQuery),
+        response: { 200: EmbedBoardSchema, 304: Type.Null(), 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
       config: access.public,
     },
     async (request, reply) => {
       const key = await admit(request, reply, request.params.key, reads);
+      const slice = boardSliceOf(request.query);
       await touch(ctx, key);
-      const board = await runInTenant({ companyId: key.companyId }, () => embedBoardJson(ctx, key));
+      const board = await runInTenant({ companyId: key.companyId }, () => embedBoardJson(ctx, key, slice));
       // built as JSON text by Postgres (services/board.ts): sent as it is
-      return sendJsonText(reply, board);
+      return sendBoardText(request, reply, board);
     },
   );
 

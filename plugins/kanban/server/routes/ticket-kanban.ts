@@ -1,6 +1,13 @@
 import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { boardTicketsJson, boardViewerOf, masksNumbers } from '../services/board';
-import { KanbanTicketSchema, sendJsonText } from '../services/schemas';
+import { boardJson, boardViewerOf, masksNumbers } from '../services/board';
+import {
+  BoardPageQuery,
+  boardAnswerText,
+  boardSliceOf,
+  KanbanTicketSchema,
+  LaneCountSchema,
+  sendBoardText,
+} from '../services/schemas';
 
 /** A JSON array of ids in one query parameter, as the spec's client sends it: `queueIds=[1,2]`. */
 const IdListParam = Type.String({ pattern: '^\\[\\s*(\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*)?\\]$', maxLength: 4_000 });
@@ -16,7 +23,11 @@ function idList(text: string | undefined): number[] | undefined {
   return [...new Set(ids)];
 }
 
-/** The board's cards (2-administration §7 `GET /ticket/kanban` with queueIds, startDate, endDate). */
+/**
+ * The board's cards (2-administration §7 `GET /ticket/kanban` with queueIds, startDate, endDate): the
+ * whole board as the spec has it, or, with the optional paging parameters (docs/kanban.md "Pages"), the
+ * first cards of every lane with the lanes' counts, or a slice of one lane — what the board loads.
+ */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/ticket/kanban',
@@ -26,8 +37,12 @@ export default defineRoutes((app, ctx) => {
           queueIds: Type.Optional(IdListParam),
           startDate: Type.Optional(Day),
           endDate: Type.Optional(Day),
+          ...BoardPageQuery,
         }),
-        response: { 200: Type.Object({ tickets: Type.Array(KanbanTicketSchema) }) },
+        response: {
+          200: Type.Object({ tickets: Type.Array(KanbanTicketSchema), laneCounts: Type.Optional(Type.Array(LaneCountSchema)) }),
+          304: Type.Null(),
+        },
       },
       config: access.authenticated,
     },
@@ -39,16 +54,17 @@ export default defineRoutes((app, ctx) => {
           details: [{ field: 'querystring.endDate', message: 'must not be before startDate' }],
         });
       }
+      const slice = boardSliceOf(request.query);
       const settings = await ctx.settings.all(user.companyId);
-      const cards = await boardTicketsJson(
+      const board = await boardJson(
         ctx.db.knex,
         user.companyId,
         boardViewerOf(user),
         { queueIds: idList(request.query.queueIds), startDate, endDate },
-        { mask: masksNumbers(user.profile, settings), shape: 'board' },
+        { mask: masksNumbers(user.profile, settings), shape: 'board', slice },
       );
       // the JSON is built by Postgres (services/board.ts): sent as it is, not parsed and serialised again
-      return sendJsonText(reply, `{"tickets":${cards}}`);
+      return sendBoardText(request, reply, boardAnswerText(board));
     },
   );
 });

@@ -1,9 +1,10 @@
 import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { EmbedKey } from '../models/embed-key';
 import { Lane, TicketTagLink } from '../models/lane';
-import { boardTicketsJson, listLanes, masksNumbers } from './board';
+import { type BoardSlice, boardJson, listLanes, masksNumbers } from './board';
 import { type EmbedActor, verifyUserToken } from './embed-keys';
 import { moveTicket } from './lanes';
+import { boardAnswerText } from './schemas';
 
 /** What the widget shows besides its cards: the key's lanes (and the default lane when it has every lane). */
 export interface EmbedBoardHead {
@@ -15,20 +16,27 @@ export interface EmbedBoardHead {
 }
 
 /**
- * The board an embed key shows, in the key's company scope, as JSON text (`{ ...head, tickets }`). Only
+ * The board an embed key shows, in the key's company scope, as JSON text (`{ ...head, tickets }`, and
+ * the lanes' counts for a page of it: `slice`, as the board's own paging, board.ts). Only
  * the lanes' cards: no plain tags, no contact, user or queue ids (the `embed` card shape of board.ts);
  * numbers masked as for a profile user when the company hides them (LGPD). A card on lanes of which only
  * some are the key's shows in the default lane only for a key with every lane.
  */
-export async function embedBoardJson(ctx: PluginContext, key: EmbedKey): Promise<string> {
+export async function embedBoardJson(ctx: PluginContext, key: EmbedKey, slice: BoardSlice = { kind: 'all' }): Promise<string> {
+  if (
+    slice.kind === 'lane' &&
+    !(slice.laneId === null ? key.laneIds === null : (key.laneIds ?? [slice.laneId]).includes(slice.laneId))
+  ) {
+    throw new AppError('ERR_NO_LANE_FOUND');
+  }
   const lanes = await listLanes(ctx.db.knex, key.companyId, key.laneIds);
   const settings = await ctx.settings.all(key.companyId);
-  const cards = await boardTicketsJson(
+  const board = await boardJson(
     ctx.db.knex,
     key.companyId,
     null,
     { laneIds: key.laneIds },
-    { mask: masksNumbers('user', settings), shape: 'embed' },
+    { mask: masksNumbers('user', settings), shape: 'embed', slice },
   );
   const head: EmbedBoardHead = {
     name: key.name,
@@ -37,7 +45,7 @@ export async function embedBoardJson(ctx: PluginContext, key: EmbedKey): Promise
     defaultLane: key.laneIds === null,
     lanes: lanes.map((lane) => ({ id: lane.id, name: lane.name, color: lane.color })),
   };
-  return `${JSON.stringify(head).slice(0, -1)},"tickets":${cards}}`;
+  return boardAnswerText(board, `${JSON.stringify(head).slice(1, -1)},`);
 }
 
 /**

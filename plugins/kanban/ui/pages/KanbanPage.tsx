@@ -1,18 +1,28 @@
 import { SearchOutlined } from '@ant-design/icons';
-import { Can, companyEvent, showError, subscribeSocketEvent, toast, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Card, Empty, Flex, Input, Skeleton, Typography } from 'antd';
+import {
+  Can,
+  companyEvent,
+  showError,
+  subscribeSocketEvent,
+  toast,
+  useAppDispatch,
+  useSession,
+  useTranslation,
+} from '@balcao/plugin-sdk/ui';
+import { Button, Card, Flex, Input, Skeleton, Typography, theme } from 'antd';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { groupByLane } from '../../shared/format';
 import {
   type BoardArgs,
+  kanbanApi,
   useKanbanAddLaneMutation,
   useKanbanLanesQuery,
   useKanbanRemoveLaneMutation,
   useKanbanTicketsQuery,
 } from '../api';
-import { CARD_ROW_HEIGHT, KanbanCard } from '../components/KanbanCard';
-import { VirtualList } from '../components/VirtualList';
+import { BOARD_CSS, boardThemeVars } from '../components/KanbanCard';
+import { FIRST_CARDS, KanbanLane, type LaneColumn } from '../components/KanbanLane';
 import type { KanbanTicket } from '../types';
 
 /** The default lane's key in drag data and the lane map (tickets without a lane tag). */
@@ -20,23 +30,30 @@ const DEFAULT_LANE = 'default';
 /** Socket events arrive in bursts (a move is a DELETE then a PUT): one reload per burst. */
 const RELOAD_DELAY_MS = 400;
 const LANE_WIDTH = 300;
+const NO_CARDS: readonly KanbanTicket[] = [];
+const NO_IDS: ReadonlySet<number> = new Set();
 
-interface LaneColumn {
-  key: string;
-  id: number | null;
-  name: string;
-  color: string;
+/** A card dropped on another lane, shown there until the board reloads. */
+interface Move {
+  card: KanbanTicket;
+  to: number | null;
 }
 
 /**
  * The board (/Kanban, 2-administration §2): one lane per kanban tag plus the default lane, a date range
  * with 'Buscar', cards dragged between lanes with the DELETE then PUT of §4 and its toasts, and a
  * reload on the company's ticket, appMessage and kanban events.
+ *
+ * It loads page by page (docs/kanban.md "Pages"): the first cards of every lane with every lane's count,
+ * then each lane's further cards as it scrolls to them (KanbanLane). A reload refetches the first cards
+ * and the pages in view, keeping what is shown until the fresh answers arrive.
  */
 export function KanbanPage() {
   const { t } = useTranslation('kanban');
   const navigate = useNavigate();
   const session = useSession();
+  const dispatch = useAppDispatch();
+  const { token } = theme.useToken();
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [applied, setApplied] = useState<{ startDate?: string; endDate?: string }>({});
@@ -47,23 +64,22 @@ export function KanbanPage() {
     return { ...(queueIds ? { queueIds } : {}), ...applied };
   }, [session, applied]);
   const lanes = useKanbanLanesQuery();
-  const tickets = useKanbanTicketsQuery(args);
+  const tickets = useKanbanTicketsQuery(useMemo(() => ({ ...args, perLane: FIRST_CARDS }), [args]));
   const [removeLane] = useKanbanRemoveLaneMutation();
   const [addLane] = useKanbanAddLaneMutation();
   // where a card was dropped, until the reload confirms it
-  const [moved, setMoved] = useState<Map<number, number | null>>(new Map());
+  const [moved, setMoved] = useState<Map<number, Move>>(new Map());
 
-  const refetchTickets = tickets.refetch;
-  const refetchLanes = lanes.refetch;
+  // a reload refetches the first cards, every lane page in view and the lanes (cache tags of api.ts)
+  const reloadNow = useCallback(() => {
+    dispatch(kanbanApi.util.invalidateTags(['KanbanTickets', 'KanbanLanes']));
+  }, [dispatch]);
   const reloadTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     if (!session) return;
     const reload = () => {
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
-      reloadTimer.current = setTimeout(() => {
-        refetchTickets();
-        refetchLanes();
-      }, RELOAD_DELAY_MS);
+      reloadTimer.current = setTimeout(reloadNow, RELOAD_DELAY_MS);
     };
     const stops = ['ticket', 'appMessage', 'kanban', 'tag'].map((channel) =>
       subscribeSocketEvent(companyEvent(session.companyId, channel), reload),
@@ -74,7 +90,7 @@ export function KanbanPage() {
       for (const stop of stops) stop();
       if (reloadTimer.current) clearTimeout(reloadTimer.current);
     };
-  }, [session, refetchTickets, refetchLanes]);
+  }, [session, reloadNow]);
 
   useEffect(() => {
     // a fresh answer replaces the optimistic positions
@@ -94,57 +110,81 @@ export function KanbanPage() {
     [lanes.data, t],
   );
 
-  const grouped = useMemo(() => {
+  // every lane's first cards and count; a whole-board answer (no counts) is every lane's cards
+  const { firstCards, counts, paged } = useMemo(() => {
     // failures are only logged and the list is emptied (2-administration §8)
-    const cards = tickets.error ? [] : (tickets.data ?? []);
+    const answer = tickets.error ? undefined : tickets.data;
     const known = new Set(columns.map((column) => column.id));
-    const placed = cards.map((card) => {
-      const laneId = moved.has(card.id) ? (moved.get(card.id) ?? null) : card.laneId;
-      return laneId === card.laneId && known.has(laneId) ? card : { ...card, laneId: known.has(laneId) ? laneId : null };
-    });
-    return groupByLane(placed);
-  }, [tickets.data, tickets.error, moved, columns]);
+    if (answer?.laneCounts) {
+      return {
+        firstCards: groupByLane(answer.tickets),
+        counts: new Map(answer.laneCounts.map((lane) => [lane.laneId, lane.count])),
+        paged: true,
+      };
+    }
+    // cards of lanes the lane list doesn't know (yet) show in the default lane
+    const placed = (answer?.tickets ?? []).map((card) => (known.has(card.laneId) ? card : { ...card, laneId: null }));
+    const grouped = groupByLane(placed);
+    return { firstCards: grouped, counts: new Map([...grouped].map(([laneId, cards]) => [laneId, cards.length])), paged: false };
+  }, [tickets.data, tickets.error, columns]);
 
-  const moveCard = async (ticketId: number, fromLaneId: number | null, toLaneId: number | null) => {
-    if (fromLaneId === toLaneId) return;
-    setMoved((current) => new Map(current).set(ticketId, toLaneId));
+  // the optimistic moves, per lane: cards arriving (shown first) and cards leaving (faded)
+  const { incoming, leaving } = useMemo(() => {
+    const arriving = new Map<number | null, KanbanTicket[]>();
+    const departing = new Map<number | null, Set<number>>();
+    for (const { card, to } of moved.values()) {
+      arriving.set(to, [...(arriving.get(to) ?? []), { ...card, laneId: to }]);
+      departing.set(card.laneId, (departing.get(card.laneId) ?? new Set()).add(card.id));
+    }
+    return { incoming: arriving, leaving: departing };
+  }, [moved]);
+
+  const moveCard = async (card: KanbanTicket, toLaneId: number | null) => {
+    if (card.laneId === toLaneId) return;
+    setMoved((current) => {
+      const next = new Map(current);
+      // a card moved again leaves from where it first was (and moved back there, stays)
+      const original = current.get(card.id)?.card ?? card;
+      if (original.laneId === toLaneId) next.delete(card.id);
+      else next.set(card.id, { card: original, to: toLaneId });
+      return next;
+    });
     try {
-      await removeLane(ticketId).unwrap();
+      await removeLane(card.id).unwrap();
       toast.success(t('toasts.removed'));
       if (toLaneId !== null) {
-        await addLane({ ticketId, laneId: toLaneId }).unwrap();
+        await addLane({ ticketId: card.id, laneId: toLaneId }).unwrap();
         toast.success(t('toasts.added'));
       }
     } catch (error) {
       showError(error);
     } finally {
-      refetchTickets();
+      reloadNow();
     }
   };
 
-  // stable callbacks: the memoised cards re-render only when their ticket changes
+  // stable callbacks: the memoised lanes and cards re-render only when their own data changes
   const moveRef = useRef(moveCard);
   moveRef.current = moveCard;
-  const onMove = useCallback(
-    (ticket: KanbanTicket, laneId: number | null) => void moveRef.current(ticket.id, ticket.laneId, laneId),
-    [],
-  );
+  const dragged = useRef<KanbanTicket | null>(null);
+  const onMove = useCallback((ticket: KanbanTicket, laneId: number | null) => void moveRef.current(ticket, laneId), []);
   const onDragStart = useCallback((event: DragEvent<HTMLElement>, ticket: KanbanTicket) => {
+    dragged.current = ticket;
     event.dataTransfer.setData('text/plain', JSON.stringify({ ticketId: ticket.id, laneId: ticket.laneId }));
     event.dataTransfer.effectAllowed = 'move';
   }, []);
-  const onDrop = (event: DragEvent<HTMLElement>, column: LaneColumn) => {
+  const onDropCard = useCallback((event: DragEvent<HTMLElement>, laneId: number | null) => {
     event.preventDefault();
     try {
-      const { ticketId, laneId } = JSON.parse(event.dataTransfer.getData('text/plain')) as {
-        ticketId: number;
-        laneId: number | null;
-      };
-      if (typeof ticketId === 'number') void moveCard(ticketId, laneId, column.id);
+      const { ticketId } = JSON.parse(event.dataTransfer.getData('text/plain')) as { ticketId: number };
+      const card = dragged.current;
+      if (card && card.id === ticketId) void moveRef.current(card, laneId);
     } catch {
       // not one of our cards
+    } finally {
+      dragged.current = null;
     }
-  };
+  }, []);
 
   const loading = lanes.isLoading || tickets.isLoading;
   return (
@@ -193,50 +233,33 @@ export function KanbanPage() {
       ) : (
         <div
           data-testid="kanban-board"
-          style={{ display: 'flex', gap: 12, overflowX: 'auto', flex: 1, minHeight: 0, paddingBottom: 4 }}
+          style={{
+            display: 'flex',
+            gap: 12,
+            overflowX: 'auto',
+            flex: 1,
+            minHeight: 0,
+            paddingBottom: 4,
+            ...boardThemeVars(token),
+          }}
         >
-          {columns.map((column) => {
-            const cards = grouped.get(column.id) ?? [];
-            return (
-              <section
-                key={column.key}
-                data-testid={`kanban-lane-${column.key}`}
-                aria-label={column.name}
-                onDragOver={(event) => {
-                  event.preventDefault();
-                  event.dataTransfer.dropEffect = 'move';
-                }}
-                onDrop={(event) => onDrop(event, column)}
-                style={{
-                  width: LANE_WIDTH,
-                  flexShrink: 0,
-                  display: 'flex',
-                  flexDirection: 'column',
-                  background: 'rgba(0,0,0,0.03)',
-                  borderRadius: 8,
-                  borderTop: `4px solid ${column.color}`,
-                }}
-              >
-                <Flex justify="space-between" align="center" style={{ padding: '8px 12px' }}>
-                  <Typography.Text strong ellipsis>
-                    {column.name}
-                  </Typography.Text>
-                  <Typography.Text type="secondary" data-testid={`kanban-lane-count-${column.key}`}>
-                    {t('board.count', { count: cards.length })}
-                  </Typography.Text>
-                </Flex>
-                <VirtualList
-                  items={cards}
-                  rowHeight={CARD_ROW_HEIGHT}
-                  itemKey={(card) => card.id}
-                  renderItem={(card) => (
-                    <KanbanCard ticket={card} draggable onDragStart={onDragStart} lanes={columns} onMove={onMove} />
-                  )}
-                  empty={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('board.emptyLane')} />}
-                />
-              </section>
-            );
-          })}
+          <style>{BOARD_CSS}</style>
+          {columns.map((column) => (
+            <KanbanLane
+              key={column.key}
+              column={column}
+              first={firstCards.get(column.id) ?? NO_CARDS}
+              count={counts.get(column.id) ?? 0}
+              paged={paged}
+              args={args}
+              incoming={incoming.get(column.id) ?? NO_CARDS}
+              leaving={leaving.get(column.id) ?? NO_IDS}
+              lanes={columns}
+              onMove={onMove}
+              onDragStart={onDragStart}
+              onDropCard={onDropCard}
+            />
+          ))}
           {columns.length === 1 ? (
             <Flex align="center" style={{ padding: 16, maxWidth: 320 }}>
               <Typography.Text type="secondary">{t('board.noLanes')}</Typography.Text>
