@@ -60,7 +60,8 @@ export function whatsappDriver(ctx: PluginContext): ChannelDriver {
       await queue(target, 'react', channelMessageId, { reaction, fromMe: row?.fromMe === true });
     },
     async markRead(target, channelMessageIds) {
-      if (channelMessageIds.length === 0) return;
+      // a ticket whose connection was deleted has no one to tell: reading it is no failure
+      if (channelMessageIds.length === 0 || target.whatsappId === null) return;
       await queue(target, 'read', null, { ids: channelMessageIds });
     },
     async profilePicture(whatsappId, identifier) {
