@@ -12,6 +12,7 @@ import {
 } from '@balcao/plugin-sdk/server';
 import { MessageSchema } from '../schemas/message';
 import { TicketSchema } from '../schemas/ticket';
+import { JSON_TEXT } from '../services/json-sql';
 import { readMultipartSend, type StoredMedia } from '../services/media-upload';
 import {
   type AgentSend,
@@ -20,6 +21,7 @@ import {
   editMessage,
   forwardMessage,
   listTicketMessages,
+  type MessagePage,
   reactToMessage,
   requireOpenTicket,
   retryMessage,
@@ -86,9 +88,11 @@ export default defineRoutes((app, ctx) => {
       },
       config: { ...access.authenticated, fixtureParams: { id: 'ticketUuid' } },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = await ctx.access.sessionUser(request);
-      return listTicketMessages(ctx, user, request.params.id, request.query.pageNumber ?? 1);
+      const json = await listTicketMessages(ctx, user, request.params.id, request.query.pageNumber ?? 1);
+      // Postgres built the answer in the schema's shape (services/json-sql.ts): a JSON string is sent as it is
+      return reply.type(JSON_TEXT).send(json as unknown as MessagePage);
     },
   );
 

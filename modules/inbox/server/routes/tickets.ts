@@ -13,8 +13,9 @@ import {
 } from '@balcao/plugin-sdk/server';
 import { TICKET_STATUSES, type Ticket, type TicketStatus } from '../../shared/types';
 import { TicketSchema, TicketStatusSchema } from '../schemas/ticket';
+import { JSON_TEXT } from '../services/json-sql';
 import { createTicket } from '../services/ticket-create.service';
-import { listTickets } from '../services/ticket-list.service';
+import { listTickets, type TicketListPage } from '../services/ticket-list.service';
 import { loadTicket, maskContact, masksNumbers } from '../services/ticket-serializer';
 import { closeAllTickets, deleteTicket, findVisibleTicket, updateTicket } from '../services/ticket-transitions.service';
 import { type Viewer, viewerOf } from '../services/visibility';
@@ -104,10 +105,10 @@ export default defineRoutes((app, ctx) => {
       },
       config: access.authenticated,
     },
-    async (request) => {
+    async (request, reply) => {
       const { viewer, companyId, settings, mask } = await callerOf(ctx, request);
       const query = request.query;
-      return listTickets(
+      const json = await listTickets(
         ctx.db.knex,
         companyId,
         viewer,
@@ -129,6 +130,8 @@ export default defineRoutes((app, ctx) => {
         },
         { settings, mask },
       );
+      // Postgres built the answer in the schema's shape (services/json-sql.ts): a JSON string is sent as it is
+      return reply.type(JSON_TEXT).send(json as unknown as TicketListPage);
     },
   );
 

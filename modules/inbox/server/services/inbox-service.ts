@@ -22,6 +22,7 @@ import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
 import { fillMessageVariables } from './message-variables';
+import { type NamedStatement, named, runStatement, valuesOf } from './prepared';
 import { writeTicketLog } from './ticket-logs';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
 import { loadTicket, TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
@@ -212,6 +213,13 @@ function updatedTicket(json: Record<string, unknown> | null): TicketRow | null {
   return json ? camelize<TicketRow>(json) : null;
 }
 
+const INSERT_INBOUND_STATEMENT = named(
+  'inbox_receive_insert',
+  `WITH target AS (SELECT :ticketId::int AS ticket_id, :contactId::int AS contact_id, :queueId::int AS queue_id),
+   ${INSERT_INBOUND}
+   SELECT (SELECT row_to_json(ins) FROM ins) AS message, ${UPDATED_TICKET}`,
+);
+
 /**
  * Inserts the inbound message on a known ticket and contact (a redelivery inserts nothing and answers a
  * null record), updating the ticket in the same statement; answers the updated ticket too.
@@ -222,24 +230,19 @@ async function insertInbound(
   input: InboundMessage,
   placement: MessagePlacement,
 ): Promise<{ record: MessageRecord | null; ticketRow: TicketRow | null }> {
-  const result = await db
-    .raw(
-      `WITH target AS (SELECT :ticketId::int AS ticket_id, :contactId::int AS contact_id, :queueId::int AS queue_id),
-     ${INSERT_INBOUND}
-     SELECT (SELECT row_to_json(ins) FROM ins) AS message, ${UPDATED_TICKET}`,
-      {
-        ...inboundValues(input, placement.media),
-        companyId,
-        whatsappId: input.whatsappId,
-        ticketId: placement.ticketId,
-        contactId: placement.contactId,
-        queueId: placement.ticketQueueId,
-      },
-    )
-    // a fixed text with bound values: prepared once per connection (planning it costs more than running it)
-    .options({ name: 'inbox_receive_insert' });
-  const [row] = (result as { rows: Array<{ message: Record<string, unknown> | null; ticket: Record<string, unknown> | null }> })
-    .rows;
+  // a fixed text with bound values: prepared once per connection (planning it costs more than running it)
+  const [row] = await runStatement<{ message: Record<string, unknown> | null; ticket: Record<string, unknown> | null }>(
+    db,
+    INSERT_INBOUND_STATEMENT,
+    valuesOf(INSERT_INBOUND_STATEMENT, {
+      ...inboundValues(input, placement.media),
+      companyId,
+      whatsappId: input.whatsappId,
+      ticketId: placement.ticketId,
+      contactId: placement.contactId,
+      queueId: placement.ticketQueueId,
+    }),
+  );
   return {
     record: row?.message ? camelize<MessageRecord>(row.message) : null,
     ticketRow: updatedTicket(row?.ticket ?? null),
@@ -249,32 +252,20 @@ async function insertInbound(
 /** Up to this many sender identifiers are bound one by one (one prepared statement per count). */
 const SCALAR_IDENTIFIERS = 4;
 
-/**
- * The usual case in one statement: the sender is known by all its identifiers (one contact) and has an
- * active ticket on the connection — then the message is inserted and the ticket updated. Answers the
- * lookup rows in any case (for the general path), and the stored row or `duplicate` when the channel id
- * was stored already.
- */
-async function insertOnKnownTicket(
-  knex: Knex,
-  companyId: number,
-  input: InboundMessage,
-  identifiers: string[],
-  media: StoredMedia | null,
-): Promise<{ rows: LookupRow[]; record: MessageRecord | null; ticketRow: TicketRow | null; duplicate: boolean }> {
+/** The statement of `insertOnKnownTicket` for `count` identifiers (as scalars up to SCALAR_IDENTIFIERS). */
+function knownTicketStatement(count: number): NamedStatement {
+  const scalar = count <= SCALAR_IDENTIFIERS;
+  const key = scalar ? count : 0;
+  let statement = knownTicketStatements.get(key);
+  if (statement) return statement;
   // A few identifiers as scalar parameters: Postgres then adopts the generic plan of the prepared statement
   // (with `= ANY(array)` it estimates 10 elements, finds the generic plan dearer and re-plans every call).
-  const scalar = identifiers.length <= SCALAR_IDENTIFIERS;
   const identifierMatch = scalar
-    ? `IN (${identifiers.map((_, i) => `:identifier${i}`).join(', ')})`
+    ? `IN (${Array.from({ length: count }, (_, i) => `:identifier${i}`).join(', ')})`
     : '= ANY(:identifiers::text[])';
-  const identifierValues: Record<string, string> = scalar
-    ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
-    : { identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}` };
-  const statementName = scalar ? `inbox_receive_${identifiers.length}` : 'inbox_receive';
-  const result = await knex
-    .raw(
-      `WITH found AS (
+  statement = named(
+    scalar ? `inbox_receive_${count}` : 'inbox_receive',
+    `WITH found AS (
        SELECT ci.identifier, c.id AS contact_id, c.name, c.url_picture, t.id AS ticket_id, t.uuid, t.status,
          t.user_id, t.queue_id, t.is_group AS ticket_is_group,
          count(*) OVER () AS known, min(c.id) OVER () AS min_id, max(c.id) OVER () AS max_id
@@ -286,33 +277,203 @@ async function insertOnKnownTicket(
      ), target AS (
        SELECT ticket_id, contact_id, queue_id FROM found
        WHERE ticket_id IS NOT NULL AND known = :count AND min_id = max_id LIMIT 1
+     ), by_number AS (
+       -- no identifier known: the contact of the number, if any (a contact made by hand)
+       SELECT NULL::text AS identifier, c.id AS contact_id, c.name, c.url_picture, t.id AS ticket_id, t.uuid, t.status,
+         t.user_id, t.queue_id, t.is_group AS ticket_is_group
+       FROM contacts c
+       LEFT JOIN tickets t ON t.company_id = c.company_id AND t.contact_id = c.id
+         AND coalesce(t.whatsapp_id, 0) = :whatsappId AND t.status <> 'closed'
+       WHERE NOT EXISTS (SELECT 1 FROM found) AND c.company_id = :companyId AND c.number = :number::text
+       LIMIT 1
+     ), prior AS (
+       -- nothing to insert into: the message of this channel id, if stored already (a redelivery)
+       SELECT m.id, m.ticket_id, t.uuid, t.contact_id FROM messages m JOIN tickets t ON t.id = m.ticket_id
+       WHERE NOT EXISTS (SELECT 1 FROM target) AND m.company_id = :companyId AND m.whatsapp_id = :whatsappId
+         AND m.channel_message_id = :channelMessageId
+       LIMIT 1
      ), ${INSERT_INBOUND}
      SELECT (SELECT json_agg(found) FROM found) AS found, (SELECT row_to_json(ins) FROM ins) AS message,
-       EXISTS (SELECT 1 FROM target) AS targeted, ${UPDATED_TICKET}`,
-      {
-        ...inboundValues(input, media),
-        companyId,
-        whatsappId: input.whatsappId,
-        channel: input.channel,
-        ...identifierValues,
-        count: identifiers.length,
-      },
-    )
-    // a fixed text per identifier count with bound values: prepared once per connection
-    .options({ name: statementName });
-  const [row] = (
-    result as {
-      rows: Array<{
-        found: Array<Record<string, unknown>> | null;
-        message: Record<string, unknown> | null;
-        targeted: boolean;
-        ticket: Record<string, unknown> | null;
-      }>;
-    }
-  ).rows;
+       EXISTS (SELECT 1 FROM target) AS targeted, ${UPDATED_TICKET},
+       (SELECT row_to_json(by_number) FROM by_number) AS by_number, (SELECT row_to_json(prior) FROM prior) AS prior`,
+  );
+  knownTicketStatements.set(key, statement);
+  return statement;
+}
+const knownTicketStatements = new Map<number, NamedStatement>();
+
+/** What the first statement of a receive found. */
+interface KnownTicketLookup {
+  /** The contacts of the sender's identifiers, with their active ticket on the connection. */
+  rows: LookupRow[];
+  /** The message stored on the active ticket (null: not stored, see `duplicate`). */
+  record: MessageRecord | null;
+  ticketRow: TicketRow | null;
+  /** The active ticket was found but the channel id was stored already. */
+  duplicate: boolean;
+  /** No identifier known: the contact of the number, if any. */
+  byNumber: LookupRow | null;
+  /** No active ticket found: the message stored already under this channel id, if any. */
+  prior: InboundResult | null;
+}
+
+/**
+ * The usual case in one statement: the sender is known by all its identifiers (one contact) and has an
+ * active ticket on the connection — then the message is inserted and the ticket updated. Answers the
+ * lookup rows in any case (for the general path) and, when they found no active ticket, what the general
+ * path would look up next — the contact of the number, the message stored already — so that a new
+ * conversation costs no more round trips than it must.
+ */
+async function insertOnKnownTicket(
+  knex: Knex,
+  companyId: number,
+  input: InboundMessage,
+  identifiers: string[],
+  media: StoredMedia | null,
+): Promise<KnownTicketLookup> {
+  const statement = knownTicketStatement(identifiers.length);
+  const identifierValues: Record<string, string> =
+    identifiers.length <= SCALAR_IDENTIFIERS
+      ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
+      : { identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}` };
+  const [row] = await runStatement<{
+    found: Array<Record<string, unknown>> | null;
+    message: Record<string, unknown> | null;
+    targeted: boolean;
+    ticket: Record<string, unknown> | null;
+    by_number: Record<string, unknown> | null;
+    prior: { id: string | number; ticket_id: number; uuid: string; contact_id: number } | null;
+  }>(
+    knex,
+    statement,
+    valuesOf(statement, {
+      ...inboundValues(input, media),
+      companyId,
+      whatsappId: input.whatsappId,
+      channel: input.channel,
+      channelMessageId: input.message.id,
+      number: cleanNumber(input.contact.number),
+      ...identifierValues,
+      count: identifiers.length,
+    }),
+  );
   const rows = (row?.found ?? []).map((found) => camelize<LookupRow>(found));
   const record = row?.message ? camelize<MessageRecord>(row.message) : null;
-  return { rows, record, ticketRow: updatedTicket(row?.ticket ?? null), duplicate: row?.targeted === true && record === null };
+  const prior = row?.prior ?? null;
+  return {
+    rows,
+    record,
+    ticketRow: updatedTicket(row?.ticket ?? null),
+    duplicate: row?.targeted === true && record === null,
+    byNumber: row?.by_number ? camelize<LookupRow>(row.by_number) : null,
+    prior: prior
+      ? {
+          contactId: prior.contact_id,
+          ticketId: prior.ticket_id,
+          ticketUuid: prior.uuid,
+          messageId: Number(prior.id),
+          created: false,
+          ticketCreated: false,
+        }
+      : null,
+  };
+}
+
+/**
+ * A new person's first message in one statement: the contact, its identities, a pending ticket (logged
+ * `create`) and the message, the ticket as `loadTicket` reads it for the events (a new contact and ticket
+ * have no tag, no rating, no user). Any row a concurrent receive made first (an identity, the number, the
+ * channel id) fails the whole statement on its unique index, and the receive starts over and finds it.
+ */
+const NEW_CONVERSATION = named(
+  'inbox_receive_new',
+  `WITH c AS (
+     INSERT INTO contacts (company_id, name, number, email, url_picture, is_group, channel, whatsapp_id)
+     VALUES (:companyId, :name, :number::text, :email::text, :urlPicture::text, false, :channel, :whatsappId)
+     RETURNING id, name, number, email, url_picture, is_group, channel, disable_bot, active
+   ), i AS (
+     INSERT INTO contact_identities (company_id, contact_id, channel, identifier)
+     SELECT :companyId, c.id, :identityChannel, x FROM c, unnest(:identifiers::text[]) x
+   ), t AS (
+     INSERT INTO tickets (company_id, contact_id, whatsapp_id, channel, is_group, status, queue_id, unread_messages, last_message)
+     SELECT :companyId, c.id, :whatsappId, :channel, false, 'pending', :queueId::int, :unread, :lastMessage FROM c
+     RETURNING *
+   ), l AS (
+     INSERT INTO ticket_logs (company_id, ticket_id, type, queue_id) SELECT :companyId, t.id, 'create', t.queue_id FROM t
+   ), ins AS (
+     INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, channel_message_id, body, from_me,
+       ack, read, media_type, media_path, media_name, quoted_msg_id, send_status, data_json, created_at, updated_at)
+     SELECT :companyId, t.id, c.id, t.queue_id, :whatsappId, :channelMessageId, :body, :fromMe, :ack, :read, :mediaType,
+       :mediaPath, :mediaName,
+       (SELECT q.id FROM messages q
+         WHERE q.company_id = :companyId AND q.whatsapp_id = :whatsappId AND q.channel_message_id = :quotedId LIMIT 1),
+       'sent', :data::jsonb, :createdAt, now()
+     FROM t, c
+     RETURNING *
+   )
+   SELECT (SELECT row_to_json(ins) FROM ins) AS message, row_to_json(c) AS contact,
+     (SELECT row_to_json(x) FROM (
+       SELECT t.id, t.uuid, t.status, t.channel, t.is_group, t.is_bot, t.queue_id, t.user_id, t.contact_id, t.whatsapp_id,
+         t.last_message, t.unread_messages, t.use_integration, t.amount_used_bot_queues, t.created_at, t.updated_at,
+         NULL::smallint AS rate,
+         json_build_object('id', c.id, 'name', c.name, 'number', c.number, 'email', c.email, 'urlPicture', c.url_picture,
+           'isGroup', c.is_group, 'channel', c.channel, 'disableBot', c.disable_bot, 'active', c.active) AS contact_json,
+         CASE WHEN q.id IS NULL THEN NULL ELSE json_build_object('id', q.id, 'name', q.name, 'color', q.color) END AS queue_json,
+         NULL::json AS user_json, '[]'::json AS tags_json
+       FROM t LEFT JOIN queues q ON q.id = t.queue_id) x) AS ticket
+   FROM c`,
+);
+
+/** A new person's first message (see NEW_CONVERSATION): what the writes of a receive made. */
+async function newConversation(
+  knex: Knex,
+  companyId: number,
+  input: InboundMessage,
+  identifiers: string[],
+  media: StoredMedia | null,
+): Promise<Written> {
+  const side = input.contact;
+  const number = cleanNumber(side.number);
+  const [row] = await runStatement<{
+    message: Record<string, unknown> | null;
+    contact: { id: number; name: string; url_picture: string | null };
+    ticket: Record<string, unknown>;
+  }>(
+    knex,
+    NEW_CONVERSATION,
+    valuesOf(NEW_CONVERSATION, {
+      ...inboundValues(input, media),
+      companyId,
+      whatsappId: input.whatsappId,
+      channel: input.channel.slice(0, 20),
+      identityChannel: input.channel,
+      channelMessageId: input.message.id,
+      name: (side.name?.trim() || number || identifiers[0] || '').slice(0, 250),
+      number,
+      email: side.email?.slice(0, 255) || null,
+      urlPicture: side.urlPicture ?? null,
+      identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
+      queueId: input.queueId ?? null,
+    }),
+  );
+  if (!row?.message) throw new RetryReceive();
+  const ticketRow = camelize<TicketRow>(row.ticket);
+  const contact: FoundContact = { id: row.contact.id, name: row.contact.name, urlPicture: row.contact.url_picture, ticket: null };
+  return {
+    ticket: {
+      id: ticketRow.id,
+      uuid: ticketRow.uuid,
+      status: ticketRow.status,
+      userId: ticketRow.userId,
+      queueId: ticketRow.queueId,
+      isGroup: ticketRow.isGroup,
+    },
+    ticketCreated: true,
+    ownerId: contact.id,
+    senderContact: contact,
+    record: camelize<MessageRecord>(row.message),
+    ticketRow,
+  };
 }
 
 /** The stored message of a channel id, for a redelivery's answer. */
@@ -450,6 +611,7 @@ async function receiveGeneral(
   groupIds: string[],
   rows: LookupRow[],
   media: StoredMedia | null,
+  known?: Looked,
 ): Promise<Written | InboundResult> {
   const { knex } = ctx.db;
   const group = input.group ?? null;
@@ -463,20 +625,24 @@ async function receiveGeneral(
   }
   const sender = resolveParty(input.contact, contactIds, rows);
   const owner = group ? resolveParty(group, groupIds, rows) : sender;
-  // … else by number
+  // … else by number (the first statement looked it up already for a sender alone)
   for (const party of group ? [sender, owner] : [sender]) {
     const number = cleanNumber(party.side.number);
     if (party.contact || !number) continue;
-    const [row] = (await withActiveTicket(
-      knex('contacts as c').where({ 'c.companyId': companyId, 'c.number': number }),
-      knex,
-      input.whatsappId,
-    )) as LookupRow[];
+    const [row] = known
+      ? known.byNumber
+        ? [known.byNumber]
+        : []
+      : ((await withActiveTicket(
+          knex('contacts as c').where({ 'c.companyId': companyId, 'c.number': number }),
+          knex,
+          input.whatsappId,
+        )) as LookupRow[]);
     if (row) party.contact = toFound(row);
   }
   // a redelivery after the ticket was closed must not open a new one
   if (owner.contact?.ticket == null) {
-    const existing = await existingResult(knex, companyId, input);
+    const existing = known ? known.prior : await existingResult(knex, companyId, input);
     if (existing) return existing;
   }
   const written = await writeRows(ctx, companyId, input, sender, owner, media);
@@ -500,6 +666,7 @@ async function writeReceive(
   const group = input.group ?? null;
   let rows: LookupRow[];
   let written: Written | null = null;
+  let known: Looked | undefined;
   if (!group) {
     // 2. the usual case in one statement: a known sender with an active ticket
     const fast = await insertOnKnownTicket(knex, companyId, input, contactIds, media);
@@ -519,6 +686,11 @@ async function writeReceive(
         record: fast.record,
         ticketRow: fast.ticketRow,
       };
+    } else if (rows.length === 0 && !fast.byNumber && !fast.prior) {
+      // nobody by any identifier or the number, and no such message: a new person, in one statement
+      return newConversation(knex, companyId, input, contactIds, media);
+    } else {
+      known = { byNumber: fast.byNumber, prior: fast.prior };
     }
   } else {
     // who: every identifier of the sender and of the group in one query, with the active ticket
@@ -534,7 +706,13 @@ async function writeReceive(
       whatsappId,
     ).select('ci.identifier')) as LookupRow[];
   }
-  return written ?? receiveGeneral(ctx, companyId, input, contactIds, groupIds, rows, media);
+  return written ?? receiveGeneral(ctx, companyId, input, contactIds, groupIds, rows, media, known);
+}
+
+/** What the first statement of a receive looked up for the general path (a sender alone, not a group). */
+interface Looked {
+  byNumber: LookupRow | null;
+  prior: InboundResult | null;
 }
 
 /** What the writes of a receive made. `record` is null when the channel id was stored meanwhile. */

@@ -6,10 +6,11 @@ import { Message as MessageModel } from '../models/message';
 import { Ticket as TicketModel } from '../models/ticket';
 import { driverFor, outboundTarget, type TargetTicket } from './driver-registry';
 import { inboxState } from './inbox-state';
+import type { JsonText } from './json-sql';
 import { enqueueDelivery, type OutboundDraft, signBody, storeOutbound } from './message-send.service';
-import { loadMessage, loadTicketPage } from './message-serializer';
+import { loadMessage, loadTicketPageJson } from './message-serializer';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
-import { loadTicket, masksNumbers, ticketFromRow } from './ticket-serializer';
+import { masksNumbers } from './ticket-serializer';
 import { canSeeTicket, type VisibleTicketFields, viewerOf } from './visibility';
 
 /** Whether deleted messages are dropped from lists and events (LGPD: both settings enabled). */
@@ -109,46 +110,43 @@ export interface MessagePage {
 
 /**
  * One page of a ticket's messages (30, newest page first, each page chronological), the ticket, the
- * count and whether older pages exist. Deleted messages are left out when LGPD hides them. The first page
- * read by the ticket's assigned user on an open or group ticket marks it read.
+ * count and whether older pages exist, as the JSON text of the answer (built by Postgres, see
+ * services/json-sql.ts). Deleted messages are left out when LGPD hides them. The first page read by the
+ * ticket's assigned user on an open or group ticket marks it read (and is read again, with the ticket so).
  */
 export async function listTicketMessages(
   ctx: PluginContext,
   user: SessionUser,
   ticketUuid: string,
   pageNumber: number,
-): Promise<MessagePage> {
+): Promise<JsonText<MessagePage>> {
   const companyId = user.companyId;
   const settings = await ctx.settings.all(companyId);
+  const read = () =>
+    loadTicketPageJson(ctx, companyId, ticketUuid, {
+      offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
+      // one more than a page: the extra row, read only to know about older pages, is the oldest
+      limit: MESSAGES_PAGE_SIZE + 1,
+      pageSize: MESSAGES_PAGE_SIZE,
+      hideDeleted: hidesDeletedMessages(settings),
+      mask: masksNumbers(user.profile, settings),
+    });
   // the ticket, the page and the count in one statement: the page is not answered unless the ticket is visible
-  const page = await loadTicketPage(ctx, companyId, ticketUuid, {
-    offset: (pageNumber - 1) * MESSAGES_PAGE_SIZE,
-    limit: MESSAGES_PAGE_SIZE + 1,
-    hideDeleted: hidesDeletedMessages(settings),
-  });
-  if (!page || !canSeeTicket(viewerOf(user), page.ticketRow)) throw new AppError('ERR_NO_TICKET_FOUND');
-  const { ticketRow, messages: rows } = page;
-  const mask = masksNumbers(user.profile, settings);
-  let ticket = ticketFromRow(ticketRow, mask);
+  const page = await read();
+  if (!page || !canSeeTicket(viewerOf(user), page.ticket)) throw new AppError('ERR_NO_TICKET_FOUND');
+  const { ticket } = page;
   if (
     pageNumber === 1 &&
-    ticketRow.userId === user.id &&
-    (ticketRow.status === 'open' || ticketRow.status === 'group') &&
-    ticketRow.unreadMessages > 0
+    ticket.userId === user.id &&
+    (ticket.status === 'open' || ticket.status === 'group') &&
+    ticket.unreadMessages > 0
   ) {
     // the read marks change the ticket (rare: the first read after new messages): read it again after them
-    const model = await TicketModel.query().findById(ticketRow.id);
+    const model = await TicketModel.query().findById(ticket.id);
     if (model) await markTicketRead(ctx, companyId, model);
-    ticket = (await loadTicket(ctx.db.knex, companyId, ticketRow.id, mask)) ?? ticket;
+    return ((await read()) ?? page).json;
   }
-  const hasMore = rows.length > MESSAGES_PAGE_SIZE;
-  return {
-    // chronological: the extra row, read only to know about older pages, is the oldest
-    messages: hasMore ? rows.slice(1) : rows,
-    ticket,
-    count: page.count,
-    hasMore,
-  };
+  return page.json;
 }
 
 /**

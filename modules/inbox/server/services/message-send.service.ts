@@ -89,6 +89,12 @@ export async function storeOutbound(
   const before = visibleState(ticket);
   const ids = await ctx.db.transaction(async (trx) => {
     const now = Date.now();
+    // the ticket first, then its messages, as every writer of messages does (migration 0002: the messages'
+    // search documents are written after their ticket)
+    const last = drafts[drafts.length - 1] as OutboundDraft;
+    await Ticket.query(trx)
+      .findById(ticket.id)
+      .patch({ lastMessage: previewOf(last), updatedAt: new Date(now + drafts.length - 1) });
     const inserted: number[] = [];
     for (const [index, draft] of drafts.entries()) {
       const row = await MessageModel.query(trx).insert({
@@ -115,10 +121,6 @@ export async function storeOutbound(
       });
       inserted.push(Number(row.id));
     }
-    const last = drafts[drafts.length - 1] as OutboundDraft;
-    await Ticket.query(trx)
-      .findById(ticket.id)
-      .patch({ lastMessage: previewOf(last), updatedAt: new Date(now + drafts.length - 1) });
     return inserted;
   });
   if (!isPrivate) {

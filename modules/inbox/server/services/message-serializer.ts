@@ -1,8 +1,17 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
-import type { Ack, MediaType, Message, MessageReaction, SendStatus } from '../../shared/types';
-import { camelize } from './camel-keys';
-import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow } from './ticket-serializer';
+import type { Ack, MediaType, Message, MessageReaction, SendStatus, Ticket } from '../../shared/types';
+import {
+  MESSAGE_JSON_KEYS,
+  type MediaRef,
+  messageJsonFields,
+  renderTicket,
+  signerOf,
+  TICKET_RENDER_COLUMNS,
+  withMediaUrls,
+} from './json-sql';
+import { rawRows, type Statement } from './prepared';
+import { TICKET_ROW_JOINS } from './ticket-serializer';
 
 /** A `messages` row with camelCase keys (as a builder or objection returns it). */
 export interface MessageRecord {
@@ -195,64 +204,96 @@ export async function loadMessage(ctx: PluginContext, companyId: number, id: num
   return message ?? null;
 }
 
+/** The visibility fields of the ticket of a page (and what marking it read needs). */
+export interface PageTicket {
+  id: number;
+  userId: number | null;
+  queueId: number | null;
+  isGroup: boolean;
+  status: Ticket['status'];
+  unreadMessages: number;
+}
+
 /**
- * The statement of `loadTicketPage`: the ticket by uuid (the columns of `loadTicket`), one page of its
- * messages (the shape of `loadMessages`, chronological) and their count, in one round trip. Two fixed
- * texts (with or without deleted messages) so that each is prepared once per connection and the count
- * stays an index-only scan, which a `NOT ($n AND is_deleted)` in a generic plan would not allow.
+ * The statement of `loadTicketPageJson`: the ticket by uuid, one page of its messages (newest page first;
+ * `$3` rows from `$4`, the page being the newest `$5` of them) with the messages they quote, and their
+ * count, in one round trip and one row: the ticket's visibility fields, the count, how many rows the page
+ * read, the page's messages as the JSON text of the API's `Message[]` (chronological; aggregated by
+ * `json_agg`, Postgres' cheap way of writing many rows of one shape), the media to sign, and the ticket's
+ * columns to render (`TICKET_RENDER_COLUMNS`). Two fixed texts (deleted messages hidden or not), each
+ * prepared once per connection; the count stays an index-only scan, which a `NOT ($n AND is_deleted)` in a
+ * generic plan would not allow.
  */
 function ticketPageSql(hideDeleted: boolean): string {
   const visible = hideDeleted ? 'AND NOT m.is_deleted' : '';
-  return `WITH t AS (
-      SELECT ${TICKET_ROW_COLUMNS} FROM tickets t ${TICKET_ROW_JOINS}
-      WHERE t.company_id = ? AND t.uuid = ?::uuid
+  return `WITH tk AS (
+      SELECT * FROM tickets t WHERE t.company_id = $1 AND t.uuid = $2::uuid
     ), page AS (
-      SELECT m.id, m.body, m.from_me, m.ack, m.media_type, m.media_path, m.media_name, m.is_deleted, m.is_edited,
-        m.is_forwarded, m.is_private, m.quoted_msg_id, m.reactions, m.send_status, m.send_error, m.ticket_id,
-        m.contact_id, m.user_id, m.queue_id, m.created_at, m.updated_at, c.name AS contact_name,
-        c.url_picture AS contact_url_picture, ${QUOTED_JSON}
+      SELECT m.id AS _id, m.created_at AS _at, m.media_path AS _path, m.media_name AS _name, q.id AS _qid,
+        q.media_path AS _qpath, q.media_name AS _qname, ${messageJsonFields('m', 'c')},
+        CASE WHEN q.id IS NULL THEN NULL ELSE (SELECT row_to_json(z) FROM (SELECT ${messageJsonFields('q', 'qc')}) z) END
+          AS "quotedMsg"
       FROM messages m
       LEFT JOIN contacts c ON c.id = m.contact_id
       LEFT JOIN messages q ON q.id = m.quoted_msg_id AND q.company_id = m.company_id
       LEFT JOIN contacts qc ON qc.id = q.contact_id
-      WHERE m.company_id = ? AND m.ticket_id = (SELECT id FROM t) ${visible}
+      WHERE m.company_id = $1 AND m.ticket_id = (SELECT id FROM tk) ${visible}
       ORDER BY m.created_at DESC, m.id DESC
-      LIMIT ? OFFSET ?
+      LIMIT $3 OFFSET $4
     )
-    SELECT (SELECT row_to_json(t) FROM t) AS ticket,
-      (SELECT json_agg(page ORDER BY page.created_at, page.id) FROM page) AS messages,
-      (SELECT count(*) FROM messages m WHERE m.company_id = ? AND m.ticket_id = (SELECT id FROM t) ${visible}) AS count`;
+    SELECT t.id, t.user_id, t.queue_id, t.is_group, t.status, t.unread_messages,
+      (SELECT count(*) FROM messages m WHERE m.company_id = $1 AND m.ticket_id = t.id ${visible}),
+      (SELECT count(*) FROM page),
+      (SELECT json_agg(x)::text FROM (
+        SELECT ${MESSAGE_JSON_KEYS} FROM (SELECT * FROM page ORDER BY _at DESC, _id DESC LIMIT $5) p ORDER BY _at, _id) x),
+      (SELECT json_agg(json_build_array(r.id, r.path, r.name)) FROM (
+        SELECT _id, _path, _name FROM page WHERE _path <> '' UNION SELECT _qid, _qpath, _qname FROM page WHERE _qpath <> ''
+      ) r(id, path, name)),
+      ${TICKET_RENDER_COLUMNS}
+    FROM tk t ${TICKET_ROW_JOINS}`;
 }
 
-/** A ticket (unmasked row), one page of its messages and their count. */
-export interface TicketPage {
-  ticketRow: TicketRow;
-  /** The page, chronological. */
-  messages: Message[];
-  count: number;
-}
+/** Where the ticket's columns start in the row of `ticketPageSql`. */
+const PAGE_TICKET = 10;
+
+const PAGE_STATEMENTS = [false, true].map((hideDeleted) => ({
+  name: `inbox_ticket_page_json${hideDeleted ? '_visible' : ''}`,
+  text: ticketPageSql(hideDeleted),
+}));
 
 /**
- * The ticket of a uuid with one page of its messages (newest page first, each chronological; see
- * `MessagePageQuery`) and how many it has, in one prepared statement; null when the company has no such
- * ticket. The caller decides whether the reader may see it before answering any of it.
+ * The ticket of a uuid with one page of its messages (newest page first, each chronological: `pageSize`
+ * of `limit` rows from `offset`; a row past the page tells that older pages exist) and how many it has, as
+ * the JSON text of the answer `{ messages, ticket, count, hasMore }` (services/json-sql.ts: numbers masked
+ * with `mask`, media addresses signed for `companyId`), with the ticket's visibility fields; null when the
+ * company has no such ticket. The caller decides whether the reader may see it before answering any of it.
  */
-export async function loadTicketPage(
+export async function loadTicketPageJson(
   ctx: PluginContext,
   companyId: number,
   ticketUuid: string,
-  page: Omit<MessagePageQuery, 'ticketId'>,
-): Promise<TicketPage | null> {
-  const result = (await ctx.db.knex
-    .raw(ticketPageSql(page.hideDeleted), [companyId, ticketUuid, companyId, page.limit, page.offset, companyId])
-    .options({ name: page.hideDeleted ? 'inbox_ticket_page_visible' : 'inbox_ticket_page' })) as {
-    rows: Array<{ ticket: Record<string, unknown> | null; messages: Array<Record<string, unknown>> | null; count: string }>;
+  page: { offset: number; limit: number; pageSize: number; hideDeleted: boolean; mask: boolean },
+): Promise<{ ticket: PageTicket; json: string } | null> {
+  const [row] = await rawRows(ctx.db.knex, PAGE_STATEMENTS[page.hideDeleted ? 1 : 0] as Statement, [
+    companyId,
+    ticketUuid,
+    page.limit,
+    page.offset,
+    page.pageSize,
+  ]);
+  if (!row) return null;
+  const ticket: PageTicket = {
+    id: Number(row[0]),
+    userId: row[1] === null ? null : Number(row[1]),
+    queueId: row[2] === null ? null : Number(row[2]),
+    isGroup: row[3] === 't',
+    status: row[4] as Ticket['status'],
+    unreadMessages: Number(row[5]),
   };
-  const [row] = result.rows;
-  if (!row?.ticket) return null;
+  const media = row[9] == null ? null : (JSON.parse(row[9]) as MediaRef[]);
+  const messages = withMediaUrls(row[8] ?? '[]', media, signerOf(ctx, companyId));
   return {
-    ticketRow: camelize<TicketRow>(row.ticket),
-    messages: (row.messages ?? []).map((message) => fromRow(ctx, companyId, camelize<MessageRow>(message))),
-    count: Number(row.count),
+    ticket,
+    json: `{"messages":${messages},"ticket":${renderTicket(row, PAGE_TICKET, page.mask)},"count":${row[6]},"hasMore":${Number(row[7]) > page.pageSize}}`,
   };
 }

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
-import { camelize } from './camel-keys';
-import { loadTickets, type TicketRow, ticketFromRow, ticketRowsQuery } from './ticket-serializer';
-import { seesEverything, type Viewer, whereInViewersLists } from './visibility';
+import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from './json-sql';
+import { rawRows, type Statement } from './prepared';
+import { TICKET_ROW_JOINS } from './ticket-serializer';
+import { seesEverything, type Viewer, viewersListsSql } from './visibility';
 
 /** The filters of `GET /tickets` (docs/inbox-api.md "Tickets"), already parsed. */
 export interface TicketListFilters {
@@ -38,23 +39,27 @@ export interface TicketListPage {
   count: number;
 }
 
+/** The JSON text of a `TicketListPage`, as Postgres built it (sent as it is). */
+export type TicketListJson = JsonText<TicketListPage>;
+
 /** A status as an SQL literal (only the six statuses of TICKET_STATUSES pass). */
 function statusLiteral(status: TicketStatus): string {
   if (!(TICKET_STATUSES as readonly string[]).includes(status)) throw new Error(`not a ticket status: ${status}`);
   return `'${status}'`;
 }
 
-/** The name of a prepared statement for an SQL text (the same text, the same name). */
-function statementName(sql: string): string {
-  let name = statementNames.get(sql);
-  if (name === undefined) {
-    name = `inbox_tickets_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    statementNames.set(sql, name);
+/** A statement for an SQL text, named after it (the same text, the same prepared statement). */
+function statementOf(text: string): Statement {
+  let statement = statements.get(text);
+  if (statement === undefined) {
+    statement = { name: `inbox_list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
+    if (statements.size >= 10_000) statements.clear();
+    statements.set(text, statement);
   }
-  return name;
+  return statement;
 }
-/** Hashed once per SQL text: a list request would otherwise hash its statement every time. */
-const statementNames = new Map<string, string>();
+/** Named once per SQL text: a list request would otherwise hash its statement every time. */
+const statements = new Map<string, Statement>();
 
 /** `[start, end)` of a YYYY-MM-DD calendar day in the server's time zone. */
 export function dayRange(day: string): [Date, Date] {
@@ -67,48 +72,93 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
+/** The bound values of one statement: `add` answers the placeholder (`$n`) of a value. */
+class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 /** How a text search is run (see `planSearch`). */
 interface SearchPlan {
+  /** The text as typed (NULs removed, trimmed). */
+  text: string;
   pattern: string;
   /** The number's digits as a pattern, when the text looks like a phone number. */
   numberPattern: string | null;
   /** The text as a ticket id, when it is one. */
   ticketId: number | null;
   /**
-   * Message contents: not searched; searched through the trigram index (`index`: a rare text, the ids of
-   * the tickets whose messages match are gathered once); or probed ticket by ticket in list order
-   * (`probe`: a common text, the first tickets of the list almost all match, so reading their own
-   * messages is far cheaper than gathering every matching message of the company).
+   * Message contents: not searched (`none`); the ids of the tickets whose messages match gathered once
+   * through the messages' trigram index and read (`index`: a rare text); the same ids gathered, then the
+   * visible tickets walked in list order on their indexes checking each against them (`gather`: a text in a
+   * few hundred to a few thousand messages, whose tickets would cost more to read than to walk past); or
+   * the visible tickets walked in list order, each probed until the page and the count are full (`probe`: a
+   * common or medium text, most walked tickets match). A probe reads the ticket's search document
+   * (migration 0002) — one or two short rows — or, when deleted messages must be left out (LGPD) or the
+   * text holds the documents' separator, the ticket's messages (`probe-messages`).
    */
-  messages: 'none' | 'index' | 'probe';
-  hideDeleted: boolean;
+  messages: 'none' | 'index' | 'gather' | 'probe' | 'probe-messages';
 }
 
 /**
- * Above this many matching messages (counted, see `countedMessageMatches`), message contents are probed
- * per ticket. Measured on the bench data set: 1,644 matches take 10 ms through the index and 65 ms probed;
- * 10,442 take 45 ms through the index and 12 ms probed.
+ * How a message search is run, by how many messages match its text (counted, see `countedMessageMatches`):
+ * up to `gatherAboveMessages` their tickets are read (`index`), up to `probeAboveMessages` the visible tickets
+ * are walked past their ids (`gather`), above it each walked ticket is probed (`probe`). Measured on the bench
+ * data set (docs/benchmarks.md, "Inbox"): the trigram index costs about 2–4 µs per matching message, reading
+ * a ticket about 2 µs, walking past one on an index well under 1 µs, probing a search document 1–2 µs; a walk
+ * stops after SEARCH_COUNT_LIMIT matches. `recentWindow`: how many of a profile user's newest visible
+ * tickets a walk merges first (see `listTickets`), enough for a text in one ticket out of fifteen to fill
+ * the count's cap. Tests lower them to reach every path with a few rows.
  */
-const PROBE_ABOVE_MESSAGES = 4_000;
+export const SEARCH_TUNING = { gatherAboveMessages: 1_000, probeAboveMessages: 4_000, recentWindow: 1_500 };
 /** A text search counts up to this many tickets (docs/inbox-api.md): exact below it. */
 export const SEARCH_COUNT_LIMIT = 100;
+/** The separator of the search documents' messages (migration 0002). */
+const DOC_SEPARATOR = '\u0001';
 
 /** How a recent text was searched, per company and text: a stale choice only costs speed. */
-const strategies = new Map<string, { messages: 'index' | 'probe'; until: number }>();
+const strategies = new Map<string, { messages: 'index' | 'gather' | 'probe'; until: number }>();
 const STRATEGY_CACHE_SIZE = 1_000;
 const STRATEGY_CACHE_MS = 60_000;
 
 /**
- * How many of the company's messages match a pattern, counted for real up to `limit` (the planner's
- * estimate for `ILIKE '%word%'` is often off by several times, and the choice turns on it).
+ * The part of a search text the messages' trigram index is asked for: a number of five digits or more in a
+ * text of several words (a protocol, an order), else the whole text. The index's cost is that of the
+ * commonest trigram it must intersect ("protocolo 06855387": ~4.7 ms; "06855387": ~0.5 ms on the bench
+ * data set), and such a number is far rarer than the words around it; the whole text is checked on what it
+ * finds. Null: the whole text.
  */
-async function countedMessageMatches(knex: Knex, companyId: number, pattern: string, limit: number): Promise<number> {
-  const result = (await knex.raw(
-    'SELECT count(*)::integer AS matches FROM (SELECT 1 FROM messages m WHERE m.company_id = ? AND m.body ILIKE ? LIMIT ?) s',
-    [companyId, pattern, limit],
-  )) as { rows: Array<{ matches: number }> };
-  return Number(result.rows[0]?.matches ?? 0);
+export function indexKeyOf(text: string): string | null {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length < 2) return null;
+  const numbers = words.filter((word) => (word.match(/\d/g)?.length ?? 0) >= 5).sort((a, b) => b.length - a.length);
+  return numbers[0] ?? null;
 }
+
+/**
+ * How many of the company's messages match a pattern, counted for real up to `limit` (the planner's
+ * estimate for `ILIKE '%word%'` is often off by several times, and the choice turns on it); `key`, the
+ * pattern of `indexKeyOf`, is what the trigram index is asked for.
+ */
+async function countedMessageMatches(
+  knex: Knex,
+  companyId: number,
+  pattern: string,
+  key: string | null,
+  limit: number,
+): Promise<number> {
+  const [row] = await rawRows(knex, COUNT_MATCHES, [companyId, key ?? pattern, pattern, limit]);
+  return Number(row?.[0] ?? 0);
+}
+const COUNT_MATCHES: Statement = {
+  name: 'inbox_search_count_matches',
+  text: `SELECT count(*) FROM (SELECT 1 FROM messages m
+    WHERE m.company_id = $1 AND m.body ILIKE $2 AND lower(m.body) LIKE lower($3) LIMIT $4) s`,
+};
 
 /** Decides how a search text is matched: contact name, number digits, ticket id, message contents. */
 async function planSearch(
@@ -123,64 +173,96 @@ async function planSearch(
   const phoneLike = digits.length > 0 && /^[\d\s()+\-./]+$/.test(text);
   let messages: SearchPlan['messages'] = 'none';
   if (onMessages) {
-    const key = `${companyId}:${pattern}`;
-    const known = strategies.get(key);
-    if (known && known.until > Date.now()) messages = known.messages;
+    const { gatherAboveMessages: gather, probeAboveMessages: probe } = SEARCH_TUNING;
+    const cacheKey = `${companyId}:${gather}:${probe}:${pattern}`;
+    const known = strategies.get(cacheKey);
+    let strategy: 'index' | 'gather' | 'probe';
+    if (known && known.until > Date.now()) strategy = known.messages;
     else {
-      const matches = await countedMessageMatches(knex, companyId, pattern, PROBE_ABOVE_MESSAGES + 1);
-      messages = matches > PROBE_ABOVE_MESSAGES ? 'probe' : 'index';
+      const key = indexKeyOf(text);
+      const matches = await countedMessageMatches(knex, companyId, pattern, key ? containsPattern(key) : null, probe + 1);
+      strategy = matches > probe ? 'probe' : matches > gather ? 'gather' : 'index';
       if (strategies.size >= STRATEGY_CACHE_SIZE) strategies.clear();
-      strategies.set(key, { messages, until: Date.now() + STRATEGY_CACHE_MS });
+      strategies.set(cacheKey, { messages: strategy, until: Date.now() + STRATEGY_CACHE_MS });
     }
+    const hideDeleted = settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled';
+    messages = strategy !== 'probe' ? strategy : hideDeleted || text.includes(DOC_SEPARATOR) ? 'probe-messages' : 'probe';
   }
   return {
+    text,
     pattern,
     numberPattern: phoneLike ? containsPattern(digits) : null,
     ticketId: /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null,
     messages,
-    hideDeleted: settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled',
   };
 }
 
-/**
- * The search of the list: contact name (trigram index), the number's digits when the text looks like a
- * phone number (trigram index), the ticket id when it is one, and message contents with
- * `searchOnMessages`. For a rare text, one `IN (… UNION ALL …)` of ticket ids: each part runs once on its
- * index and the result is joined. For a common one, the messages of each ticket are probed in list order
- * (index on ticket_id), which stops with the page.
- */
-function whereSearch(query: Knex.QueryBuilder, companyId: number, plan: SearchPlan): void {
-  const contactMatch = `SELECT c.id FROM contacts c WHERE c.company_id = ? AND (c.name ILIKE ?${
-    plan.numberPattern === null ? '' : ' OR c.number LIKE ?'
-  })`;
-  const contactBindings: Array<string | number> = [companyId, plan.pattern];
-  if (plan.numberPattern !== null) contactBindings.push(plan.numberPattern);
-  const messageMatch = `m.company_id = ? AND m.body ILIKE ?${plan.hideDeleted ? ' AND NOT m.is_deleted' : ''}`;
+/** What a list statement is built from. */
+interface ListQuery {
+  params: Params;
+  /** The placeholder of the company id. */
+  company: string;
+  viewer: Viewer;
+  filters: TicketListFilters;
+  hideDeleted: boolean;
+}
 
-  if (plan.messages === 'probe') {
-    const parts = [`t.contact_id IN (${contactMatch})`];
-    const bindings: Array<string | number> = [...contactBindings];
-    if (plan.ticketId !== null) {
-      parts.push('t.id = ?');
-      bindings.push(plan.ticketId);
-    }
-    // OFFSET 0 keeps the EXISTS a probe of this ticket's messages (never turned into a company-wide hash)
-    parts.push(`EXISTS (SELECT 1 FROM messages m WHERE m.ticket_id = t.id AND ${messageMatch} OFFSET 0)`);
-    bindings.push(companyId, plan.pattern);
-    query.whereRaw(`(${parts.join(' OR ')})`, bindings);
-    return;
+/** A search as SQL: CTEs to put first and the condition on `tickets t`. */
+interface SearchSql {
+  ctes: string[];
+  condition: string;
+}
+
+/**
+ * The search: contact name (trigram index), the number's digits when the text looks like a phone number
+ * (trigram index), the ticket id when it is one, and message contents (see `SearchPlan.messages`). The
+ * tickets of the matching contacts are gathered once (`named`); for the `index` plan the tickets whose
+ * messages match too, in one `IN (… UNION ALL …)` (each part runs once on its index); the probes are
+ * conditions on each walked ticket. The texts reach the plan as the values of a CTE (`needle`), never as
+ * parameters the planner looks at: its estimates, and so its plan, don't depend on the text, which lets
+ * Postgres keep one generic plan per statement (planning a search cost it 2–3 ms per request).
+ */
+function searchSql(query: ListQuery, plan: SearchPlan): SearchSql {
+  const { params, company } = query;
+  // the index asked for the key of the text only, the whole text checked on what it finds (`indexKeyOf`)
+  const key = plan.messages === 'index' || plan.messages === 'gather' ? indexKeyOf(plan.text) : null;
+  const needle = `needle AS MATERIALIZED (SELECT ${params.add(plan.pattern)}::text AS pattern, lower(${params.add(plan.text)}::text) AS text${
+    plan.numberPattern === null ? '' : `, ${params.add(plan.numberPattern)}::text AS number`
+  }${key === null ? '' : `, ${params.add(containsPattern(key))}::text AS key`})`;
+  const named = `named AS MATERIALIZED (SELECT tc.id FROM tickets tc WHERE tc.company_id = ${company} AND tc.contact_id IN (
+      SELECT c.id FROM contacts c WHERE c.company_id = ${company} AND (c.name ILIKE (SELECT pattern FROM needle)${
+        plan.numberPattern === null ? '' : ' OR c.number LIKE (SELECT number FROM needle)'
+      })))`;
+  const ticketId = plan.ticketId === null ? null : `${params.add(plan.ticketId)}::integer`;
+  const deleted = query.hideDeleted ? ' AND NOT m.is_deleted' : '';
+  const messageMatch = `m.company_id = ${company} AND m.body ILIKE (SELECT pattern FROM needle)${deleted}`;
+  // lower(body) LIKE lower(pattern) is ILIKE, in a form no index answers
+  const indexedMatch =
+    key === null
+      ? messageMatch
+      : `m.company_id = ${company} AND m.body ILIKE (SELECT key FROM needle)
+        AND lower(m.body) LIKE lower((SELECT pattern FROM needle))${deleted}`;
+  if (plan.messages === 'index' || plan.messages === 'none') {
+    const parts = ['SELECT id FROM named'];
+    if (ticketId !== null) parts.push(`SELECT ${ticketId}`);
+    if (plan.messages === 'index') parts.push(`SELECT m.ticket_id FROM messages m WHERE ${indexedMatch}`);
+    return { ctes: [needle, named], condition: `t.id IN (${parts.join(' UNION ALL ')})` };
   }
-  const parts = [`SELECT tc.id FROM tickets tc WHERE tc.company_id = ? AND tc.contact_id IN (${contactMatch})`];
-  const bindings: Array<string | number> = [companyId, ...contactBindings];
-  if (plan.ticketId !== null) {
-    parts.push('SELECT ?::integer');
-    bindings.push(plan.ticketId);
+  const parts = ['t.id IN (SELECT id FROM named)'];
+  if (ticketId !== null) parts.push(`t.id = ${ticketId}`);
+  if (plan.messages === 'gather') {
+    // the tickets of the matching messages, once; each walked ticket is checked against them (a hash)
+    const gathered = `gathered AS MATERIALIZED (SELECT DISTINCT m.ticket_id AS id FROM messages m WHERE ${indexedMatch})`;
+    parts.push('t.id IN (SELECT id FROM gathered)');
+    return { ctes: [needle, named, gathered], condition: `(${parts.join(' OR ')})` };
   }
-  if (plan.messages === 'index') {
-    parts.push(`SELECT m.ticket_id FROM messages m WHERE ${messageMatch}`);
-    bindings.push(companyId, plan.pattern);
-  }
-  query.whereRaw(`t.id IN (${parts.join(' UNION ALL ')})`, bindings);
+  // OFFSET 0 keeps each EXISTS a probe of this ticket (never turned into a company-wide join)
+  parts.push(
+    plan.messages === 'probe'
+      ? 'EXISTS (SELECT 1 FROM ticket_search_docs d WHERE d.ticket_id = t.id AND strpos(d.doc, (SELECT text FROM needle)) > 0 OFFSET 0)'
+      : `EXISTS (SELECT 1 FROM messages m WHERE m.ticket_id = t.id AND ${messageMatch} OFFSET 0)`,
+  );
+  return { ctes: [needle, named], condition: `(${parts.join(' OR ')})` };
 }
 
 /**
@@ -189,12 +271,6 @@ function whereSearch(query: Knex.QueryBuilder, companyId: number, plan: SearchPl
  * others). The search view (no status) covers every ticket for an admin; for a profile user their own
  * lists, and everything only with showAll and allUserChat.
  */
-function whereListVisibility(query: Knex.QueryBuilder, viewer: Viewer, filters: TicketListFilters): void {
-  if (!listIsNarrowed(viewer, filters)) return;
-  whereInViewersLists(query, viewer, 't');
-}
-
-/** Whether the list is narrowed to the viewer's lists (see `whereListVisibility`). */
 function listIsNarrowed(viewer: Viewer, filters: TicketListFilters): boolean {
   if (filters.showAll === true && seesEverything(viewer)) return false;
   return !(!filters.status && viewer.profile === 'admin');
@@ -203,12 +279,11 @@ function listIsNarrowed(viewer: Viewer, filters: TicketListFilters): boolean {
 /** One disjoint part of a viewer's lists, as a condition on `tickets as t`. */
 interface ListBranch {
   sql: string;
-  bindings: Knex.RawBinding[];
   /**
    * For the page, the same part read one queue at a time (`vq.id`, each queue's range of the index is in
    * list order); the generic plan would otherwise walk every ticket of the status in order.
    */
-  perQueue?: { sql: string; queueIds: number[] };
+  perQueue?: { sql: string; queueIds: string };
 }
 
 /**
@@ -219,72 +294,89 @@ interface ListBranch {
  * and its count is a sum of index-only counts; one OR of the three would be a bitmap scan of every row of
  * the list, read twice (count and page). Queue ids are one array parameter: the text doesn't vary.
  */
-function listBranches(viewer: Viewer): ListBranch[] {
+function listBranches(query: ListQuery): ListBranch[] {
+  const { viewer, params } = query;
   const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ' AND NOT t.is_group' : '';
-  const branches: ListBranch[] = [{ sql: 't.user_id = ?', bindings: [viewer.id] }];
+  const branches: ListBranch[] = [{ sql: `t.user_id = ${params.add(viewer.id)}` }];
   if (viewer.queueIds.length > 0) {
+    const queueIds = params.add(viewer.queueIds);
     branches.push({
-      sql: `t.user_id IS NULL AND t.queue_id = ANY(?::int[])${noGroups}`,
-      bindings: [viewer.queueIds],
-      perQueue: { sql: `t.user_id IS NULL AND t.queue_id = vq.id${noGroups}`, queueIds: viewer.queueIds },
+      sql: `t.user_id IS NULL AND t.queue_id = ANY(${queueIds}::int[])${noGroups}`,
+      perQueue: { sql: `t.user_id IS NULL AND t.queue_id = vq.id${noGroups}`, queueIds },
     });
   }
   if (viewer.allTicket === 'enable' || viewer.profile === 'admin') {
-    branches.push({ sql: `t.user_id IS NULL AND t.queue_id IS NULL${noGroups}`, bindings: [] });
+    branches.push({ sql: `t.user_id IS NULL AND t.queue_id IS NULL${noGroups}` });
   }
   return branches;
 }
 
-/** The filtering query of the list (no order, no columns): every filter of `GET /tickets`. */
-function filteredTickets(
-  knex: Knex,
-  companyId: number,
-  viewer: Viewer,
-  filters: TicketListFilters,
-  search: SearchPlan | null,
-  branch?: ListBranch,
-): Knex.QueryBuilder {
-  const query = knex('tickets as t').where('t.companyId', companyId);
+/**
+ * The filters of `GET /tickets` as a condition on `tickets t` (no order): every filter of the list, the
+ * viewer's lists (or `branch`, a part of them) and the search (`search`, a condition from `searchSql`).
+ */
+function filterSql(query: ListQuery, branch: string | null, search: string | null): string {
+  const { params, company, viewer, filters } = query;
+  const where = [`t.company_id = ${company}`];
   // statuses are schema-checked literals: written into the SQL, each status gets its own plan
-  if (filters.status) query.whereRaw(`t.status = ${statusLiteral(filters.status)}`);
+  if (filters.status) where.push(`t.status = ${statusLiteral(filters.status)}`);
   else if (filters.statusFilter && filters.statusFilter.length > 0) {
-    query.whereRaw(`t.status IN (${[...new Set(filters.statusFilter)].map(statusLiteral).join(', ')})`);
+    where.push(`t.status IN (${[...new Set(filters.statusFilter)].map(statusLiteral).join(', ')})`);
   }
   // a branch of the viewer's lists replaces the visibility condition it is a part of
-  if (branch) query.whereRaw(branch.sql, branch.bindings);
-  else whereListVisibility(query, viewer, filters);
-
-  // id lists as one array parameter: the statement's text doesn't change with their length
-  if (filters.queueIds && filters.queueIds.length > 0) query.whereRaw('t.queue_id = ANY(?)', [filters.queueIds]);
-  if (filters.users && filters.users.length > 0 && viewer.profile === 'admin') {
-    query.whereRaw('t.user_id = ANY(?)', [filters.users]);
+  if (branch !== null) where.push(branch);
+  else if (listIsNarrowed(viewer, filters)) {
+    // in a search, behind subqueries: the plan's estimates don't depend on the viewer (see `searchSql`)
+    const param =
+      search === null
+        ? (value: unknown) => params.add(value)
+        : (value: unknown) => `(SELECT ${params.add(value)}::${Array.isArray(value) ? 'int[]' : 'int'})`;
+    where.push(viewersListsSql(viewer, 't', param));
   }
-  if (filters.whatsapps && filters.whatsapps.length > 0) query.whereRaw('t.whatsapp_id = ANY(?)', [filters.whatsapps]);
-  if (filters.withUnreadMessages) query.where('t.unreadMessages', '>', 0);
+  // id lists as one array parameter: the statement's text doesn't change with their length
+  if (filters.queueIds && filters.queueIds.length > 0) where.push(`t.queue_id = ANY(${params.add(filters.queueIds)}::int[])`);
+  if (filters.users && filters.users.length > 0 && viewer.profile === 'admin') {
+    where.push(`t.user_id = ANY(${params.add(filters.users)}::int[])`);
+  }
+  if (filters.whatsapps && filters.whatsapps.length > 0) {
+    where.push(`t.whatsapp_id = ANY(${params.add(filters.whatsapps)}::int[])`);
+  }
+  if (filters.withUnreadMessages) where.push('t.unread_messages > 0');
   if (filters.tags && filters.tags.length > 0) {
-    query.whereRaw(
-      `(t.id IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.company_id = ? AND tt.tag_id = ANY(?))
-        OR t.contact_id IN (SELECT ct.contact_id FROM contact_tags ct WHERE ct.company_id = ? AND ct.tag_id = ANY(?)))`,
-      [companyId, filters.tags, companyId, filters.tags],
-    );
+    const tags = params.add(filters.tags);
+    where.push(`(t.id IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.company_id = ${company} AND tt.tag_id = ANY(${tags}::int[]))
+      OR t.contact_id IN (SELECT ct.contact_id FROM contact_tags ct WHERE ct.company_id = ${company} AND ct.tag_id = ANY(${tags}::int[])))`);
   }
   if (filters.date) {
     const [start, end] = dayRange(filters.date);
-    query.where('t.createdAt', '>=', start).where('t.createdAt', '<', end);
+    where.push(`t.created_at >= ${params.add(start)}::timestamptz AND t.created_at < ${params.add(end)}::timestamptz`);
   }
   if (filters.updatedAt) {
     const [start, end] = dayRange(filters.updatedAt);
-    query.where('t.updatedAt', '>=', start).where('t.updatedAt', '<', end);
+    where.push(`t.updated_at >= ${params.add(start)}::timestamptz AND t.updated_at < ${params.add(end)}::timestamptz`);
   }
-  if (search) whereSearch(query, companyId, search);
-  return query;
+  if (search !== null) where.push(search);
+  return where.join(' AND ');
+}
+
+/**
+ * The page's rows: `ctes` first, then `ids` (the page's ids and `updated_at` in list order, one more than a
+ * page); each ticket's `TICKET_RENDER_COLUMNS` in list order and, last, `count` (an SQL expression,
+ * computed once). Past the last page, one row of nulls carries the count.
+ */
+function pageRowsSql(ctes: string[], ids: string, count: string, orderBy: string): string {
+  return `WITH ${[...ctes, `ids AS (${ids})`].join(',\n')}
+    SELECT ${TICKET_RENDER_COLUMNS}, k.total
+    FROM (SELECT (${count}) AS total) k
+    LEFT JOIN (ids JOIN tickets t ON t.id = ids.id ${TICKET_ROW_JOINS}) ON true
+    ${orderBy}`;
 }
 
 /**
  * `GET /tickets`: one page (40) of the filtered list, newest first unless `ASC`, with the count of the
- * whole list — for a text search, up to SEARCH_COUNT_LIMIT. The page's ids are chosen with the filters on
- * the tickets indexes (company, status, updated_at) and the page is built in the API shape by the
- * serializer's select.
+ * whole list — for a text search, up to SEARCH_COUNT_LIMIT — as the JSON text of the answer, built by
+ * Postgres in one statement (the page's tickets in the API shape; `mask` hides numbers). The SQL is written
+ * as text, one prepared statement per shape of the filters (the values are parameters).
  */
 export async function listTickets(
   knex: Knex,
@@ -292,86 +384,142 @@ export async function listTickets(
   viewer: Viewer,
   filters: TicketListFilters,
   options: { settings: Record<string, string>; mask: boolean },
-): Promise<TicketListPage> {
+): Promise<TicketListJson> {
   const pageNumber = filters.pageNumber ?? 1;
   const offset = (pageNumber - 1) * TICKETS_PAGE_SIZE;
-  const direction = filters.sortTickets === 'ASC' ? 'asc' : 'desc';
+  const order = filters.sortTickets === 'ASC' ? 'ASC' : 'DESC';
+  const orderBy = `ORDER BY t.updated_at ${order}, t.id ${order}`;
   const text = filters.searchParam?.replaceAll('\u0000', '').trim();
-  const search = text ? await planSearch(knex, companyId, text, filters.searchOnMessages === true, options.settings) : null;
-  const order = [
-    { column: 't.updatedAt', order: direction },
-    { column: 't.id', order: direction },
-  ];
-  // one more than a page tells whether another page follows (a search's count may stop short of it)
+  const plan = text ? await planSearch(knex, companyId, text, filters.searchOnMessages === true, options.settings) : null;
+  const params = new Params();
+  const query: ListQuery = {
+    params,
+    company: params.add(companyId),
+    viewer,
+    filters,
+    hideDeleted: options.settings.enableLGPD === 'enabled' && options.settings.lgpdDeleteMessage === 'enabled',
+  };
+  // one more than a page tells whether another page follows
   const pageSize = TICKETS_PAGE_SIZE + 1;
-  const pageIds = (from: Knex.QueryBuilder) => from.select('t.id').orderBy(order).limit(pageSize).offset(offset);
+  let sql: string;
 
-  if (!search) {
-    // a tab: one statement, prepared once per connection with its plan reused (planning is much of its
-    // cost) — the page's rows in the API shape, each carrying the count
-    const branches = listIsNarrowed(viewer, filters) ? listBranches(viewer) : [undefined];
-    const parts = branches.map((branch) => filteredTickets(knex, companyId, viewer, filters, null, branch));
-    const count = knex.raw(
-      parts.map(() => '?').join(' + '),
-      parts.map((part) => part.clone().count('*')),
-    );
-    let page: Knex.QueryBuilder;
-    if (parts.length === 1) page = pageIds(parts[0] as Knex.QueryBuilder);
-    else {
-      // each part's first rows in list order (enough for this page), merged; LIMIT is a parameter, so
+  if (!plan) {
+    // a tab: the page's ids merged from the parts of the viewer's lists, the count a sum of the parts' counts
+    const branches = listIsNarrowed(viewer, filters) ? listBranches(query) : [null];
+    const count = branches
+      .map((branch) => `(SELECT count(*) FROM tickets t WHERE ${filterSql(query, branch?.sql ?? null, null)})`)
+      .join(' + ');
+    const limit = params.add(pageSize);
+    const skip = params.add(offset);
+    let ids: string;
+    if (branches.length === 1) {
+      ids = `SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, branches[0]?.sql ?? null, null)} ${orderBy} LIMIT ${limit} OFFSET ${skip}`;
+    } else {
+      // each part's first rows in list order (enough for this page), merged; the limits are parameters, so
       // every page shares the statement
-      const head = (branch: ListBranch) =>
-        filteredTickets(knex, companyId, viewer, filters, null, branch)
-          .select('t.id', 't.updatedAt')
-          .orderBy(order)
-          .limit(offset + pageSize);
-      const heads = branches.map((branch) =>
-        branch?.perQueue
-          ? knex.raw('(SELECT h.id, h.updated_at FROM unnest(?::int[]) vq(id) CROSS JOIN LATERAL ? h)', [
-              branch.perQueue.queueIds,
-              head({ sql: branch.perQueue.sql, bindings: [] }),
-            ])
-          : head(branch as ListBranch),
-      );
-      page = pageIds(knex.from(knex.raw(`(${heads.map(() => '?').join(' UNION ALL ')}) as t`, heads)));
+      const headLimit = params.add(offset + pageSize);
+      const heads = branches.map((branch) => {
+        const part = branch as ListBranch;
+        if (!part.perQueue) {
+          return `(SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, null)} ${orderBy} LIMIT ${headLimit})`;
+        }
+        return `(SELECT h.id, h.updated_at FROM unnest(${part.perQueue.queueIds}::int[]) vq(id) CROSS JOIN LATERAL
+          (SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.perQueue.sql, null)} ${orderBy} LIMIT ${headLimit}) h)`;
+      });
+      ids = `SELECT t.id, t.updated_at FROM (${heads.join(' UNION ALL ')}) t ${orderBy} LIMIT ${limit} OFFSET ${skip}`;
     }
-    const statement = ticketRowsQuery(knex, companyId)
-      .whereIn('t.id', page)
-      .select(knex.raw('(?) as list_total', [count]))
-      .orderBy(order);
-    const { sql, bindings } = statement.toSQL();
-    const result = (await knex.raw(sql, bindings as readonly Knex.RawBinding[]).options({ name: statementName(sql) })) as {
-      rows: Array<Record<string, unknown>>;
-    };
-    const rows = result.rows.map((row) => camelize<Record<string, unknown>>(row)) as unknown as Array<
-      TicketRow & { listTotal: number | string }
-    >;
-    let total = rows[0] ? Number(rows[0].listTotal) : 0;
-    if (!rows[0] && offset > 0) {
-      total = Number(
-        ((await knex.select(knex.raw('(?) as count', [count]))) as Array<{ count: number | string }>)[0]?.count ?? 0,
-      );
+    sql = pageRowsSql([], ids, count, orderBy);
+  } else if (plan.messages === 'gather' || plan.messages === 'probe' || plan.messages === 'probe-messages') {
+    // a common text: the visible tickets walked in list order, probed until the count's cap (or the page,
+    // past it) is full — one pass for both
+    const search = searchSql(query, plan);
+    // a literal: the plan depends on it (a walk for a few rows), and it only changes past the second page
+    const cap = Math.max(SEARCH_COUNT_LIMIT, offset + pageSize);
+    const parts = walkParts(query);
+    const head = (part: WalkPart, condition: string | null, limit: number) =>
+      part.ranges === null
+        ? `(SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, condition)} ${orderBy} LIMIT ${limit})`
+        : `(SELECT h.id, h.updated_at FROM ${part.ranges} CROSS JOIN LATERAL
+            (SELECT t.id, t.updated_at FROM tickets t WHERE t.status = s.status AND ${filterSql(query, part.sql, condition)}
+             ${orderBy} LIMIT ${limit}) h)`;
+    let top: string[];
+    if (parts.length === 1) {
+      top = [
+        `top AS (SELECT t.id, t.updated_at FROM ${head(parts[0] as WalkPart, search.condition, cap)} t ${orderBy} LIMIT ${cap})`,
+      ];
+    } else {
+      // Several parts (a profile user's lists, per status): each part can only stop at its own cap, and
+      // sparse parts (a queue's few unassigned tickets) would be probed to their end. So the newest
+      // SEARCH_TUNING.recentWindow visible tickets are merged first without probing (index-only) and probed in list
+      // order, which stops at the cap; only when they hold fewer matches are the older ones walked part by
+      // part, from where the window ended.
+      const window = SEARCH_TUNING.recentWindow;
+      const after = order === 'DESC' ? '<' : '>';
+      const older = `(t.updated_at, t.id) ${after} (SELECT r.updated_at, r.id FROM recent r ORDER BY r.updated_at ${order === 'DESC' ? 'ASC' : 'DESC'}, r.id ${order === 'DESC' ? 'ASC' : 'DESC'} LIMIT 1)`;
+      top = [
+        `recent AS MATERIALIZED (SELECT t.id, t.updated_at FROM (${parts.map((part) => head(part, null, window)).join(' UNION ALL ')}) t ${orderBy} LIMIT ${window})`,
+        `hits AS (SELECT t.id, t.updated_at FROM (SELECT * FROM recent t ${orderBy} OFFSET 0) t WHERE ${search.condition} LIMIT ${cap})`,
+        `rest AS (SELECT t.id, t.updated_at FROM (${parts.map((part) => head(part, `${search.condition} AND ${older}`, cap)).join(' UNION ALL ')}) t
+          WHERE (SELECT count(*) FROM hits) < ${cap} AND (SELECT count(*) FROM recent) = ${window})`,
+        `top AS (SELECT t.id, t.updated_at FROM (SELECT * FROM hits UNION ALL SELECT * FROM rest) t ${orderBy} LIMIT ${cap})`,
+      ];
     }
-    const tickets = rows.slice(0, TICKETS_PAGE_SIZE).map((row) => ticketFromRow(row, options.mask));
-    return { tickets, hasMore: rows.length > TICKETS_PAGE_SIZE, count: total };
-  }
-
-  const filtered = filteredTickets(knex, companyId, viewer, filters, search);
-  // a search: its plan depends on the text, so the ids and the count are planned each time (a small
-  // statement); the page is then loaded by the serializer's prepared statement
-  let statement: Knex.QueryBuilder;
-  if (search.messages === 'probe') {
-    const count = knex.count('*').from(filtered.clone().select(knex.raw('1')).limit(SEARCH_COUNT_LIMIT).as('capped'));
-    statement = knex.select(knex.raw('(?) as total', [count]), knex.raw('array(?) as ids', [pageIds(filtered.clone())]));
+    sql = pageRowsSql(
+      [...search.ctes, ...top],
+      `SELECT t.id, t.updated_at FROM top t ${orderBy} LIMIT ${pageSize} OFFSET ${offset}`,
+      `SELECT least(count(*), ${SEARCH_COUNT_LIMIT}) FROM top`,
+      orderBy,
+    );
   } else {
-    // the matching tickets are gathered once (a few index scans), then counted and paged
-    const count = knex.count('*').from(knex('matched').select(knex.raw('1')).limit(SEARCH_COUNT_LIMIT).as('capped'));
-    statement = knex
-      .withMaterialized('matched', filtered.clone().select('t.id', 't.updatedAt'))
-      .select(knex.raw('(?) as total', [count]), knex.raw('array(?) as ids', [pageIds(knex('matched as t'))]));
+    // a rare text (or none in messages): the matching tickets gathered once (a few index scans), then
+    // counted and paged
+    const search = searchSql(query, plan);
+    const matched = `SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, null, search.condition)}`;
+    sql = pageRowsSql(
+      [...search.ctes, `matched AS MATERIALIZED (${matched})`],
+      `SELECT t.id, t.updated_at FROM matched t ${orderBy} LIMIT ${pageSize} OFFSET ${offset}`,
+      `SELECT count(*) FROM (SELECT 1 FROM matched LIMIT ${SEARCH_COUNT_LIMIT}) capped`,
+      orderBy,
+    );
   }
-  const [row] = (await statement) as Array<{ total: number | string; ids: number[] }>;
-  const ids = row?.ids ?? [];
-  const tickets = await loadTickets(knex, companyId, ids.slice(0, TICKETS_PAGE_SIZE), options.mask);
-  return { tickets, hasMore: ids.length > TICKETS_PAGE_SIZE, count: Number(row?.total ?? 0) };
+  const rows = await rawRows(knex, statementOf(sql), params.values);
+  const count = Number(rows[0]?.[TICKET_RENDER_WIDTH] ?? 0);
+  // past the last page the one row carries only the count
+  const page = rows[0]?.[0] === null ? [] : rows;
+  const tickets = page.slice(0, TICKETS_PAGE_SIZE).map((row) => renderTicket(row, 0, options.mask));
+  return `{"tickets":[${tickets.join(',')}],"hasMore":${page.length > TICKETS_PAGE_SIZE},"count":${count}}` as TicketListJson;
+}
+
+/**
+ * One part of the walk of a search: the ranges it is read in (`s.status`, maybe `vq.id`; none: the company's
+ * tickets in list order) and its condition.
+ */
+interface WalkPart {
+  ranges: string | null;
+  sql: string | null;
+}
+
+/**
+ * The parts of a search's walk, each read in list order on an index range, so that each stops with the
+ * cap: the company's tickets for a viewer who sees them all (tickets_company_updated; per status with a
+ * statusFilter, tickets_company_status_updated); else the viewer's lists per status — their own tickets
+ * (tickets_company_user_status) and the unassigned ones per queue (tickets_unassigned_queue) or without one.
+ */
+function walkParts(query: ListQuery): WalkPart[] {
+  const { viewer, filters } = query;
+  const narrowed = listIsNarrowed(viewer, filters);
+  const statusFilter = filters.statusFilter && filters.statusFilter.length > 0 ? [...new Set(filters.statusFilter)] : null;
+  if (!narrowed && statusFilter === null) return [{ ranges: null, sql: null }];
+  // the statuses as a literal and the queues behind a subquery: the planner's estimates (and so the choice
+  // of one generic plan over a plan per request) never depend on the values
+  const byStatus = `unnest('{${(statusFilter ?? TICKET_STATUSES).join(',')}}'::text[]) s(status)`;
+  if (!narrowed) return [{ ranges: byStatus, sql: null }];
+  return listBranches(query).map((branch) =>
+    branch.perQueue
+      ? {
+          ranges: `unnest((SELECT ${branch.perQueue.queueIds}::int[])) vq(id) CROSS JOIN ${byStatus}`,
+          sql: branch.perQueue.sql,
+        }
+      : { ranges: byStatus, sql: branch.sql },
+  );
 }

@@ -47,7 +47,8 @@ export interface TicketRow {
 
 /**
  * The API's ticket shape (1-core §3 Ticket) as SQL columns over a ticket row `t` joined as
- * `TICKET_ROW_JOINS` does: contact, queue, user, the ticket's and its contact's tags, and the rating.
+ * `TICKET_ROW_JOINS` does: contact, queue, user, the ticket's and its contact's tags (their ids are on the
+ * ticket's row, migration 0003), and the rating.
  * One text for the builder (`ticketRowsQuery`) and for statements that can't use it (a CTE's
  * `UPDATE tickets … RETURNING`, whose values are the updated ones). Keys are snake_case: raw results are
  * camelized into a `TicketRow` by the caller, builder results by knex.
@@ -60,10 +61,9 @@ export const TICKET_ROW_COLUMNS = `t.id, t.uuid, t.status, t.channel, t.is_group
     'active', c.active) AS contact_json,
   CASE WHEN q.id IS NULL THEN NULL ELSE json_build_object('id', q.id, 'name', q.name, 'color', q.color) END AS queue_json,
   CASE WHEN u.id IS NULL THEN NULL ELSE json_build_object('id', u.id, 'name', u.name) END AS user_json,
-  coalesce((SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) ORDER BY tg.name)
-    FROM tags tg WHERE tg.company_id = t.company_id AND tg.id IN (
-      SELECT tt.tag_id FROM ticket_tags tt WHERE tt.ticket_id = t.id
-      UNION SELECT ct.tag_id FROM contact_tags ct WHERE ct.contact_id = t.contact_id)), '[]'::json) AS tags_json`;
+  CASE WHEN cardinality(t.tag_ids) = 0 THEN '[]'::json ELSE
+    coalesce((SELECT json_agg(json_build_object('id', tg.id, 'name', tg.name, 'color', tg.color) ORDER BY tg.name)
+      FROM tags tg WHERE tg.company_id = t.company_id AND tg.id = ANY(t.tag_ids)), '[]'::json) END AS tags_json`;
 
 /** The joins `TICKET_ROW_COLUMNS` reads, after a ticket row `t`. */
 export const TICKET_ROW_JOINS = `JOIN contacts c ON c.id = t.contact_id

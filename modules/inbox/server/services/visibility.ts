@@ -80,6 +80,17 @@ export function whereInViewersLists(query: Knex.QueryBuilder, viewer: Viewer, al
   });
 }
 
+/**
+ * `whereInViewersLists` as SQL text over `tickets` aliased `alias`, for statements written as text (the hot
+ * lists); `param` adds a bound value and answers its placeholder. The same rule, condition for condition.
+ */
+export function viewersListsSql(viewer: Viewer, alias: string, param: (value: unknown) => string): string {
+  const queue: string[] = [viewer.queueIds.length > 0 ? `${alias}.queue_id = ANY(${param(viewer.queueIds)}::int[])` : 'false'];
+  if (viewer.allTicket === 'enable' || viewer.profile === 'admin') queue.push(`${alias}.queue_id IS NULL`);
+  const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ` AND ${alias}.is_group = false` : '';
+  return `(${alias}.user_id = ${param(viewer.id)} OR (${alias}.user_id IS NULL AND (${queue.join(' OR ')})${noGroups}))`;
+}
+
 /** Narrows a query to every ticket the viewer may see (the search view of a profile user). */
 export function whereVisibleTo(query: Knex.QueryBuilder, viewer: Viewer, alias = 'tickets'): void {
   if (seesEverything(viewer)) return;
