@@ -28,6 +28,7 @@ import {
   cpuPerRequest,
   epochMs,
   type Figure,
+  figureLine,
   login,
   percentile,
   type ServerProcess,
@@ -578,9 +579,7 @@ export async function inboxBenchmarks(options: {
   const log = options.log ?? console.log;
   const push = (figure: Figure) => {
     options.push(figure);
-    log(
-      `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value}${figure.detail ? ` — ${figure.detail.replaceAll('<br>', '; ')}` : ''}`,
-    );
+    log(figureLine(figure));
   };
   const dataset = await ensureInboxDataset(log);
   const { counts } = dataset;

@@ -28,6 +28,7 @@ import {
   CpuWindow,
   cpuPerRequest,
   type Figure,
+  figureLine,
   login,
   percentile,
   type ServerProcess,
@@ -267,7 +268,7 @@ export async function kanbanBenchmarks(options: {
         detail: `p50 ${ms(p50)} ms, p99 ${ms(p99)} ms; ${Math.round(result.rps)} req/s; ${(result.bytes / 1024).toFixed(0)} KB per answer; non-200/errors: ${result.bad}<br>${result.cpu}`,
       };
       options.push(figure);
-      log(`${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} — ${figure.detail?.replaceAll('<br>', '; ')}`);
+      log(figureLine(figure));
     }
     await renderInBrowser(server, scrolledLane, options.push, log);
   } finally {
@@ -342,7 +343,7 @@ async function renderInBrowser(
         `median frame ${ms(percentile(frames, 50))} ms, worst ${ms(Math.max(...frames))} ms; rows in view still placeholders: ${placeholders} of ${rows}`,
     };
     push(figure);
-    log(`${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} — ${figure.detail}`);
+    log(figureLine(figure));
     if (pageErrors.length > 0) log(`page errors: ${pageErrors.map((error) => error.message).join('; ')}`);
   } catch (error) {
     push({

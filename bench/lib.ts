@@ -170,6 +170,11 @@ export interface Figure {
 }
 
 /** The p-th percentile (0–100) of values, nearest rank. */
+/** A figure as one line of the bench's output: ✓ or ✗, name, value, and the detail on the same line. */
+export function figureLine(figure: Figure): string {
+  return `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value}${figure.detail ? ` — ${figure.detail.replaceAll('<br>', '; ')}` : ''}`;
+}
+
 export function percentile(values: number[], p: number): number {
   if (values.length === 0) return Number.NaN;
   const sorted = Float64Array.from(values).sort();

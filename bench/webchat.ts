@@ -18,7 +18,7 @@ import http from 'node:http';
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
-import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, login, percentile, startServer } from './lib';
+import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, figureLine, login, percentile, startServer } from './lib';
 
 const GROUP = 'webchat';
 const COMPANY = 'Webchat Bench';
@@ -248,7 +248,7 @@ export async function webchatBenchmarks(options: {
         detail: `p50 ${ms(p50)} ms, p95 ${ms(p95)} ms; stored (POST 201) p50 ${ms(percentile(storeLatencies, 50))} ms, p99 ${ms(percentile(storeLatencies, 99))} ms; ${(latencies.length / elapsed).toFixed(0)} messages/s over ${elapsed.toFixed(1)} s; failed or undelivered: ${failed}<br>${cpuPerRequest(used, latencies.length)}`,
       };
       options.push(figure);
-      log(`${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} — ${figure.detail?.replaceAll('<br>', '; ')}`);
+      log(figureLine(figure));
     };
     await run(
       `New conversations spread over ${SPREAD_SECONDS} s (${Math.round(tokens.length / SPREAD_SECONDS)} messages/s)`,

@@ -47,6 +47,7 @@ import {
   CpuWindow,
   cpuPerRequest,
   type Figure,
+  figureLine,
   login,
   percentile,
   processCpuSeconds,
@@ -784,7 +785,7 @@ export async function whatsappBenchmarks(options: {
   const log = options.log ?? console.log;
   const push = (figure: Figure) => {
     options.push(figure);
-    log(`${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} — ${figure.detail?.replaceAll('<br>', '; ')}`);
+    log(figureLine(figure));
   };
   muteLibsignalConsole();
   await removeCompanies();
