@@ -13,7 +13,7 @@
  * while it runs, a takeover (whose UPDATE needs the row lock) waits for it to commit. So a process that lost
  * its lease — paused, partitioned — can't write over the new holder's secrets.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Knex } from 'knex';
 
@@ -156,6 +156,19 @@ export function newLeaseOwnerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
+/** The prepared statement name of a fenced write's text (the same text, the same name), remembered per text. */
+function fencedStatementName(sql: string): string {
+  let name = fencedStatementNames.get(sql);
+  if (name === undefined) {
+    name = `wa_fenced_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
+    // the texts are a handful of key-type mixes; a bound keeps an unexpected variety from growing forever
+    if (fencedStatementNames.size >= 1_000) fencedStatementNames.clear();
+    fencedStatementNames.set(sql, name);
+  }
+  return name;
+}
+const fencedStatementNames = new Map<string, string>();
+
 const TTL = `? * interval '1 millisecond'`;
 
 interface LeaseRow {
@@ -250,14 +263,16 @@ class Lease implements SessionLease {
 
   async fencedWrite(writes: string[], bindings: readonly unknown[]): Promise<void> {
     if (!this.usable) throw this.endError();
-    const { rows } = await this.manager.knex.raw(
-      `WITH lease AS (
+    const sql = `WITH lease AS (
          SELECT owner_id, epoch, expires_at, expires_at > clock_timestamp() AS live
          FROM whatsapp_session_leases WHERE whatsapp_id = ? FOR SHARE
        ), held AS (SELECT 1 FROM lease WHERE owner_id = ? AND epoch = ? AND live)${writes.map((write) => `, ${write}`).join('')}
-       SELECT (SELECT row_to_json(lease) FROM lease) AS lease`,
-      [this.whatsappId, this.ownerId, this.epoch, ...bindings] as Knex.RawBinding[],
-    );
+       SELECT (SELECT row_to_json(lease) FROM lease) AS lease`;
+    const { rows } = await this.manager.knex
+      .raw(sql, [this.whatsappId, this.ownerId, this.epoch, ...bindings] as Knex.RawBinding[])
+      // every inbound message writes its sender's Signal session with the same text: prepared once per
+      // connection, not parsed and planned for each message
+      .options({ name: fencedStatementName(sql) });
     const reason = lostReason((rows[0] as { lease: LeaseRow | null } | undefined)?.lease ?? undefined, this.ownerId, this.epoch);
     if (reason) throw this.markLost(reason);
     // released by this process while the statement waited: what it wrote was still under the lease
