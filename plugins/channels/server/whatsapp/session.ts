@@ -1,3 +1,4 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import {
   Browsers,
@@ -19,7 +20,11 @@ import { toProductAck } from './outbound';
 import { failQueued, sentContent } from './outbox';
 import { OutboxSender } from './sender';
 import { LeaseLostError, type SessionLease, usePostgresAuthState } from './session-store';
+import { retireTransactionStorage, transactionStorageOf } from './transaction-storage';
 import { resolveWaVersion, type WhatsAppTransport } from './transport';
+
+/** How long a gone socket's in-flight work may still use its key store's transactions (transaction-storage.ts). */
+const STORAGE_RETIRE_MS = 30_000;
 
 // this module loads with a process's first session, before Baileys opens any Signal session
 muteLibsignalConsole();
@@ -70,6 +75,8 @@ export class WhatsAppSession {
   readonly whatsappId: number;
   readonly companyId: number;
   private socket: WASocket | null = null;
+  /** The key store's async storage of the latest socket (transaction-storage.ts): disabled once it is gone. */
+  private socketStorage: AsyncLocalStorage<unknown> | null = null;
   private open = false;
   private stopping = false;
   private ended = false;
@@ -230,6 +237,9 @@ export class WhatsAppSession {
       },
     });
     this.socket = socket;
+    // each connect makes a socket; the previous one is closed by now (or closing): its storage goes
+    retireTransactionStorage(this.socketStorage, STORAGE_RETIRE_MS);
+    this.socketStorage = transactionStorageOf(socket.authState.keys);
     this.open = false;
     this.pairingRequested = false;
     socket.ev.process(async (events) => {
@@ -424,6 +434,8 @@ export class WhatsAppSession {
     this.open = false;
     // ending the socket is not logging out: the pairing stays for the next owner
     socket?.end(undefined);
+    retireTransactionStorage(this.socketStorage, STORAGE_RETIRE_MS);
+    this.socketStorage = null;
     await this.inbound.idle().catch(() => {});
     this.host.ended(this, why);
   }

@@ -1,0 +1,58 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { addTransactionCapability, type SignalKeyStore } from '@whiskeysockets/baileys';
+import { describe, expect, it } from 'vitest';
+import { retireTransactionStorage, transactionStorageOf } from './transaction-storage';
+
+/** A key store of nothing: the transactions' storage is all these tests look at. */
+const emptyStore: SignalKeyStore = {
+  get: async () => ({}),
+  set: async () => {},
+};
+
+/** Baileys' logger interface, saying nothing. */
+const silent = {
+  level: 'silent',
+  child: () => silent,
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+};
+
+function transactionKeys() {
+  return addTransactionCapability(emptyStore, silent, { maxCommitRetries: 1, delayBetweenTriesMs: 1 });
+}
+
+describe('the key store transactions storage of a Baileys socket', () => {
+  it('is found through isInTransaction, and AsyncLocalStorage is left as it was', async () => {
+    const getStore = AsyncLocalStorage.prototype.getStore;
+    const keys = transactionKeys();
+    const storage = transactionStorageOf(keys);
+    expect(storage).toBeInstanceOf(AsyncLocalStorage);
+    expect(AsyncLocalStorage.prototype.getStore).toBe(getStore);
+    // it is the storage of these keys' transactions, not some other one
+    expect(keys.isInTransaction()).toBe(false);
+    let inside = false;
+    await keys.transaction(async () => {
+      inside = keys.isInTransaction() && storage?.getStore() !== undefined;
+    }, 'probe');
+    expect(inside).toBe(true);
+    expect(transactionStorageOf(transactionKeys())).not.toBe(storage);
+  });
+
+  it('answers null for a key store without transactions', () => {
+    expect(transactionStorageOf({})).toBeNull();
+  });
+
+  it('is disabled after the delay: a store set before reads as none', async () => {
+    const storage = new AsyncLocalStorage<number>();
+    await storage.run(1, async () => {
+      expect(storage.getStore()).toBe(1);
+      retireTransactionStorage(storage as AsyncLocalStorage<unknown>, 5);
+      expect(storage.getStore()).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(storage.getStore()).toBeUndefined();
+    });
+  });
+});
