@@ -20,7 +20,7 @@ import { toProductAck } from './outbound';
 import { failQueued, sentContent } from './outbox';
 import { OutboxSender } from './sender';
 import { LeaseLostError, type SessionLease, usePostgresAuthState } from './session-store';
-import { retireTransactionStorage, transactionStorageOf } from './transaction-storage';
+import { enableOnlyInTransactions, retireTransactionStorage, transactionStorageOf } from './transaction-storage';
 import { resolveWaVersion, type WhatsAppTransport } from './transport';
 
 /** How long a gone socket's in-flight work may still use its key store's transactions (transaction-storage.ts). */
@@ -240,6 +240,7 @@ export class WhatsAppSession {
     // each connect makes a socket; the previous one is closed by now (or closing): its storage goes
     retireTransactionStorage(this.socketStorage, STORAGE_RETIRE_MS);
     this.socketStorage = transactionStorageOf(socket.authState.keys);
+    enableOnlyInTransactions(socket.authState.keys, this.socketStorage);
     this.open = false;
     this.pairingRequested = false;
     socket.ev.process(async (events) => {

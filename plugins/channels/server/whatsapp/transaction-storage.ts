@@ -28,6 +28,31 @@ export function transactionStorageOf(keys: { isInTransaction?: () => boolean }):
 }
 
 /**
+ * Keeps a socket's storage enabled only while one of its key store's transactions runs: `transaction` is
+ * wrapped (Baileys calls it through the keys object) to count the running ones and disable the storage when
+ * the last ends; the next `run` enables it again. With many sessions in a process, the storages of the idle
+ * ones then cost the process's promises nothing. Work a transaction started and didn't await finds no store
+ * afterwards, so it reads and writes keys directly rather than into a transaction already committed.
+ */
+export function enableOnlyInTransactions(
+  keys: { transaction?: (...args: never[]) => Promise<unknown> },
+  storage: AsyncLocalStorage<unknown> | null,
+): void {
+  const transaction = keys.transaction;
+  if (!storage || typeof transaction !== 'function') return;
+  let running = 0;
+  keys.transaction = async function (this: unknown, ...args: never[]) {
+    running += 1;
+    try {
+      return await transaction.apply(this, args);
+    } finally {
+      running -= 1;
+      if (running === 0) storage.disable();
+    }
+  };
+}
+
+/**
  * Disables a gone socket's storage after `delayMs`, when what the socket still had in flight (a message being
  * stored) is done: a transaction that outlived it would otherwise find no store and write its keys one by one.
  */
