@@ -181,3 +181,51 @@ describe('nothing lost, nothing doubled', () => {
     }
   });
 });
+
+describe('a fair share per process', () => {
+  it('gives a process that starts its share of the sessions: each runs half, every session stays up, none runs twice', async () => {
+    const one = await workerProcess();
+    const two = { current: null as Awaited<ReturnType<typeof workerProcess>> | null };
+    try {
+      const pairs: Array<Awaited<ReturnType<typeof paired>>> = [];
+      for (let i = 0; i < 4; i += 1) pairs.push(await paired(one.kit));
+      // every session that should run (this file's earlier ones too) is the first process's now
+      const runnable = await eventually(async () => {
+        const rows = await kit.knex('whatsapps').whereIn('status', ['OPENING', 'qrcode', 'PAIRING', 'CONNECTED']).count('* as n');
+        const n = Number(rows[0]?.n ?? 0);
+        return whatsappHost(one.kit.ctx).running.length === n ? n : null;
+      });
+      let most = 0;
+      const watch = setInterval(() => {
+        for (const { account } of pairs) most = Math.max(most, liveSockets(account));
+      }, 5);
+      two.current = await workerProcess();
+      const second = two.current;
+      const counts = (): [number, number] => [
+        whatsappHost(one.kit.ctx).running.length,
+        whatsappHost(second.kit.ctx).running.length,
+      ];
+      await eventually(
+        () => {
+          const [first, other] = counts();
+          return first + other === runnable && Math.abs(first - other) <= 1 ? true : null;
+        },
+        30_000,
+        `the sessions shared (now ${counts().join(' and ')} of ${runnable})`,
+      );
+      // each of this test's sessions is connected in exactly one process and carries messages
+      for (const { company, account } of pairs) {
+        const here = () => one.kit.session(company.whatsappId) ?? second.kit.session(company.whatsappId);
+        await eventually(() => here()?.connected, 15_000, 'the session to be connected');
+        const customer = peer.contact(phone());
+        const id = await customer.sendText(account, 'depois da partilha');
+        await eventually(() => kit.knex('messages').where({ channelMessageId: id }).first());
+      }
+      clearInterval(watch);
+      expect(most).toBe(1);
+    } finally {
+      await two.current?.app.close();
+      await one.app.close();
+    }
+  });
+});

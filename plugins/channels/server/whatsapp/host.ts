@@ -65,6 +65,8 @@ export class WhatsAppHost {
   private readonly unsubscribers: Array<() => Promise<void>> = [];
   private claimTimer: NodeJS.Timeout | null = null;
   private claiming: Promise<void> | null = null;
+  /** When each other process was last seen writing its row (see `balance`). */
+  private hostsSeen = new Map<string, number>();
   private closed = false;
 
   constructor(private readonly ctx: PluginContext) {
@@ -133,6 +135,8 @@ export class WhatsAppHost {
   }
 
   private async claimRound(): Promise<void> {
+    const balance = await this.balance();
+    if (balance.handOver) await this.handOverOne();
     const rows = (await this.ctx.db
       .knex('whatsapps as w')
       .leftJoin('whatsappSessionLeases as l', 'l.whatsappId', 'w.id')
@@ -145,6 +149,8 @@ export class WhatsAppHost {
     for (const row of rows) {
       if (this.closed) return;
       if (this.sessions.has(row.id)) continue;
+      // its fair share reached while another process has room: that one takes the rest at its next round
+      if (balance.roomElsewhere && this.sessions.size + this.starting.size >= balance.share) return;
       // a company that lost WhatsApp from its plan keeps its pairing but no session
       if (!(await this.ctx.plans.has(row.companyId, 'useWhatsapp'))) continue;
       await this.run(row.companyId, row.id);
@@ -200,6 +206,59 @@ export class WhatsAppHost {
     }
   }
 
+  /**
+   * Writes this process's row (how many sessions it runs) and reads the others': the fair share is the
+   * sessions that should run divided by the live processes, rounded up (docs/channels/whatsapp.md
+   * "Sessions"). Another process counts only once it is seen writing its row again since this one's last
+   * round (a process that died stops doing so, and is never waited for nor given sessions). `roomElsewhere`:
+   * such a process runs fewer than its share; `handOver`: this one runs more than its share and at least two
+   * more than it (a process that just started), so it gives one away.
+   */
+  private async balance(): Promise<{ share: number; roomElsewhere: boolean; handOver: boolean }> {
+    const { knex } = this.ctx.db;
+    const running = this.sessions.size + this.starting.size;
+    const liveWindowMs = Math.max(3 * whatsappTransport(this.ctx).claimIntervalMs, 5_000);
+    await knex('whatsappSessionHosts')
+      .insert({ ownerId: this.ownerId, sessions: running, seenAt: knex.fn.now() })
+      .onConflict('ownerId')
+      .merge(['sessions', 'seenAt']);
+    // the rows of processes that died rather than stopped
+    await knex('whatsappSessionHosts').whereRaw(`seen_at < now() - interval '1 day'`).delete();
+    const [counts] = (
+      await knex.raw(`SELECT count(*)::int AS runnable FROM whatsapps WHERE channel = 'whatsapp' AND status = ANY(?::text[])`, [
+        [...RUNNING_STATUSES],
+      ])
+    ).rows as Array<{ runnable: number }>;
+    const others = (await knex('whatsappSessionHosts')
+      .whereNot('ownerId', this.ownerId)
+      .whereRaw(`seen_at > now() - ? * interval '1 millisecond'`, [liveWindowMs])
+      .select('ownerId', 'sessions', 'seenAt')) as Array<{ ownerId: string; sessions: number; seenAt: Date }>;
+    const alive = others.filter((other) => {
+      const before = this.hostsSeen.get(other.ownerId);
+      return before !== undefined && other.seenAt.getTime() > before;
+    });
+    this.hostsSeen = new Map(others.map((other) => [other.ownerId, other.seenAt.getTime()]));
+    const share = Math.max(1, Math.ceil((counts?.runnable ?? 0) / (alive.length + 1)));
+    const fewest = alive.length > 0 ? Math.min(...alive.map((other) => other.sessions)) : null;
+    return {
+      share,
+      roomElsewhere: fewest !== null && fewest < share,
+      handOver: fewest !== null && running > share && running - fewest >= 2,
+    };
+  }
+
+  /** Gives one connected session away (no logout): stopped here, its lease released, the others told. */
+  private async handOverOne(): Promise<void> {
+    const session = [...this.sessions.values()].find((candidate) => candidate.connected);
+    if (!session) return;
+    this.ctx.log.info({ whatsappId: session.whatsappId }, 'whatsapp session handed over to a process with room');
+    const lease = this.leases.held(session.whatsappId);
+    await session.stop();
+    // the stop releases it too, without waiting: the others are told once it is free
+    await lease?.release();
+    await this.ctx.broadcast.publish(RELEASED_TOPIC, { ownerId: this.ownerId });
+  }
+
   private ended(session: WhatsAppSession, why: SessionEnd, lease: { release(): Promise<void>; lost: boolean }): void {
     if (this.sessions.get(session.whatsappId) === session) this.sessions.delete(session.whatsappId);
     if (why !== 'lost' && !lease.lost) {
@@ -241,6 +300,11 @@ export class WhatsAppHost {
     const hadSessions = this.sessions.size > 0;
     await Promise.allSettled([...this.sessions.values()].map((session) => session.stop()));
     await this.leases.close();
+    await this.ctx.db
+      .knex('whatsappSessionHosts')
+      .where({ ownerId: this.ownerId })
+      .delete()
+      .catch(() => {});
     for (const unsubscribe of this.unsubscribers.splice(0)) await unsubscribe().catch(() => {});
     if (hadSessions) await this.ctx.broadcast.publish(RELEASED_TOPIC, { ownerId: this.ownerId }).catch(() => {});
   }
