@@ -421,8 +421,13 @@ async function fixedRate(connections: Connection[], rate: number, seconds: numbe
   const began = performance.now();
   const nothing = () => {};
   while (performance.now() - began < seconds * 1000 && runs.some((run) => run.sent < run.total)) {
-    const due = Math.floor(((performance.now() - began) / 1000) * rate) + 1;
-    for (const run of runs) {
+    const elapsed = (performance.now() - began) / 1000;
+    for (const [index, run] of runs.entries()) {
+      // each connection's schedule is shifted by its share of the interval: customers of different
+      // companies don't write in step (in step, each round is a burst of one message per connection, and
+      // the last of a burst waits for all the others)
+      const phase = index / (runs.length * rate);
+      const due = elapsed < phase ? 0 : Math.floor((elapsed - phase) * rate) + 1;
       while (run.sent < Math.min(due, run.total)) {
         if (run.inflight >= maxInFlight) {
           run.behind += 1;
