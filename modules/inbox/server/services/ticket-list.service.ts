@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { preparedStatementName } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
 import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from './json-sql';
@@ -50,16 +50,8 @@ function statusLiteral(status: TicketStatus): string {
 
 /** A statement for an SQL text, named after it (the same text, the same prepared statement). */
 function statementOf(text: string): Statement {
-  let statement = statements.get(text);
-  if (statement === undefined) {
-    statement = { name: `inbox_list_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
-    if (statements.size >= 10_000) statements.clear();
-    statements.set(text, statement);
-  }
-  return statement;
+  return { name: preparedStatementName('inbox_list', text), text };
 }
-/** Named once per SQL text: a list request would otherwise hash its statement every time. */
-const statements = new Map<string, Statement>();
 
 /** `[start, end)` of a YYYY-MM-DD calendar day in the server's time zone. */
 export function dayRange(day: string): [Date, Date] {

@@ -13,8 +13,9 @@
  * while it runs, a takeover (whose UPDATE needs the row lock) waits for it to commit. So a process that lost
  * its lease — paused, partitioned — can't write over the new holder's secrets.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
+import { preparedStatementName } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 
 /** Why a lease was lost: taken by another acquisition (or revoked), its row deleted (the connection was), or expired. */
@@ -156,19 +157,6 @@ export function newLeaseOwnerId(): string {
   return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
-/** The prepared statement name of a fenced write's text (the same text, the same name), remembered per text. */
-function fencedStatementName(sql: string): string {
-  let name = fencedStatementNames.get(sql);
-  if (name === undefined) {
-    name = `wa_fenced_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
-    // the texts are a handful of key-type mixes; a bound keeps an unexpected variety from growing forever
-    if (fencedStatementNames.size >= 1_000) fencedStatementNames.clear();
-    fencedStatementNames.set(sql, name);
-  }
-  return name;
-}
-const fencedStatementNames = new Map<string, string>();
-
 const TTL = `? * interval '1 millisecond'`;
 
 interface LeaseRow {
@@ -272,7 +260,7 @@ class Lease implements SessionLease {
       .raw(sql, [this.whatsappId, this.ownerId, this.epoch, ...bindings] as Knex.RawBinding[])
       // every inbound message writes its sender's Signal session with the same text: prepared once per
       // connection, not parsed and planned for each message
-      .options({ name: fencedStatementName(sql) });
+      .options({ name: preparedStatementName('wa_fenced', sql) });
     const reason = lostReason((rows[0] as { lease: LeaseRow | null } | undefined)?.lease ?? undefined, this.ownerId, this.epoch);
     if (reason) throw this.markLost(reason);
     // released by this process while the statement waited: what it wrote was still under the lease
