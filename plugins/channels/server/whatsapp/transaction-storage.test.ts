@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { addTransactionCapability, type SignalKeyStore } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
+import { silentLogger } from './session-store/test-helpers';
 import { enableOnlyInTransactions, retireTransactionStorage, transactionStorageOf } from './transaction-storage';
 
 /** A key store of nothing: the transactions' storage is all these tests look at. */
@@ -9,19 +10,8 @@ const emptyStore: SignalKeyStore = {
   set: async () => {},
 };
 
-/** Baileys' logger interface, saying nothing. */
-const silent = {
-  level: 'silent',
-  child: () => silent,
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-};
-
 function transactionKeys() {
-  return addTransactionCapability(emptyStore, silent, { maxCommitRetries: 1, delayBetweenTriesMs: 1 });
+  return addTransactionCapability(emptyStore, silentLogger, { maxCommitRetries: 1, delayBetweenTriesMs: 1 });
 }
 
 describe('the key store transactions storage of a Baileys socket', () => {

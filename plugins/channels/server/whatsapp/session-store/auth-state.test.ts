@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { deleteAuthState, hasCreds, usePostgresAuthState } from './auth-state';
 import { SIGNAL_KEY_TYPES, type SignalKeyType } from './codec';
 import { LeaseLostError, type SessionLease } from './leases';
-import { SessionStoreKit, sleep } from './test-helpers';
+import { SessionStoreKit, silentLogger, sleep } from './test-helpers';
 
 let t: TestApp;
 let kit: SessionStoreKit;
@@ -90,17 +90,6 @@ async function statementsOf(fn: () => unknown) {
   }
   return statements.filter((statement) => /whatsapp_(auth|session)|^(begin|commit|rollback)/i.test(statement.sql));
 }
-
-type BaileysLogger = Parameters<typeof addTransactionCapability>[1];
-const silentLogger: BaileysLogger = {
-  level: 'silent',
-  child: () => silentLogger,
-  trace: () => {},
-  debug: () => {},
-  info: () => {},
-  warn: () => {},
-  error: () => {},
-};
 
 describe('keys', () => {
   it('round-trip every key type of Baileys 7 (Buffers, protobufs, strings, lists), and a null deletes', async () => {

@@ -1,11 +1,24 @@
 /**
  * Helpers of the session store's tests (not a test file): a company and WhatsApp connections of their own,
- * lease managers standing for processes, waiting on a condition.
+ * lease managers standing for processes, waiting on a condition, a silent Baileys logger.
  */
 import type { TestApp } from '@balcao/plugin-sdk/testing';
+import type { addTransactionCapability } from '@whiskeysockets/baileys';
 import type { Knex } from 'knex';
 import { ChannelsKit } from '../../test/kit';
 import { createSessionLeases, type SessionLeases, type SessionLeasesOptions } from './leases';
+
+type BaileysLogger = Parameters<typeof addTransactionCapability>[1];
+/** Baileys' logger interface, saying nothing. */
+export const silentLogger: BaileysLogger = {
+  level: 'silent',
+  child: () => silentLogger,
+  trace: () => {},
+  debug: () => {},
+  info: () => {},
+  warn: () => {},
+  error: () => {},
+};
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
