@@ -6,6 +6,19 @@ import { defineConfig } from 'vitest/config';
  * browser tests (Debian's chromium against a real app serving the built shell; `npm run test:browser`, kept
  * out of `npm run test:unit`).
  */
+/** The Node tiers: real Postgres and Redis (one throwaway database per app). */
+const NODE_TIER = {
+  environment: 'node' as const,
+  globalSetup: ['server/test/global-setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // two cores: two files at a time keeps Postgres and the CPU from thrashing
+  maxWorkers: 2,
+};
+
+/** The WhatsApp tier's folder: its tests run in a project of their own. */
+const WHATSAPP_TESTS = 'plugins/channels/server/whatsapp/**';
+
 export default defineConfig({
   test: {
     projects: [
@@ -13,7 +26,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          environment: 'node',
+          ...NODE_TIER,
           include: [
             'server/**/*.test.ts',
             'plugin-sdk/src/**/*.test.ts',
@@ -21,12 +34,7 @@ export default defineConfig({
             'plugins/*/server/**/*.test.ts',
           ],
           // the UI SDK's tests need a DOM: they run in the ui project; WhatsApp's have their own tier
-          exclude: ['**/node_modules/**', '**/dist/**', 'plugin-sdk/src/ui/**', 'plugins/channels/server/whatsapp/**'],
-          globalSetup: ['server/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          // two cores: two files at a time keeps Postgres and the CPU from thrashing
-          maxWorkers: 2,
+          exclude: ['**/node_modules/**', '**/dist/**', 'plugin-sdk/src/ui/**', WHATSAPP_TESTS],
         },
       },
       {
@@ -35,13 +43,9 @@ export default defineConfig({
           // the WhatsApp driver against the loopback protocol peer (real Baileys, Signal, TLS), and its
           // normaliser, content builder and session store: a tier of its own, run by `npm test`
           name: 'whatsapp',
-          environment: 'node',
-          include: ['plugins/channels/server/whatsapp/**/*.test.ts'],
+          ...NODE_TIER,
+          include: [`${WHATSAPP_TESTS}/*.test.ts`],
           exclude: ['**/node_modules/**', '**/dist/**'],
-          globalSetup: ['server/test/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-          maxWorkers: 2,
         },
       },
       {
