@@ -28,9 +28,9 @@ import {
   cpuPerRequest,
   epochMs,
   type Figure,
-  figureLine,
   login,
   percentile,
+  reportTo,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -577,10 +577,7 @@ export async function inboxBenchmarks(options: {
   log?: (line: string) => void;
 }): Promise<void> {
   const log = options.log ?? console.log;
-  const push = (figure: Figure) => {
-    options.push(figure);
-    log(figureLine(figure));
-  };
+  const push = reportTo(options);
   const dataset = await ensureInboxDataset(log);
   const { counts } = dataset;
   push({
@@ -598,8 +595,6 @@ export async function inboxBenchmarks(options: {
   await removeLoopbackData(dataset.companyId); // an interrupted earlier run's rows, then a vacuum
   const server = await startServer(options.port, {
     BALCAO_PLUGINS: LOOPBACK_PLUGIN,
-    // the bench logs in 51 users per run
-    LOGIN_MAX_PER_IP: '100000',
   });
   try {
     const adminToken = await login(server.url, dataset.adminEmail);

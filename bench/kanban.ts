@@ -28,9 +28,9 @@ import {
   CpuWindow,
   cpuPerRequest,
   type Figure,
-  figureLine,
   login,
   percentile,
+  reportTo,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -189,6 +189,7 @@ export async function kanbanBenchmarks(options: {
   log?: (line: string) => void;
 }): Promise<void> {
   const log = options.log ?? console.log;
+  const report = reportTo(options);
   await ensureBoard(log);
   // X-Forwarded-For trusted: the embed run's requests come from many visitors' addresses
   const server = await startServer(options.port, { TRUST_PROXY: 'true' });
@@ -267,10 +268,9 @@ export async function kanbanBenchmarks(options: {
         ok: result.bad === 0 && (run.target === null || p95 <= run.target),
         detail: `p50 ${ms(p50)} ms, p99 ${ms(p99)} ms; ${Math.round(result.rps)} req/s; ${(result.bytes / 1024).toFixed(0)} KB per answer; non-200/errors: ${result.bad}<br>${result.cpu}`,
       };
-      options.push(figure);
-      log(figureLine(figure));
+      report(figure);
     }
-    await renderInBrowser(server, scrolledLane, options.push, log);
+    await renderInBrowser(server, scrolledLane, report, log);
   } finally {
     await server.stop();
   }
@@ -343,7 +343,6 @@ async function renderInBrowser(
         `median frame ${ms(percentile(frames, 50))} ms, worst ${ms(Math.max(...frames))} ms; rows in view still placeholders: ${placeholders} of ${rows}`,
     };
     push(figure);
-    log(figureLine(figure));
     if (pageErrors.length > 0) log(`page errors: ${pageErrors.map((error) => error.message).join('; ')}`);
   } catch (error) {
     push({

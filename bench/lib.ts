@@ -99,6 +99,9 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       REDIS_PREFIX: 'balcao-bench',
+      // every login of the benches comes from 127.0.0.1 (the inbox logs in 51 users a run, WhatsApp its
+      // admins twice): the per-address login limit would refuse the sections that run after them
+      LOGIN_MAX_PER_IP: '100000',
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -171,8 +174,17 @@ export interface Figure {
 
 /** The p-th percentile (0–100) of values, nearest rank. */
 /** A figure as one line of the bench's output: ✓ or ✗, name, value, and the detail on the same line. */
-export function figureLine(figure: Figure): string {
+function figureLine(figure: Figure): string {
   return `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value}${figure.detail ? ` — ${figure.detail.replaceAll('<br>', '; ')}` : ''}`;
+}
+
+/** Where a section's figures go: to the run's list, and one line each to the output as they come. */
+export function reportTo(options: { push: (figure: Figure) => void; log?: (line: string) => void }): (figure: Figure) => void {
+  const log = options.log ?? console.log;
+  return (figure) => {
+    options.push(figure);
+    log(figureLine(figure));
+  };
 }
 
 export function percentile(values: number[], p: number): number {

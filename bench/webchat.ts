@@ -18,7 +18,7 @@ import http from 'node:http';
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
-import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, figureLine, login, percentile, startServer } from './lib';
+import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, login, percentile, reportTo, startServer } from './lib';
 
 const GROUP = 'webchat';
 const COMPANY = 'Webchat Bench';
@@ -159,6 +159,7 @@ export async function webchatBenchmarks(options: {
   log?: (line: string) => void;
 }): Promise<void> {
   const log = options.log ?? console.log;
+  const report = reportTo(options);
   const companyId = await ensureCompany();
   const server = await startServer(options.port);
   const streams: http.ClientRequest[] = [];
@@ -247,8 +248,7 @@ export async function webchatBenchmarks(options: {
         ok: failed === 0 && latencies.length === tokens.length && (spreadMs === 0 || p99 <= 150),
         detail: `p50 ${ms(p50)} ms, p95 ${ms(p95)} ms; stored (POST 201) p50 ${ms(percentile(storeLatencies, 50))} ms, p99 ${ms(percentile(storeLatencies, 99))} ms; ${(latencies.length / elapsed).toFixed(0)} messages/s over ${elapsed.toFixed(1)} s; failed or undelivered: ${failed}<br>${cpuPerRequest(used, latencies.length)}`,
       };
-      options.push(figure);
-      log(figureLine(figure));
+      report(figure);
     };
     await run(
       `New conversations spread over ${SPREAD_SECONDS} s (${Math.round(tokens.length / SPREAD_SECONDS)} messages/s)`,

@@ -47,10 +47,10 @@ import {
   CpuWindow,
   cpuPerRequest,
   type Figure,
-  figureLine,
   login,
   percentile,
   processCpuSeconds,
+  reportTo,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -788,10 +788,7 @@ export async function whatsappBenchmarks(options: {
   log?: (line: string) => void;
 }): Promise<void> {
   const log = options.log ?? console.log;
-  const push = (figure: Figure) => {
-    options.push(figure);
-    log(figureLine(figure));
-  };
+  const push = reportTo(options);
   muteLibsignalConsole();
   await removeCompanies();
   const peer = await startWhatsAppPeer();
@@ -810,8 +807,6 @@ export async function whatsappBenchmarks(options: {
     WHATSAPP_VERSION: DEFAULT_CONNECTION_CONFIG.version.join(','),
     NODE_EXTRA_CA_CERTS: caFile,
     BENCH_WA_ROOT_KEY: Buffer.from(trustPeerRoot()).toString('hex'),
-    // the bench logs its admins in twice
-    LOGIN_MAX_PER_IP: '100000',
   };
   try {
     const connections = await createCompanies(peer);
