@@ -64,13 +64,28 @@ export function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-/** The bound values of one statement: `add` answers the placeholder (`$n`) of a value. */
+/**
+ * The bound values of one statement: `add` answers the placeholder (`$n`) of a value, `typed` the value as
+ * SQL of a type. In an opaque statement `typed` hides the value from the planner behind a subquery: its
+ * estimates, and so the costs it compares, are then the same for every value. Postgres plans a prepared
+ * statement for its values five times, then keeps one generic plan unless plans for the values look
+ * cheaper; a tab's statement is one of those (its own tickets' count, the queues' array size, the page's
+ * limit), so it was planned anew at every request (~2.5 ms of Postgres each, a page's work four times over:
+ * docs/benchmarks.md, "Inbox").
+ */
 class Params {
   readonly values: unknown[] = [];
+
+  constructor(private readonly opaque = false) {}
 
   add(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
+  }
+
+  typed(value: unknown, type: 'int' | 'int[]' | 'timestamptz'): string {
+    const placeholder = `${this.add(value)}::${type}`;
+    return this.opaque ? `(SELECT ${placeholder})::${type}` : placeholder;
   }
 }
 
@@ -289,11 +304,11 @@ interface ListBranch {
 function listBranches(query: ListQuery): ListBranch[] {
   const { viewer, params } = query;
   const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ' AND NOT t.is_group' : '';
-  const branches: ListBranch[] = [{ sql: `t.user_id = ${params.add(viewer.id)}` }];
+  const branches: ListBranch[] = [{ sql: `t.user_id = ${params.typed(viewer.id, 'int')}` }];
   if (viewer.queueIds.length > 0) {
-    const queueIds = params.add(viewer.queueIds);
+    const queueIds = params.typed(viewer.queueIds, 'int[]');
     branches.push({
-      sql: `t.user_id IS NULL AND t.queue_id = ANY(${queueIds}::int[])${noGroups}`,
+      sql: `t.user_id IS NULL AND t.queue_id = ANY(${queueIds})${noGroups}`,
       perQueue: { sql: `t.user_id IS NULL AND t.queue_id = vq.id${noGroups}`, queueIds },
     });
   }
@@ -326,26 +341,26 @@ function filterSql(query: ListQuery, branch: string | null, search: string | nul
     where.push(viewersListsSql(viewer, 't', param));
   }
   // id lists as one array parameter: the statement's text doesn't change with their length
-  if (filters.queueIds && filters.queueIds.length > 0) where.push(`t.queue_id = ANY(${params.add(filters.queueIds)}::int[])`);
+  if (filters.queueIds && filters.queueIds.length > 0) where.push(`t.queue_id = ANY(${params.typed(filters.queueIds, 'int[]')})`);
   if (filters.users && filters.users.length > 0 && viewer.profile === 'admin') {
-    where.push(`t.user_id = ANY(${params.add(filters.users)}::int[])`);
+    where.push(`t.user_id = ANY(${params.typed(filters.users, 'int[]')})`);
   }
   if (filters.whatsapps && filters.whatsapps.length > 0) {
-    where.push(`t.whatsapp_id = ANY(${params.add(filters.whatsapps)}::int[])`);
+    where.push(`t.whatsapp_id = ANY(${params.typed(filters.whatsapps, 'int[]')})`);
   }
   if (filters.withUnreadMessages) where.push('t.unread_messages > 0');
   if (filters.tags && filters.tags.length > 0) {
-    const tags = params.add(filters.tags);
-    where.push(`(t.id IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.company_id = ${company} AND tt.tag_id = ANY(${tags}::int[]))
-      OR t.contact_id IN (SELECT ct.contact_id FROM contact_tags ct WHERE ct.company_id = ${company} AND ct.tag_id = ANY(${tags}::int[])))`);
+    const tags = params.typed(filters.tags, 'int[]');
+    where.push(`(t.id IN (SELECT tt.ticket_id FROM ticket_tags tt WHERE tt.company_id = ${company} AND tt.tag_id = ANY(${tags}))
+      OR t.contact_id IN (SELECT ct.contact_id FROM contact_tags ct WHERE ct.company_id = ${company} AND ct.tag_id = ANY(${tags})))`);
   }
   if (filters.date) {
     const [start, end] = dayRange(filters.date);
-    where.push(`t.created_at >= ${params.add(start)}::timestamptz AND t.created_at < ${params.add(end)}::timestamptz`);
+    where.push(`t.created_at >= ${params.typed(start, 'timestamptz')} AND t.created_at < ${params.typed(end, 'timestamptz')}`);
   }
   if (filters.updatedAt) {
     const [start, end] = dayRange(filters.updatedAt);
-    where.push(`t.updated_at >= ${params.add(start)}::timestamptz AND t.updated_at < ${params.add(end)}::timestamptz`);
+    where.push(`t.updated_at >= ${params.typed(start, 'timestamptz')} AND t.updated_at < ${params.typed(end, 'timestamptz')}`);
   }
   if (search !== null) where.push(search);
   return where.join(' AND ');
@@ -365,7 +380,7 @@ function pageRowsSql(ctes: string[], ids: string, count: string, orderBy: string
 }
 
 /**
- * `GET /tickets`: one page (40) of the filtered list, newest first unless `ASC`, with the count of the
+ * `GET /tickets`: one page (TICKETS_PAGE_SIZE) of the filtered list, newest first unless `ASC`, with the count of the
  * whole list — for a text search, up to SEARCH_COUNT_LIMIT — as the JSON text of the answer, built by
  * Postgres in one statement (the page's tickets in the API shape; `mask` hides numbers). The SQL is written
  * as text, one prepared statement per shape of the filters (the values are parameters).
@@ -383,10 +398,11 @@ export async function listTickets(
   const orderBy = `ORDER BY t.updated_at ${order}, t.id ${order}`;
   const text = filters.searchParam?.replaceAll('\u0000', '').trim();
   const plan = text ? await planSearch(knex, companyId, text, filters.searchOnMessages === true, options.settings) : null;
-  const params = new Params();
+  // a tab's values are hidden from the planner (see Params); a search hides what it must itself (searchSql)
+  const params = new Params(plan === null);
   const query: ListQuery = {
     params,
-    company: params.add(companyId),
+    company: params.typed(companyId, 'int'),
     viewer,
     filters,
     hideDeleted: options.settings.enableLGPD === 'enabled' && options.settings.lgpdDeleteMessage === 'enabled',
@@ -401,21 +417,21 @@ export async function listTickets(
     const count = branches
       .map((branch) => `(SELECT count(*) FROM tickets t WHERE ${filterSql(query, branch?.sql ?? null, null)})`)
       .join(' + ');
-    const limit = params.add(pageSize);
-    const skip = params.add(offset);
+    const limit = params.typed(pageSize, 'int');
+    const skip = params.typed(offset, 'int');
     let ids: string;
     if (branches.length === 1) {
       ids = `SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, branches[0]?.sql ?? null, null)} ${orderBy} LIMIT ${limit} OFFSET ${skip}`;
     } else {
       // each part's first rows in list order (enough for this page), merged; the limits are parameters, so
       // every page shares the statement
-      const headLimit = params.add(offset + pageSize);
+      const headLimit = params.typed(offset + pageSize, 'int');
       const heads = branches.map((branch) => {
         const part = branch as ListBranch;
         if (!part.perQueue) {
           return `(SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, null)} ${orderBy} LIMIT ${headLimit})`;
         }
-        return `(SELECT h.id, h.updated_at FROM unnest(${part.perQueue.queueIds}::int[]) vq(id) CROSS JOIN LATERAL
+        return `(SELECT h.id, h.updated_at FROM unnest(${part.perQueue.queueIds}) vq(id) CROSS JOIN LATERAL
           (SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.perQueue.sql, null)} ${orderBy} LIMIT ${headLimit}) h)`;
       });
       ids = `SELECT t.id, t.updated_at FROM (${heads.join(' UNION ALL ')}) t ${orderBy} LIMIT ${limit} OFFSET ${skip}`;
@@ -509,7 +525,7 @@ function walkParts(query: ListQuery): WalkPart[] {
   return listBranches(query).map((branch) =>
     branch.perQueue
       ? {
-          ranges: `unnest((SELECT ${branch.perQueue.queueIds}::int[])) vq(id) CROSS JOIN ${byStatus}`,
+          ranges: `unnest((SELECT ${branch.perQueue.queueIds})) vq(id) CROSS JOIN ${byStatus}`,
           sql: branch.perQueue.sql,
         }
       : { ranges: byStatus, sql: branch.sql },
