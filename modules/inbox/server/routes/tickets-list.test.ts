@@ -221,7 +221,7 @@ describe('filters, order, paging and counts', () => {
   });
 });
 
-describe('pages of 40 and the count', () => {
+describe('pages and the count', () => {
   let companyId: number;
   let admin: KitUser;
   const created: number[] = [];
@@ -229,7 +229,7 @@ describe('pages of 40 and the count', () => {
   beforeAll(async () => {
     ({ companyId, admin } = await kit.company());
     const base = Date.now() - 3_600_000;
-    for (let index = 0; index < 45; index += 1) {
+    for (let index = 0; index < TICKETS_PAGE_SIZE + 5; index += 1) {
       const ticket = await kit.ticket(companyId, { status: 'pending', updatedAt: new Date(base + index * 1_000) });
       created.push(ticket.id);
     }
@@ -239,32 +239,34 @@ describe('pages of 40 and the count', () => {
       .update({ name: 'Paged person' });
   });
 
-  it('page 1 has 40 and more; page 2 the last 5; past the end nothing, still counted', async () => {
+  it('page 1 is full and has more; page 2 the last 5; past the end nothing, still counted', async () => {
+    const total = TICKETS_PAGE_SIZE + 5;
     const first = await kit.list(admin, { status: 'pending', pageNumber: 1 });
     expect(first.body.tickets).toHaveLength(TICKETS_PAGE_SIZE);
-    expect(first.body).toMatchObject({ hasMore: true, count: 45 });
-    expect(first.body.tickets[0]?.id).toBe(created[44]);
+    expect(first.body).toMatchObject({ hasMore: true, count: total });
+    expect(first.body.tickets[0]?.id).toBe(created[total - 1]);
     const second = await kit.list(admin, { status: 'pending', pageNumber: 2 });
     expect(second.body.tickets.map((ticket) => ticket.id)).toEqual(created.slice(0, 5).reverse());
-    expect(second.body).toMatchObject({ hasMore: false, count: 45 });
+    expect(second.body).toMatchObject({ hasMore: false, count: total });
     expect((await kit.list(admin, { status: 'pending', pageNumber: 3 })).body).toEqual({
       tickets: [],
       hasMore: false,
-      count: 45,
+      count: total,
     });
   });
 
   it('a search pages and counts the same way', async () => {
+    const total = TICKETS_PAGE_SIZE + 5;
     const first = await kit.list(admin, { searchParam: 'paged', pageNumber: 1 });
-    expect(first.body).toMatchObject({ hasMore: true, count: 45 });
-    expect(first.body.tickets).toHaveLength(40);
+    expect(first.body).toMatchObject({ hasMore: true, count: total });
+    expect(first.body.tickets).toHaveLength(TICKETS_PAGE_SIZE);
     const second = await kit.list(admin, { searchParam: 'paged', pageNumber: 2 });
-    expect(second.body).toMatchObject({ hasMore: false, count: 45 });
+    expect(second.body).toMatchObject({ hasMore: false, count: total });
     expect(second.body.tickets).toHaveLength(5);
     expect((await kit.list(admin, { searchParam: 'paged', pageNumber: 9 })).body).toEqual({
       tickets: [],
       hasMore: false,
-      count: 45,
+      count: total,
     });
   });
 });
@@ -357,12 +359,16 @@ describe('search of a common text (probed ticket by ticket)', () => {
     await kit.knex.raw('ANALYZE messages');
     const even = made.filter((_id, index) => index % 2 === 0);
 
+    const page = TICKETS_PAGE_SIZE;
     const first = await kit.list(admin, { searchParam: 'obrigado', searchOnMessages: true });
-    expect(first.body.tickets.map((ticket) => ticket.id)).toEqual([...even].reverse().slice(0, 40));
+    expect(first.body.tickets.map((ticket) => ticket.id)).toEqual([...even].reverse().slice(0, page));
     expect(first.body).toMatchObject({ hasMore: true, count: 75 });
     const second = await kit.list(admin, { searchParam: 'obrigado', searchOnMessages: true, pageNumber: 2 });
-    expect(second.body.tickets.map((ticket) => ticket.id)).toEqual([...even].reverse().slice(40, 75));
-    expect(second.body.hasMore).toBe(false);
+    expect(second.body.tickets.map((ticket) => ticket.id)).toEqual([...even].reverse().slice(page, 2 * page));
+    const lastPage = Math.ceil(75 / page);
+    const last = await kit.list(admin, { searchParam: 'obrigado', searchOnMessages: true, pageNumber: lastPage });
+    expect(last.body.tickets.map((ticket) => ticket.id)).toEqual([...even].reverse().slice((lastPage - 1) * page, 75));
+    expect(last.body.hasMore).toBe(false);
 
     // the agent: only the unassigned tickets of their queue
     const mine = even.filter((id) => made.indexOf(id) % 3 === 0);
@@ -376,7 +382,7 @@ describe('search of a common text (probed ticket by ticket)', () => {
     ]);
     const all = await kit.list(admin, { searchParam: 'obrigado', searchOnMessages: true, pageNumber: 3 });
     expect(all.body).toMatchObject({ count: 100, hasMore: true });
-    expect(all.body.tickets.map((ticket) => ticket.id)).toEqual([...made].reverse().slice(80, 120));
+    expect(all.body.tickets.map((ticket) => ticket.id)).toEqual([...made].reverse().slice(2 * page, 3 * page));
   });
 });
 

@@ -1,6 +1,6 @@
 import { CLIENT_EVENTS, joinSocketRoom, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Spin } from 'antd';
-import { type UIEvent, useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useListTicketsInfiniteQuery } from '../../api/tickets';
 import { useViewer } from '../../hooks/useViewer';
 import { flattenTickets, type TicketListArgs } from '../../logic/ticket-list';
@@ -39,12 +39,16 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     return joinSocketRoom(CLIENT_EVENTS.joinTickets, CLIENT_EVENTS.leaveTickets, status);
   }, [active, status]);
 
-  const onScroll = useCallback(
-    (event: UIEvent<HTMLDivElement>) => {
-      if (hasNextPage && !isFetchingNextPage && nearBottom(event.currentTarget, LIST_SCROLL_THRESHOLD_PX)) void fetchNextPage();
-    },
-    [hasNextPage, isFetchingNextPage, fetchNextPage],
-  );
+  const listRef = useRef<HTMLDivElement>(null);
+  const loadMoreIfNearBottom = useCallback(() => {
+    const box = listRef.current;
+    if (box && hasNextPage && !isFetchingNextPage && nearBottom(box, LIST_SCROLL_THRESHOLD_PX)) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  // after each page: one that doesn't fill the list (a tall screen) can't be scrolled, so the next loads now
+  // (a box without a height, not laid out yet, waits)
+  useEffect(() => {
+    if ((listRef.current?.clientHeight ?? 0) > 0) loadMoreIfNearBottom();
+  }, [loadMoreIfNearBottom, tickets.length]);
 
   if (!active) return null;
   if (isLoading) return <TicketListSkeleton />;
@@ -59,7 +63,7 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     return <Empty description={t('tickets.list.empty')} style={{ marginTop: 48 }} />;
   }
   return (
-    <div onScroll={onScroll} style={{ height: '100%', overflowY: 'auto' }} data-testid="tickets-list">
+    <div ref={listRef} onScroll={loadMoreIfNearBottom} style={{ height: '100%', overflowY: 'auto' }} data-testid="tickets-list">
       {tickets.map((ticket) => (
         <TicketListItem key={ticket.id} ticket={ticket} selected={ticket.uuid === selectedUuid} showUser={viewer.isAdmin} />
       ))}
