@@ -67,7 +67,13 @@ describe('JSON rendered from raw columns', () => {
     tickets.push(busy.id);
     tickets.push((await kit.ticket(companyId, { contactId: group, isGroup: true, status: 'open', userId: agent.id })).id);
     tickets.push((await kit.ticket(companyId, { contactId: noNumber, status: 'open', queueId: queue, userId: agent.id })).id);
-    tickets.push((await kit.ticket(companyId, { status: 'open', userId: agent.id, whatsappId: 7 })).id);
+    // a whole second and a tenth: Postgres writes no fraction, and '.1'
+    const whole = at('2024-05-03T10:00:00Z');
+    tickets.push(
+      (await kit.ticket(companyId, { status: 'open', userId: agent.id, whatsappId: 7, createdAt: whole, updatedAt: whole })).id,
+    );
+    const tenth = at('2024-05-03T10:00:01.100Z');
+    tickets.push((await kit.ticket(companyId, { status: 'open', userId: agent.id, createdAt: tenth, updatedAt: tenth })).id);
     await kit.tagTicket(companyId, busy.id, tagA);
     await kit.tagContact(companyId, person, tagB);
     await kit.tagContact(companyId, noNumber, tagA);

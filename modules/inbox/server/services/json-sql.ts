@@ -22,6 +22,22 @@ export function isoSql(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/**
+ * A timestamptz as the text of its UTC time ("2024-05-01 10:00:00.123987", the fraction trimmed of zeros or
+ * absent), which `isoOfUtcText` writes as `isoSql` would: Postgres outputs a timestamp for a fraction of
+ * the cost of `to_char`'s formatting, two per ticket of a page. The text is DateStyle ISO's, Postgres'
+ * default, which node-pg's own timestamp parsing needs as well.
+ */
+export function utcTextSql(column: string): string {
+  return `(${column} AT TIME ZONE 'UTC')`;
+}
+
+/** The text of `utcTextSql` as `Date.prototype.toISOString` writes it: milliseconds truncated, `Z`. */
+export function isoOfUtcText(text: string): string {
+  const milliseconds = text.length > 20 ? text.slice(20, 23).padEnd(3, '0') : '000';
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${milliseconds}Z`;
+}
+
 /** A raw value: Postgres' text of it, or null. */
 type Raw = string | null;
 
@@ -42,7 +58,7 @@ export const TICKET_RENDER_COLUMNS = `t.id, t.uuid, t.status, t.channel, t.is_gr
     SELECT '[' || string_agg('{"id":' || tg.id || ',"name":' || to_json(tg.name) || ',"color":' || to_json(tg.color) || '}',
       ',' ORDER BY tg.name) || ']'
     FROM tags tg WHERE tg.id = ANY(t.tag_ids) AND tg.company_id = t.company_id) END,
-  r.rate, t.use_integration, t.amount_used_bot_queues, ${isoSql('t.created_at')}, ${isoSql('t.updated_at')}`;
+  r.rate, t.use_integration, t.amount_used_bot_queues, ${utcTextSql('t.created_at')}, ${utcTextSql('t.updated_at')}`;
 
 /** How many columns `TICKET_RENDER_COLUMNS` are. */
 export const TICKET_RENDER_WIDTH = 32;
@@ -61,7 +77,8 @@ export function renderTicket(row: Raw[], at: number, mask: boolean): string {
     `"urlPicture":${str(r(18))},"isGroup":${bool(r(19))},"channel":${str(r(20))},"disableBot":${bool(r(21))},` +
     `"active":${bool(r(22))}},"whatsappId":${int(r(23))},"whatsapp":null,"lastMessage":${str(r(24))},` +
     `"unreadMessages":${r(25)},"tags":${r(26) ?? '[]'},"userRating":${r(27) === null ? 'null' : `{"rate":${r(27)}}`},` +
-    `"useIntegration":${bool(r(28))},"amountUsedBotQueues":${r(29)},"createdAt":"${r(30)}","updatedAt":"${r(31)}"}`
+    `"useIntegration":${bool(r(28))},"amountUsedBotQueues":${r(29)},"createdAt":"${isoOfUtcText(r(30) as string)}",` +
+    `"updatedAt":"${isoOfUtcText(r(31) as string)}"}`
   );
 }
 
