@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKETS_PAGE_SIZE, type Ticket } from '../../shared/types';
+import { planSearch, prefixKeyOf } from '../services/ticket-list.service';
 import { type KitUser, TicketKit } from '../test/ticket-kit';
 
 /** GET /tickets (docs/inbox-api.md "Tickets"): visibility per profile and permission, filters, paging, search, LGPD. */
@@ -383,6 +384,45 @@ describe('search of a common text (probed ticket by ticket)', () => {
     const all = await kit.list(admin, { searchParam: 'obrigado', searchOnMessages: true, pageNumber: 3 });
     expect(all.body).toMatchObject({ count: 100, hasMore: true });
     expect(all.body.tickets.map((ticket) => ticket.id)).toEqual([...made].reverse().slice(2 * page, 3 * page));
+  });
+});
+
+describe('search of a long word (the trigram index asked for its prefix)', () => {
+  it('takes the first six characters of the longest word of eight or more', () => {
+    expect(prefixKeyOf('liquidificador')).toBe('liquid');
+    expect(prefixKeyOf('meu liquidificador novo')).toBe('liquid');
+    expect(prefixKeyOf('estorno')).toBeNull();
+    expect(prefixKeyOf('ção😀ção😀ção')).toBe('ção😀çã');
+  });
+
+  it('asks for a prefix as rare as the word, for the whole word when the prefix is common; finds the same', async () => {
+    const { companyId, admin } = await kit.company();
+    const made: number[] = [];
+    for (let index = 0; index < 6; index += 1) made.push((await kit.ticket(companyId, { status: 'pending' })).id);
+    const [blender1, blender2, informed, other] = made as [number, number, number, number];
+    // "liquidificador" in two tickets and no other word starting so; "informatizado" in one ticket among 120
+    // messages saying "informação"
+    await kit.knex.raw(
+      `INSERT INTO messages (company_id, ticket_id, body) VALUES
+        (:c, :b1, 'O Liquidificador quebrou'), (:c, :b2, 'troca do liquidificador, por favor'),
+        (:c, :i, 'sistema informatizado')`,
+      { c: companyId, b1: blender1, b2: blender2, i: informed },
+    );
+    await kit.knex.raw(
+      `INSERT INTO messages (company_id, ticket_id, body) SELECT ?, ?, 'uma informação ' || g FROM generate_series(1, 120) g`,
+      [companyId, other],
+    );
+
+    const blender = await planSearch(kit.knex, companyId, 'liquidificador', true, {});
+    expect(blender).toMatchObject({ messages: 'index', indexKey: '%liquid%' });
+    const inform = await planSearch(kit.knex, companyId, 'informatizado', true, {});
+    expect(inform).toMatchObject({ messages: 'index', indexKey: null });
+
+    const search = async (text: string) =>
+      ids((await kit.list(admin, { searchParam: text, searchOnMessages: true })).body.tickets);
+    expect(await search('liquidificador')).toEqual(sorted(blender1, blender2));
+    expect(await search('LIQUIDIFICADOR')).toEqual(sorted(blender1, blender2));
+    expect(await search('informatizado')).toEqual([informed]);
   });
 });
 
