@@ -116,14 +116,27 @@ async function change(turn: Conversation, patch: Omit<SystemTicketChange, 'ticke
   return true;
 }
 
+/** Whether a state's field already holds a value (dates by their instant). */
+function sameValue(current: unknown, next: unknown): boolean {
+  if (current instanceof Date || next instanceof Date) {
+    return current != null && next != null && new Date(current as Date).getTime() === new Date(next as Date).getTime();
+  }
+  return (current ?? null) === (next ?? null);
+}
+
 async function saveState(
   turn: Turn,
   patch: Partial<Pick<ChatbotTicket, 'stage' | 'queueId' | 'chatbotId' | 'outOfHoursSentAt'>>,
 ) {
+  const fields = Object.keys(patch) as Array<keyof typeof patch>;
+  // a state saved as it is (a queue entered right after the state was made for it) writes nothing
+  const changed = fields.some((field) => !sameValue(turn.state[field], patch[field]));
   Object.assign(turn.state, patch);
-  await ChatbotTicket.query()
-    .findById(turn.ticket.id)
-    .patch({ ...patch, updatedAt: new Date() });
+  if (changed) {
+    await ChatbotTicket.query()
+      .findById(turn.ticket.id)
+      .patch({ ...patch, updatedAt: new Date() });
+  }
   if (patch.stage === 'done') rememberSettled(turn.ctx, turn.companyId, turn.ticket.id, 'done');
 }
 
