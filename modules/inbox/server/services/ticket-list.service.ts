@@ -139,10 +139,10 @@ const STRATEGY_CACHE_MS = 60_000;
 
 /**
  * The part of a search text the messages' trigram index is asked for: a number of five digits or more in a
- * text of several words (a protocol, an order), else the whole text (or a word's prefix, `prefixKeyOf`). The index's cost is that of the
- * commonest trigram it must intersect ("protocolo 06855387": ~4.7 ms; "06855387": ~0.5 ms on the bench
- * data set), and such a number is far rarer than the words around it; the whole text is checked on what it
- * finds. Null: the whole text.
+ * text of several words (a protocol, an order), else the whole text (or a word's prefix, `prefixKeyOf`). The
+ * index's cost is that of the commonest trigram it must intersect ("protocolo 06855387": ~4.7 ms; "06855387":
+ * ~0.5 ms on the bench data set), and such a number is far rarer than the words around it; the whole text is
+ * checked on what it finds. Null: the whole text.
  */
 export function indexKeyOf(text: string): string | null {
   const words = text.split(/\s+/).filter(Boolean);
