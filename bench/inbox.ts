@@ -29,8 +29,10 @@ import {
   epochMs,
   type Figure,
   login,
+  ms,
   percentile,
   reportTo,
+  type SectionOptions,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -115,8 +117,6 @@ function load(server: ServerProcess, targets: Target[], seconds: number, connect
     });
   });
 }
-
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 
 function latencySummary(result: LoadResult): string {
   const codes = [...result.statuses].map(([code, n]) => `${code}×${n}`).join(' ');
@@ -570,12 +570,7 @@ function failed(name: string, target: string, answer: { status: number; body: st
 }
 
 /** Runs the wanted inbox sections on one server process; generates (or reuses) the data set first. */
-export async function inboxBenchmarks(options: {
-  port: number;
-  wants: (section: InboxSection) => boolean;
-  push: (figure: Figure) => void;
-  log?: (line: string) => void;
-}): Promise<void> {
+export async function inboxBenchmarks(options: SectionOptions & { wants: (section: InboxSection) => boolean }): Promise<void> {
   const log = options.log ?? console.log;
   const push = reportTo(options);
   const dataset = await ensureInboxDataset(log);

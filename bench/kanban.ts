@@ -29,8 +29,10 @@ import {
   cpuPerRequest,
   type Figure,
   login,
+  ms,
   percentile,
   reportTo,
+  type SectionOptions,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -181,13 +183,7 @@ function measure(
   });
 }
 
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-
-export async function kanbanBenchmarks(options: {
-  port: number;
-  push: (figure: Figure) => void;
-  log?: (line: string) => void;
-}): Promise<void> {
+export async function kanbanBenchmarks(options: SectionOptions): Promise<void> {
   const log = options.log ?? console.log;
   const report = reportTo(options);
   await ensureBoard(log);

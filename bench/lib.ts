@@ -178,8 +178,18 @@ function figureLine(figure: Figure): string {
   return `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value}${figure.detail ? ` — ${figure.detail.replaceAll('<br>', '; ')}` : ''}`;
 }
 
+/** What `bench/run.ts` hands each section: the server's port, where figures go, where lines go. */
+export interface SectionOptions {
+  port: number;
+  push: (figure: Figure) => void;
+  log?: (line: string) => void;
+}
+
+/** A latency in milliseconds as the figures write it: one decimal below 100. */
+export const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
+
 /** Where a section's figures go: to the run's list, and one line each to the output as they come. */
-export function reportTo(options: { push: (figure: Figure) => void; log?: (line: string) => void }): (figure: Figure) => void {
+export function reportTo(options: Pick<SectionOptions, 'push' | 'log'>): (figure: Figure) => void {
   const log = options.log ?? console.log;
   return (figure) => {
     options.push(figure);

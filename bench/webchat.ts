@@ -18,7 +18,18 @@ import http from 'node:http';
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import pg from 'pg';
 import type { Socket } from 'socket.io-client';
-import { benchDatabaseUrl, CpuWindow, cpuPerRequest, type Figure, login, percentile, reportTo, startServer } from './lib';
+import {
+  benchDatabaseUrl,
+  CpuWindow,
+  cpuPerRequest,
+  type Figure,
+  login,
+  ms,
+  percentile,
+  reportTo,
+  type SectionOptions,
+  startServer,
+} from './lib';
 
 const GROUP = 'webchat';
 const COMPANY = 'Webchat Bench';
@@ -151,13 +162,7 @@ function openStream(base: string, token: string): Promise<http.ClientRequest> {
   });
 }
 
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
-
-export async function webchatBenchmarks(options: {
-  port: number;
-  push: (figure: Figure) => void;
-  log?: (line: string) => void;
-}): Promise<void> {
+export async function webchatBenchmarks(options: SectionOptions): Promise<void> {
   const log = options.log ?? console.log;
   const report = reportTo(options);
   const companyId = await ensureCompany();

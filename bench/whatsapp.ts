@@ -48,9 +48,11 @@ import {
   cpuPerRequest,
   type Figure,
   login,
+  ms,
   percentile,
   processCpuSeconds,
   reportTo,
+  type SectionOptions,
   type ServerProcess,
   startServer,
 } from './lib';
@@ -81,7 +83,6 @@ const LIGHT_RATE_EACH = Number(process.env.BENCH_WHATSAPP_LIGHT_RATE ?? 5);
 const SETTLE_MS = Number(process.env.BENCH_WHATSAPP_SETTLE_MS ?? 10_000);
 const PRELOAD = pathToFileURL(path.join(REPO_ROOT, 'bench', 'fixtures', 'whatsapp-child', 'preload.mjs')).href;
 
-const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value.toFixed(1));
 const int = (value: number) => Math.round(value).toLocaleString('en-US');
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis));
 
@@ -782,11 +783,7 @@ async function memoryBenchmark(
   }
 }
 
-export async function whatsappBenchmarks(options: {
-  port: number;
-  push: (figure: Figure) => void;
-  log?: (line: string) => void;
-}): Promise<void> {
+export async function whatsappBenchmarks(options: SectionOptions): Promise<void> {
   const log = options.log ?? console.log;
   const push = reportTo(options);
   muteLibsignalConsole();
