@@ -28,7 +28,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_COMPANY_SETTINGS, REPO_ROOT } from '@balcao/server';
 import pg from 'pg';
-import { BENCH_DATABASE, benchDatabaseUrl, dropBenchDatabase, prepareDatabase } from './lib';
+import { BENCH_DATABASE, benchDatabaseUrl, dropBenchDatabase, prepareDatabase, withBenchDb } from './lib';
 
 const DATASET_VERSION = 'inbox-v2';
 export const BENCH_COMPANY_NAME = 'Bench Inbox';
@@ -367,16 +367,6 @@ function markerValue(): string {
   return `${DATASET_VERSION}:scale=${SCALE}:migrations=${migrationsFingerprint()}`;
 }
 
-async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: benchDatabaseUrl() });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function readMarker(): Promise<string | null> {
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
@@ -386,7 +376,7 @@ async function readMarker(): Promise<string | null> {
   } finally {
     await admin.end();
   }
-  return withClient(async (client) => {
+  return withBenchDb(async (client) => {
     const table = await client.query("select to_regclass('bench_meta') as t");
     if (!table.rows[0]?.t) return null;
     const row = await client.query("select value from bench_meta where key = 'inbox'");
@@ -412,8 +402,8 @@ export async function ensureInboxDataset(log: (line: string) => void = console.l
     const began = performance.now();
     await dropBenchDatabase();
     await prepareDatabase();
-    await withClient((client) => generate(client, log));
-    await withClient((client) =>
+    await withBenchDb((client) => generate(client, log));
+    await withBenchDb((client) =>
       client.query(
         `create table if not exists bench_meta (key text primary key, value text not null);
          insert into bench_meta (key, value) values ('inbox', ${sqlText(marker)})
@@ -425,7 +415,7 @@ export async function ensureInboxDataset(log: (line: string) => void = console.l
   } else {
     log('inbox data: reusing the generated data set');
   }
-  const dataset = await withClient(describeDataset);
+  const dataset = await withBenchDb(describeDataset);
   return { ...dataset, generatedInSeconds };
 }
 

@@ -24,6 +24,17 @@ export function benchDatabaseUrl(): string {
   return url.toString();
 }
 
+/** Runs `work` on a connection of its own to the bench database, closed afterwards. */
+export async function withBenchDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
+  const db = new pg.Client({ connectionString: benchDatabaseUrl() });
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
 /**
  * Creates (if needed), migrates and seeds the bench database, so measured starts find migrations applied.
  * A database whose recorded migrations no longer exist (a migration renamed or folded into another while

@@ -32,7 +32,6 @@ import { pathToFileURL } from 'node:url';
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import { REPO_ROOT } from '@balcao/server';
 import { DEFAULT_CONNECTION_CONFIG } from '@whiskeysockets/baileys';
-import pg from 'pg';
 import type { Socket } from 'socket.io-client';
 import {
   muteLibsignalConsole,
@@ -43,7 +42,6 @@ import {
   type WhatsAppPeer,
 } from '../plugins/channels/server/whatsapp/testing/peer';
 import {
-  benchDatabaseUrl,
   CpuWindow,
   cpuPerRequest,
   type Figure,
@@ -55,6 +53,7 @@ import {
   type SectionOptions,
   type ServerProcess,
   startServer,
+  withBenchDb,
 } from './lib';
 
 const GROUP = 'whatsapp';
@@ -111,16 +110,6 @@ interface Connection {
   cursor: number;
 }
 
-async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: benchDatabaseUrl() });
-  await db.connect();
-  try {
-    return await work(db);
-  } finally {
-    await db.end();
-  }
-}
-
 /**
  * Deletes the bench companies and everything of theirs. A plain `DELETE FROM companies` cascades row by row,
  * and a few foreign keys of `messages` have no index (docs/benchmarks.md, inbox): with the inbox's million
@@ -129,7 +118,7 @@ async function withDb<T>(work: (db: pg.Client) => Promise<T>): Promise<T> {
  * referencing companies (found in the catalogue, whoever adds one), then the companies.
  */
 async function removeCompanies(): Promise<void> {
-  await withDb(async (db) => {
+  await withBenchDb(async (db) => {
     const ids = (await db.query<{ id: number }>('SELECT id FROM companies WHERE name LIKE $1', [`${COMPANY_PREFIX} %`])).rows.map(
       (row) => row.id,
     );
@@ -156,7 +145,7 @@ async function removeCompanies(): Promise<void> {
 
 /** The bench companies: each an admin (demo password), the acme settings and one WhatsApp connection, never paired. */
 async function createCompanies(peer: WhatsAppPeer): Promise<Connection[]> {
-  return withDb(async (db) => {
+  return withBenchDb(async (db) => {
     await db.query('BEGIN');
     try {
       const plan = await db.query<{ id: number }>(
@@ -216,7 +205,7 @@ async function createCompanies(peer: WhatsAppPeer): Promise<Connection[]> {
 }
 
 async function connectionRows(connections: Connection[]): Promise<Map<number, { status: string; qrcode: string }>> {
-  return withDb(async (db) => {
+  return withBenchDb(async (db) => {
     const rows = await db.query<{ id: number; status: string; qrcode: string | null }>(
       'SELECT id, status, qrcode FROM whatsapps WHERE id = ANY($1)',
       [connections.map((c) => c.whatsappId)],
@@ -455,7 +444,7 @@ interface StoredCheck {
 
 /** Every message id of the run: exactly one row in `messages` of its connection. */
 async function storedOnce(runs: ConnectionRun[]): Promise<StoredCheck> {
-  return withDb(async (db) => {
+  return withBenchDb(async (db) => {
     let ids = 0;
     let missing = 0;
     let duplicated = 0;
@@ -593,7 +582,7 @@ function closeSockets(connections: Connection[]): void {
 }
 
 async function setStatus(connections: Connection[], status: string): Promise<void> {
-  await withDb((db) =>
+  await withBenchDb((db) =>
     db.query('UPDATE whatsapps SET status = $2 WHERE id = ANY($1)', [connections.map((c) => c.whatsappId), status]),
   );
 }
