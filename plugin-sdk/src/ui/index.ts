@@ -90,8 +90,10 @@ export {
   InfiniteScroll,
   type InfiniteScrollProps,
   LOAD_MORE_THRESHOLD_PX,
+  type LoadMoreState,
   SEARCH_DEBOUNCE_MS,
   useDebouncedValue,
+  useLoadMoreOnScroll,
   useNarrowScreen,
   usePagedSearch,
 } from './paged-lists';

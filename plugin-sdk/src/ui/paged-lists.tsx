@@ -57,34 +57,27 @@ export function useNarrowScreen(): boolean {
 
 export const LOAD_MORE_THRESHOLD_PX = 100;
 
-export interface InfiniteScrollProps {
+/** What the next page of a scrolled list depends on. */
+export interface LoadMoreState {
   hasMore: boolean;
   /** A page is being fetched: no second call until it arrives. */
   loading: boolean;
   onLoadMore(): void;
-  children: ReactNode;
-  /** Height of the scrolling area (the page fills the content area by default). */
-  maxHeight?: string;
 }
 
 /**
- * A scrolling area that asks for the next page when scrolled near its bottom, and right away while its
- * content is too short to scroll (a tall screen would otherwise never load page 2).
+ * Infinite scroll for a scrolling element: asks for the next page when it is scrolled within
+ * LOAD_MORE_THRESHOLD_PX of its bottom, and right away while its content is too short to scroll (a tall
+ * screen would otherwise never load page 2). Put `ref` and `onScroll` on the element.
  */
-export function InfiniteScroll({
-  hasMore,
-  loading,
-  onLoadMore,
-  children,
-  maxHeight = 'calc(100vh - 220px)',
-}: InfiniteScrollProps) {
-  const ref = useRef<HTMLDivElement>(null);
+export function useLoadMoreOnScroll<E extends HTMLElement>({ hasMore, loading, onLoadMore }: LoadMoreState) {
+  const ref = useRef<E>(null);
   // asked for a page whose fetch hasn't started yet: don't ask again (scroll events come in bursts)
   const waiting = useRef(false);
   useEffect(() => {
     if (loading) waiting.current = false;
   }, [loading]);
-  const check = useCallback(() => {
+  const onScroll = useCallback(() => {
     const element = ref.current;
     if (!element || !hasMore || loading || waiting.current) return;
     if (element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX) {
@@ -94,13 +87,32 @@ export function InfiniteScroll({
   }, [hasMore, loading, onLoadMore]);
 
   useEffect(() => {
-    // after each page: a page that doesn't fill the area can't be scrolled, so ask for the next one
+    // after each render: content that doesn't fill the element can't be scrolled, so ask for the next page
+    // (an element not laid out yet, without a height, waits)
     const element = ref.current;
-    if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) check();
+    if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) onScroll();
   });
+  return { ref, onScroll };
+}
+
+export interface InfiniteScrollProps extends LoadMoreState {
+  children: ReactNode;
+  /** Height of the scrolling area (the page fills the content area by default). */
+  maxHeight?: string;
+}
+
+/** A scrolling area with infinite scroll (`useLoadMoreOnScroll`). */
+export function InfiniteScroll({
+  hasMore,
+  loading,
+  onLoadMore,
+  children,
+  maxHeight = 'calc(100vh - 220px)',
+}: InfiniteScrollProps) {
+  const { ref, onScroll } = useLoadMoreOnScroll<HTMLDivElement>({ hasMore, loading, onLoadMore });
 
   return (
-    <div ref={ref} onScroll={check} style={{ maxHeight, minHeight: 200, overflowY: 'auto', overflowX: 'hidden' }}>
+    <div ref={ref} onScroll={onScroll} style={{ maxHeight, minHeight: 200, overflowY: 'auto', overflowX: 'hidden' }}>
       {children}
       {loading && hasMore ? (
         <div style={{ textAlign: 'center', padding: 12 }}>

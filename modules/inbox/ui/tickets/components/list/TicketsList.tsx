@@ -1,19 +1,11 @@
-import { CLIENT_EVENTS, joinSocketRoom, useTranslation } from '@balcao/plugin-sdk/ui';
+import { CLIENT_EVENTS, joinSocketRoom, useLoadMoreOnScroll, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Spin } from 'antd';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useListTicketsInfiniteQuery } from '../../api/tickets';
 import { useViewer } from '../../hooks/useViewer';
 import { flattenTickets, type TicketListArgs } from '../../logic/ticket-list';
 import { TicketListItem } from './TicketListItem';
 import { TicketListSkeleton } from './TicketListSkeleton';
-
-/** 1-core §9: the next page loads within 100 px of the bottom. */
-export const LIST_SCROLL_THRESHOLD_PX = 100;
-
-/** Whether a scrolled box is close enough to its bottom to load more. */
-export function nearBottom(box: Pick<HTMLElement, 'scrollHeight' | 'scrollTop' | 'clientHeight'>, threshold: number): boolean {
-  return box.scrollHeight - box.scrollTop - box.clientHeight < threshold;
-}
 
 /** Props of one list. */
 export interface TicketsListProps {
@@ -39,16 +31,12 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     return joinSocketRoom(CLIENT_EVENTS.joinTickets, CLIENT_EVENTS.leaveTickets, status);
   }, [active, status]);
 
-  const listRef = useRef<HTMLDivElement>(null);
-  const loadMoreIfNearBottom = useCallback(() => {
-    const box = listRef.current;
-    if (box && hasNextPage && !isFetchingNextPage && nearBottom(box, LIST_SCROLL_THRESHOLD_PX)) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-  // after each page: one that doesn't fill the list (a tall screen) can't be scrolled, so the next loads now
-  // (a box without a height, not laid out yet, waits)
-  useEffect(() => {
-    if ((listRef.current?.clientHeight ?? 0) > 0) loadMoreIfNearBottom();
-  }, [loadMoreIfNearBottom, tickets.length]);
+  // 1-core §9: the next page loads within 100 px of the bottom (and at once when a page doesn't fill the list)
+  const list = useLoadMoreOnScroll<HTMLDivElement>({
+    hasMore: hasNextPage,
+    loading: isFetchingNextPage,
+    onLoadMore: () => void fetchNextPage(),
+  });
 
   if (!active) return null;
   if (isLoading) return <TicketListSkeleton />;
@@ -63,7 +51,7 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     return <Empty description={t('tickets.list.empty')} style={{ marginTop: 48 }} />;
   }
   return (
-    <div ref={listRef} onScroll={loadMoreIfNearBottom} style={{ height: '100%', overflowY: 'auto' }} data-testid="tickets-list">
+    <div ref={list.ref} onScroll={list.onScroll} style={{ height: '100%', overflowY: 'auto' }} data-testid="tickets-list">
       {tickets.map((ticket) => (
         <TicketListItem key={ticket.id} ticket={ticket} selected={ticket.uuid === selectedUuid} showUser={viewer.isAdmin} />
       ))}
