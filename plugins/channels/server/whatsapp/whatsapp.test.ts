@@ -393,7 +393,8 @@ describe('more of the conversation', () => {
   it('backs off when another session keeps replacing this one, and says so', async () => {
     const app = await createTestApp();
     try {
-      usePeer(app, peer, { conflictBaseMs: 400 });
+      // the kit's reconnectMaxMs (1 s) would cap the third wait (1.6 s) below what the doubling promises
+      usePeer(app, peer, { conflictBaseMs: 400, reconnectMaxMs: 5_000 });
       const conflictKit = new WhatsAppKit(app);
       const company = await conflictKit.company();
       const account = peer.account(phone());
