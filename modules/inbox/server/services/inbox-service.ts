@@ -16,6 +16,7 @@ import { camelize } from './camel-keys';
 import { notifyContactChanged } from './contact.service';
 import { announceMerge, mergeContacts } from './contact-merge';
 import { registerDriver } from './driver-registry';
+import { type KnownTicketRaw, knownTicketBatcher } from './inbound-batch';
 import { inboxState } from './inbox-state';
 import { type StoredMedia, storeInboundMedia } from './media-upload';
 import { emitMessageChanged } from './message-actions.service';
@@ -336,27 +337,49 @@ async function insertOnKnownTicket(
     identifiers.length <= SCALAR_IDENTIFIERS
       ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
       : { identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}` };
-  const [row] = await runStatement<{
-    found: Array<Record<string, unknown>> | null;
-    message: Record<string, unknown> | null;
-    targeted: boolean;
-    ticket: Record<string, unknown> | null;
-    by_number: Record<string, unknown> | null;
-    prior: { id: string | number; ticket_id: number; uuid: string; contact_id: number } | null;
-  }>(
-    knex,
-    statement,
-    valuesOf(statement, {
-      ...inboundValues(input, media),
-      companyId,
-      whatsappId: input.whatsappId,
+  const values = inboundValues(input, media);
+  const number = cleanNumber(input.contact.number);
+  // while earlier receives' statements are in flight, this one waits to leave with the others as one
+  // statement (services/inbound-batch.ts); alone, it goes at once as the one-message statement
+  const row = await knownTicketBatcher(knex).submit({
+    input: {
+      company_id: companyId,
+      whatsapp_id: input.whatsappId,
       channel: input.channel,
-      channelMessageId: input.message.id,
-      number: cleanNumber(input.contact.number),
-      ...identifierValues,
+      identifiers,
       count: identifiers.length,
-    }),
-  );
+      number,
+      channel_message_id: values.channelMessageId,
+      body: values.body,
+      from_me: values.fromMe,
+      ack: values.ack,
+      read: values.read,
+      media_type: values.mediaType,
+      media_path: values.mediaPath,
+      media_name: values.mediaName,
+      quoted_id: values.quotedId,
+      data: values.data,
+      created_at: values.createdAt,
+      unread: values.unread,
+      last_message: values.lastMessage,
+    },
+    runAlone: async () => {
+      const [alone] = await runStatement<KnownTicketRaw>(
+        knex,
+        statement,
+        valuesOf(statement, {
+          ...values,
+          companyId,
+          whatsappId: input.whatsappId,
+          channel: input.channel,
+          number,
+          ...identifierValues,
+          count: identifiers.length,
+        }),
+      );
+      return alone as KnownTicketRaw;
+    },
+  });
   const rows = (row?.found ?? []).map((found) => camelize<LookupRow>(found));
   const record = row?.message ? camelize<MessageRecord>(row.message) : null;
   const prior = row?.prior ?? null;
