@@ -78,6 +78,10 @@ const BATCH_STATEMENT: Statement = {
         OFFSET 0
       ) f
       WINDOW w AS (PARTITION BY x.i)
+    ), found_by_message AS (
+      SELECT f.i, json_agg(json_build_object(${jsonPairs(LOOKUP_COLUMNS, 'f')}, 'known', f.known, 'min_id', f.min_id,
+        'max_id', f.max_id)) AS found
+      FROM found f GROUP BY f.i
     ), target AS (
       SELECT DISTINCT ON (f.i) f.i, f.ticket_id, f.contact_id, f.queue_id
       FROM found f JOIN input x ON x.i = f.i
@@ -87,6 +91,7 @@ const BATCH_STATEMENT: Statement = {
       -- no identifier known: the contact of the number, if any (a contact made by hand)
       SELECT x.i, b.*
       FROM input x
+      LEFT JOIN found_by_message fm ON fm.i = x.i
       CROSS JOIN LATERAL (
         SELECT NULL::text AS identifier, c.id AS contact_id, c.name, c.url_picture, t.id AS ticket_id, t.uuid, t.status,
           t.user_id, t.queue_id, t.is_group AS ticket_is_group
@@ -96,17 +101,18 @@ const BATCH_STATEMENT: Statement = {
         WHERE c.company_id = x.company_id AND c.number = x.number
         LIMIT 1
       ) b
-      WHERE NOT EXISTS (SELECT 1 FROM found f WHERE f.i = x.i)
+      WHERE fm.i IS NULL
     ), prior AS (
       -- nothing to insert into: the message of this channel id, if stored already (a redelivery)
       SELECT x.i, p.*
       FROM input x
+      LEFT JOIN target g ON g.i = x.i
       CROSS JOIN LATERAL (
         SELECT m.id, m.ticket_id, t.uuid, t.contact_id FROM messages m JOIN tickets t ON t.id = m.ticket_id
         WHERE m.company_id = x.company_id AND m.whatsapp_id = x.whatsapp_id AND m.channel_message_id = x.channel_message_id
         LIMIT 1
       ) p
-      WHERE NOT EXISTS (SELECT 1 FROM target g WHERE g.i = x.i)
+      WHERE g.i IS NULL
     ), ins AS (
       INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, channel_message_id, body, from_me,
         ack, read, media_type, media_path, media_name, quoted_msg_id, send_status, data_json, created_at, updated_at)
@@ -139,16 +145,18 @@ const BATCH_STATEMENT: Statement = {
       SELECT t.id AS ticket_id, (SELECT row_to_json(z) FROM (SELECT ${TICKET_ROW_COLUMNS}) z) AS ticket
       FROM upd t ${TICKET_ROW_JOINS}
     )
-    SELECT
-      (SELECT json_agg(json_build_object(${jsonPairs(LOOKUP_COLUMNS, 'f')}, 'known', f.known, 'min_id', f.min_id,
-        'max_id', f.max_id)) FROM found f WHERE f.i = x.i) AS found,
-      (SELECT row_to_json(n.message) FROM inserted n WHERE n.i = x.i) AS message,
-      EXISTS (SELECT 1 FROM target g WHERE g.i = x.i) AS targeted,
-      (SELECT r.ticket FROM inserted n JOIN rendered r ON r.ticket_id = n.ticket_id WHERE n.i = x.i) AS ticket,
-      (SELECT json_build_object(${jsonPairs(LOOKUP_COLUMNS, 'b')}) FROM by_number b WHERE b.i = x.i) AS by_number,
-      (SELECT json_build_object('id', p.id, 'ticket_id', p.ticket_id, 'uuid', p.uuid, 'contact_id', p.contact_id)
-        FROM prior p WHERE p.i = x.i) AS prior
+    -- one row per message: each CTE has at most one row of a message (joined by hash, not scanned per row)
+    SELECT fm.found, row_to_json(n.message) AS message, g.i IS NOT NULL AS targeted, r.ticket,
+      CASE WHEN b.i IS NULL THEN NULL ELSE json_build_object(${jsonPairs(LOOKUP_COLUMNS, 'b')}) END AS by_number,
+      CASE WHEN p.i IS NULL THEN NULL
+        ELSE json_build_object('id', p.id, 'ticket_id', p.ticket_id, 'uuid', p.uuid, 'contact_id', p.contact_id) END AS prior
     FROM input x
+    LEFT JOIN found_by_message fm ON fm.i = x.i
+    LEFT JOIN target g ON g.i = x.i
+    LEFT JOIN inserted n ON n.i = x.i
+    LEFT JOIN rendered r ON r.ticket_id = n.ticket_id
+    LEFT JOIN by_number b ON b.i = x.i
+    LEFT JOIN prior p ON p.i = x.i
     ORDER BY x.i`,
 };
 
