@@ -13,6 +13,7 @@ export * from './events';
 export * from './inbox';
 export * from './manifest';
 export * from './prepared-statements';
+export * from './rows';
 export * from './schemas';
 export * from './streams';
 export * from './tenancy';

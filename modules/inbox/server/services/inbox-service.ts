@@ -1,4 +1,5 @@
 import {
+  camelKeys,
   currentTenant,
   type InboundContact,
   type InboundMessage,
@@ -12,7 +13,6 @@ import type { Knex } from 'knex';
 import type { MediaType, MessageReaction, TicketLogType } from '../../shared/types';
 import { MEDIA_TYPES } from '../../shared/types';
 import { Ticket } from '../models/ticket';
-import { camelize } from './camel-keys';
 import { notifyContactChanged } from './contact.service';
 import { announceMerge, mergeContacts } from './contact-merge';
 import { registerDriver } from './driver-registry';
@@ -211,7 +211,7 @@ const UPDATED_TICKET = `(SELECT row_to_json(x) FROM (SELECT ${TICKET_ROW_COLUMNS
 
 /** The ticket of an `UPDATED_TICKET` column. */
 function updatedTicket(json: Record<string, unknown> | null): TicketRow | null {
-  return json ? camelize<TicketRow>(json) : null;
+  return json ? camelKeys<TicketRow>(json) : null;
 }
 
 const INSERT_INBOUND_STATEMENT = named(
@@ -245,7 +245,7 @@ async function insertInbound(
     }),
   );
   return {
-    record: row?.message ? camelize<MessageRecord>(row.message) : null,
+    record: row?.message ? camelKeys<MessageRecord>(row.message) : null,
     ticketRow: updatedTicket(row?.ticket ?? null),
   };
 }
@@ -380,15 +380,15 @@ async function insertOnKnownTicket(
       return alone as KnownTicketRaw;
     },
   });
-  const rows = (row?.found ?? []).map((found) => camelize<LookupRow>(found));
-  const record = row?.message ? camelize<MessageRecord>(row.message) : null;
+  const rows = (row?.found ?? []).map((found) => camelKeys<LookupRow>(found));
+  const record = row?.message ? camelKeys<MessageRecord>(row.message) : null;
   const prior = row?.prior ?? null;
   return {
     rows,
     record,
     ticketRow: updatedTicket(row?.ticket ?? null),
     duplicate: row?.targeted === true && record === null,
-    byNumber: row?.by_number ? camelize<LookupRow>(row.by_number) : null,
+    byNumber: row?.by_number ? camelKeys<LookupRow>(row.by_number) : null,
     prior: prior
       ? {
           contactId: prior.contact_id,
@@ -480,7 +480,7 @@ async function newConversation(
     }),
   );
   if (!row?.message) throw new RetryReceive();
-  const ticketRow = camelize<TicketRow>(row.ticket);
+  const ticketRow = camelKeys<TicketRow>(row.ticket);
   const contact: FoundContact = { id: row.contact.id, name: row.contact.name, urlPicture: row.contact.url_picture, ticket: null };
   return {
     ticket: {
@@ -494,7 +494,7 @@ async function newConversation(
     ticketCreated: true,
     ownerId: contact.id,
     senderContact: contact,
-    record: camelize<MessageRecord>(row.message),
+    record: camelKeys<MessageRecord>(row.message),
     ticketRow,
   };
 }
