@@ -182,6 +182,30 @@ describe('the menu of queues', () => {
     expect(await maria.say('2')).toEqual([]);
   });
 
+  it('settles a new ticket that arrives in a queue without options in two statements: one read, one write', async () => {
+    const sales = await queue('Vendas', { greetingMessage: '' });
+    const botStatements: string[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/chatbot_tickets|company_service_hours|"queues"|"chatbots"/.test(query.sql)) botStatements.push(query.sql);
+    };
+    knex().on('query', onQuery);
+    const number = newNumber();
+    let result: Awaited<ReturnType<InboxService['receive']>>;
+    try {
+      result = await inbox.receive({ ...inbound(number, 'Oi'), queueId: sales });
+    } finally {
+      knex().off('query', onQuery);
+    }
+    // the ticket with the hours, its queue and the queue's options; then the state, written once as done
+    expect(botStatements).toHaveLength(2);
+    expect(botStatements[1]).toMatch(/^insert into "chatbot_tickets"/);
+    expect(await knex()('chatbotTickets').where({ ticketId: result.ticketId }).first()).toMatchObject({
+      stage: 'done',
+      queueId: sales,
+    });
+    expect(await knex()('tickets').where({ id: result.ticketId }).first()).toMatchObject({ status: 'pending', queueId: sales });
+  });
+
   it('reaches the channel through the driver like any message', async () => {
     await queue('Vendas');
     await queue('Suporte');

@@ -1,9 +1,15 @@
-import type { BalcaoEvents, InboxService, PluginContext, SystemTicketChange } from '@balcao/plugin-sdk/server';
+import {
+  type BalcaoEvents,
+  camelKeys,
+  type InboxService,
+  type PluginContext,
+  type SystemTicketChange,
+} from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
-import { AdminQueue, type Chatbot, ChatbotTicket } from '../models';
+import { AdminQueue, Chatbot, ChatbotTicket } from '../models';
 import { choiceOf, menuText } from './bot-texts';
 import { queueOptionRows } from './chatbot-tree';
-import { companyHours } from './company-hours.service';
+import { type CompanyHours, companyHoursOf } from './company-hours.service';
 import { type ConversationConfig, connectionProfile, conversationConfig } from './conversation-config';
 import {
   asksLgpdConsent,
@@ -83,7 +89,9 @@ interface Conversation {
   companyId: number;
   ticket: BotTicket;
   settings: Record<string, string>;
-  hours: Awaited<ReturnType<typeof companyHours>>;
+  hours: CompanyHours;
+  /** The queue the turn starts in and its options, read with the ticket (see `loadBotTicket`). */
+  prefetched: Prefetched;
   /** The connection's greeting, queues and limits, or the company's. */
   config: ConversationConfig;
   now: Date;
@@ -92,11 +100,65 @@ interface Conversation {
 /** What one turn of the bot works with. */
 interface Turn extends Conversation {
   state: ChatbotTicket;
+  /**
+   * The state was made by this turn and is not written yet: it is written once, before the turn's first
+   * message or ticket change (whoever sees the ticket move — rotation — must find the bot's state) or at
+   * its end, so a new conversation the bot settles at once (a queue without options) costs one write, not
+   * an insert and an update.
+   */
+  unsaved: boolean;
+}
+
+/** Another process's turn made the ticket's state first: the conversation is that turn's. */
+class TurnTaken extends Error {}
+
+/** Writes a state this turn made (see `Turn.unsaved`); a state made meanwhile by another turn wins. */
+async function persistState(conversation: Conversation): Promise<void> {
+  const turn = conversation as Partial<Turn> & Conversation;
+  if (!turn.unsaved || !turn.state) return;
+  const { state } = turn;
+  const made = await turn.ctx.db
+    .knex('chatbotTickets')
+    .insert({
+      ticketId: state.ticketId,
+      companyId: turn.companyId,
+      stage: state.stage,
+      queueId: state.queueId,
+      chatbotId: state.chatbotId,
+      startedAt: state.startedAt,
+      outOfHoursSentAt: state.outOfHoursSentAt,
+    })
+    .onConflict('ticketId')
+    .ignore()
+    .returning('ticketId');
+  if (made.length === 0) throw new TurnTaken();
+  turn.unsaved = false;
+  if (state.stage === 'done') rememberSettled(turn.ctx, turn.companyId, state.ticketId, 'done');
+}
+
+/** The queue a turn starts in (the bot's, else the ticket's) as `loadBotTicket` read it, with its options. */
+interface Prefetched {
+  queueId: number | null;
+  queue: AdminQueue | undefined;
+  options: Chatbot[];
+}
+
+/** A queue of the company: the one read with the ticket, else from the database. */
+async function queueOf(turn: Conversation, queueId: number): Promise<AdminQueue | undefined> {
+  if (queueId === turn.prefetched.queueId) return turn.prefetched.queue;
+  return AdminQueue.query().findById(queueId);
+}
+
+/** A queue's options, in menu order: the ones read with the ticket, else from the database. */
+async function optionRowsOf(turn: Conversation, queueId: number): Promise<Chatbot[]> {
+  if (queueId === turn.prefetched.queueId) return turn.prefetched.options;
+  return queueOptionRows(queueId);
 }
 
 /** Sends a product message on the ticket, with the message variables filled (1-core §9). */
 async function send(turn: Conversation, body: string | null | undefined): Promise<void> {
   if (!body || body.trim() === '') return;
+  await persistState(turn);
   const profile = turn.config.profile;
   await turn.inbox.send({
     ticketId: turn.ticket.id,
@@ -106,6 +168,7 @@ async function send(turn: Conversation, body: string | null | undefined): Promis
 }
 
 async function change(turn: Conversation, patch: Omit<SystemTicketChange, 'ticketId'>): Promise<boolean> {
+  await persistState(turn);
   const changed = await turn.inbox.applyTicketChange({ ticketId: turn.ticket.id, ...patch });
   if (!changed) return false;
   if (patch.queueId !== undefined) turn.ticket.queueId = patch.queueId;
@@ -132,6 +195,8 @@ async function saveState(
   // a state saved as it is (a queue entered right after the state was made for it) writes nothing
   const changed = fields.some((field) => !sameValue(turn.state[field], patch[field]));
   Object.assign(turn.state, patch);
+  // a state not written yet is written whole later (persistState)
+  if (turn.unsaved) return;
   if (changed) {
     await ChatbotTicket.query()
       .findById(turn.ticket.id)
@@ -271,7 +336,11 @@ async function afterLanding(turn: Turn, queue: AdminQueue): Promise<void> {
     const intro = turn.settings.sendQueuePositionMessage ?? '';
     await send(turn, `${intro.trim()} *${Number(count)}*`.trim());
   }
-  if (queue.ativarRoteador && queue.tempoRoteador > 0) await scheduleRotation(turn.ctx, turn.companyId, turn.ticket.id, queue, 1);
+  if (queue.ativarRoteador && queue.tempoRoteador > 0) {
+    // the rotation reads the bot's state
+    await persistState(turn);
+    await scheduleRotation(turn.ctx, turn.companyId, turn.ticket.id, queue, 1);
+  }
 }
 
 /**
@@ -291,7 +360,7 @@ async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, greet = 
     await finish(turn);
     return;
   }
-  const rows = await queueOptionRows(queue.id);
+  const rows = await optionRowsOf(turn, queue.id);
   const roots = levelOf(rows, null);
   const greeting = greet ? queue.greetingMessage : null;
   if (roots.length === 1) {
@@ -360,7 +429,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
       return;
     }
     case 'queue': {
-      const target = option.optQueueId ? await AdminQueue.query().findById(option.optQueueId) : undefined;
+      const target = option.optQueueId ? await queueOf(turn, option.optQueueId) : undefined;
       if (!target) {
         await finish(turn);
         return;
@@ -376,7 +445,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
     default: {
       // text without options, or file (file lists arrive with the automation features)
       await finish(turn);
-      const queue = turn.ticket.queueId ? await AdminQueue.query().findById(turn.ticket.queueId) : undefined;
+      const queue = turn.ticket.queueId ? await queueOf(turn, turn.ticket.queueId) : undefined;
       if (queue) await afterLanding(turn, queue);
     }
   }
@@ -405,12 +474,12 @@ async function queueTurn(turn: Turn, body: string, firstTurn: boolean): Promise<
 
 /** The option stage: a number picks an option of the level on offer; 0 goes back a level, # to the queues. */
 async function optionTurn(turn: Turn, body: string): Promise<void> {
-  const queue = turn.state.queueId ? await AdminQueue.query().findById(turn.state.queueId) : undefined;
+  const queue = turn.state.queueId ? await queueOf(turn, turn.state.queueId) : undefined;
   if (!queue) {
     await finish(turn);
     return;
   }
-  const rows = await queueOptionRows(queue.id);
+  const rows = await optionRowsOf(turn, queue.id);
   const queues = await menuQueues(turn);
   const text = body.trim();
   if (text === MAIN_MENU && queues.length > 1) {
@@ -545,15 +614,24 @@ async function consentTurn(conversation: Conversation, body: string): Promise<bo
   return false;
 }
 
+/** What `loadBotTicket` reads. */
+interface LoadedBotTicket extends BotTicket {
+  botStage: string | null;
+  /** The company's service hours row (null: none saved, or the bot is done with the ticket). */
+  hours: CompanyHours | null;
+  prefetched: Prefetched;
+}
+
 /**
  * The ticket as a turn reads it, with the bot's stage on it (null before its first turn), or null. One
- * query: it runs for every inbound message of a waiting ticket, most of them past the bot ('done').
+ * query: it runs for every inbound message of a waiting ticket, most of them past the bot ('done'). Unless
+ * the bot is done, it also reads what a turn reads next — the company's service hours, and the queue the
+ * turn starts in (the bot's, else the ticket's) with its options — which were three more round trips on
+ * every new conversation (docs/benchmarks.md, "Inbox").
  */
-async function loadBotTicket(
-  knex: Knex,
-  companyId: number,
-  ticketId: number,
-): Promise<(BotTicket & { botStage: string | null }) | null> {
+async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): Promise<LoadedBotTicket | null> {
+  const working = `ct.stage IS DISTINCT FROM 'done'`;
+  const startQueue = 'coalesce(ct.queue_id, t.queue_id)';
   const row = await knex('tickets as t')
     .join('contacts as c', 'c.id', 't.contactId')
     .leftJoin('chatbotTickets as ct', 'ct.ticketId', 't.id')
@@ -571,9 +649,31 @@ async function loadBotTicket(
       'c.disableBot',
       'c.lgpdAcceptedAt',
       'c.isGroup as contactIsGroup',
+      knex.raw(`CASE WHEN ${working} THEN ${startQueue} END AS start_queue_id`),
+      knex.raw(
+        `CASE WHEN ${working} THEN (SELECT row_to_json(h) FROM company_service_hours h WHERE h.company_id = t.company_id) END AS hours_json`,
+      ),
+      knex.raw(
+        `CASE WHEN ${working} THEN (SELECT row_to_json(q) FROM queues q WHERE q.company_id = t.company_id AND q.id = ${startQueue}) END AS queue_json`,
+      ),
+      knex.raw(
+        `CASE WHEN ${working} THEN (SELECT json_agg(o ORDER BY o.order_option, o.id) FROM chatbots o
+          WHERE o.company_id = t.company_id AND o.queue_id = ${startQueue}) END AS options_json`,
+      ),
     );
   if (!row) return null;
-  return { ...row, isGroup: row.isGroup || row.contactIsGroup };
+  const { contactIsGroup, startQueueId, hoursJson, queueJson, optionsJson, ...ticket } = row;
+  const options = (optionsJson ?? []) as Array<Record<string, unknown>>;
+  return {
+    ...ticket,
+    isGroup: ticket.isGroup || contactIsGroup,
+    hours: hoursJson ? camelKeys<CompanyHours>(hoursJson) : null,
+    prefetched: {
+      queueId: startQueueId ?? null,
+      queue: queueJson ? AdminQueue.fromJson(camelKeys(queueJson), { skipValidation: true }) : undefined,
+      options: options.map((option) => Chatbot.fromJson(camelKeys(option), { skipValidation: true })),
+    },
+  };
 }
 
 /**
@@ -606,7 +706,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     rememberSettled(ctx, companyId, ticketId, ticket.queueId);
     return;
   }
-  const hours = await companyHours();
+  const hours = companyHoursOf(ticket.hours);
   const conversation: Conversation = {
     ctx,
     inbox: ctx.services.use('inbox'),
@@ -614,6 +714,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     ticket,
     settings: await ctx.settings.all(companyId),
     hours,
+    prefetched: ticket.prefetched,
     config: conversationConfig(await connectionProfile(ctx, companyId, event.whatsappId), hours),
     now,
   };
@@ -630,24 +731,20 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     await askConsent(conversation);
     return;
   }
-  if (!state) {
-    const [made] = await ctx.db
-      .knex('chatbotTickets')
-      .insert({
-        ticketId,
-        companyId,
-        stage: ticket.queueId === null ? 'queues' : 'options',
-        queueId: ticket.queueId,
-        startedAt: now,
-      })
-      .onConflict('ticketId')
-      .ignore()
-      .returning('*');
-    // made meanwhile by another turn (none is chained before this one in another process): read it
-    state = made
-      ? ChatbotTicket.fromJson(made, { skipValidation: true })
-      : ((await ChatbotTicket.query().findById(ticketId)) as ChatbotTicket);
-  }
+  // the bot meets the ticket: its state, written before the turn's first effect or at its end (Turn.unsaved)
+  const unsaved = !state;
+  state ??= ChatbotTicket.fromJson(
+    {
+      ticketId,
+      stage: ticket.queueId === null ? 'queues' : 'options',
+      queueId: ticket.queueId,
+      chatbotId: null,
+      startedAt: now,
+      outOfHoursSentAt: null,
+      rotationStep: 0,
+    },
+    { skipValidation: true },
+  );
   if (state.stage === 'done') return;
   if (state.stage === 'queues' ? ticket.queueId !== null : ticket.queueId !== state.queueId) {
     // an agent put the ticket in a queue meanwhile: it is theirs now
@@ -655,11 +752,23 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     rememberSettled(ctx, companyId, ticketId, 'done');
     return;
   }
-  const turn: Turn = { ...conversation, state };
+  const turn: Turn = { ...conversation, state, unsaved };
+  try {
+    await stateTurn(turn, body, firstTurn);
+    await persistState(turn);
+  } catch (error) {
+    // made meanwhile by another process's turn (none is chained before this one there): the ticket is its
+    if (!(error instanceof TurnTaken)) throw error;
+  }
+}
+
+/** A turn with the bot's state: the hours, then the menus. */
+async function stateTurn(turn: Turn, body: string, firstTurn: boolean): Promise<void> {
+  const { ticket, state } = turn;
   if (await closedForCompany(turn)) return;
   if (await closedForConnection(turn)) return;
   if (firstTurn && ticket.queueId !== null) {
-    const queue = await AdminQueue.query().findById(ticket.queueId);
+    const queue = await queueOf(turn, ticket.queueId);
     if (queue) await enterQueue(turn, queue, 0);
     else await finish(turn);
   } else if (state.stage === 'options' && ticket.queueId !== null) {

@@ -22,14 +22,22 @@ async function inCompany<T>(ctx: PluginContext, caller: HoursCaller, companyId: 
   return runInTenant({ companyId }, fn);
 }
 
-/** The company's bot settings row (defaults when none was saved yet). */
-export async function companyHours(): Promise<
-  Pick<CompanyServiceHours, 'schedules' | 'outOfHoursMessage' | 'greetingMessage' | 'maxUseBotQueues' | 'timeUseBotQueues'>
-> {
-  const row = await CompanyServiceHours.query().first();
+/** What the bot reads of a company's service hours row. */
+export type CompanyHours = Pick<
+  CompanyServiceHours,
+  'schedules' | 'outOfHoursMessage' | 'greetingMessage' | 'maxUseBotQueues' | 'timeUseBotQueues'
+>;
+
+/** A company's bot settings row as read, or the defaults when none was saved yet. */
+export function companyHoursOf(row: CompanyHours | null | undefined): CompanyHours {
   return (
     row ?? { schedules: defaultSchedules(), outOfHoursMessage: '', greetingMessage: '', maxUseBotQueues: 3, timeUseBotQueues: 0 }
   );
+}
+
+/** The company's bot settings row (defaults when none was saved yet). */
+export async function companyHours(): Promise<CompanyHours> {
+  return companyHoursOf(await CompanyServiceHours.query().first());
 }
 
 /** `GET /companies/:companyId/schedules`. */
