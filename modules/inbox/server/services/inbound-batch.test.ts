@@ -89,8 +89,8 @@ describe('inbound batches', () => {
     expect(statements).toBeLessThan(writes);
     expect(batcher.stats.largest).toBeGreaterThan(1);
 
-    // the redelivery: stored once (by whichever copy was written first: both were in flight at once),
-    // the other copy answered with the stored message
+    // the redelivery: stored once (by whichever copy is written first), the other copy answered with the
+    // stored message
     const copies = [results[7], results[burst.length - 4]];
     expect(copies.map((copy) => copy?.created).sort()).toEqual([false, true]);
     expect(copies[1]?.messageId).toBe(copies[0]?.messageId);
