@@ -15,5 +15,6 @@ export * from './manifest';
 export * from './prepared-statements';
 export * from './rows';
 export * from './schemas';
+export * from './statement-batcher';
 export * from './streams';
 export * from './tenancy';

@@ -4,7 +4,6 @@ import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureInbound, inboxServiceOf } from '../testing/fixture-driver';
 import { knownTicketBatcher } from './inbound-batch';
-import { StatementBatcher } from './statement-batcher';
 
 /** Receives that arrive while others are being written leave together as one statement (inbound-batch.ts). */
 let t: TestApp;
@@ -146,34 +145,5 @@ describe('inbound batches', () => {
     expect(bodies).toHaveLength(12);
     const ticket = await knex('tickets').where({ id: contact.ticketId }).first();
     expect(ticket.unreadMessages).toBe(12);
-  });
-});
-
-describe('StatementBatcher', () => {
-  it('sends a write alone when nothing is in flight, gathers the ones that wait, and ends a batch at a conflict', async () => {
-    const statements: number[][] = [];
-    let release: () => void = () => {};
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const batcher = new StatementBatcher<number, string>({
-      runOne: async (item) => {
-        statements.push([item]);
-        await gate;
-        return `one ${item}`;
-      },
-      runMany: async (items) => {
-        statements.push(items);
-        return items.map((item) => `many ${item}`);
-      },
-      // 13 must not share a statement with 12
-      conflicts: (earlier, item) => earlier === 12 && item === 13,
-      maxInFlight: 1,
-      maxBatch: 3,
-    });
-    const answers = Promise.all([10, 11, 12, 13, 14].map((item) => batcher.submit(item)));
-    release();
-    expect(await answers).toEqual(['one 10', 'many 11', 'many 12', 'many 13', 'many 14']);
-    expect(statements).toEqual([[10], [11, 12], [13, 14]]);
   });
 });

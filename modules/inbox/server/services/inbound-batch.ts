@@ -1,6 +1,6 @@
+import { StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { runStatement, type Statement } from './prepared';
-import { StatementBatcher } from './statement-batcher';
 import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS } from './ticket-serializer';
 
 /**

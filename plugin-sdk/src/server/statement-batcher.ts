@@ -1,13 +1,13 @@
 /**
- * Runs many small writes of one kind as few statements: each write is submitted on its own and answered
- * on its own, but while statements are in flight the writes that arrive meanwhile wait and then leave
- * together, as one statement over all of them (`runMany`). A write alone (a quiet moment) goes at once as
- * its own statement (`runOne`): batching adds no wait, it only gathers what would have queued anyway.
+ * Runs many small statements of one kind (writes or reads) as few: each is submitted on its own and answered
+ * on its own, but while statements are in flight the ones that arrive meanwhile wait and then leave
+ * together, as one statement over all of them (`runMany`). One alone (a quiet moment) goes at once as its
+ * own statement (`runOne`): batching adds no wait, it only gathers what would have queued anyway.
  *
  * Why: on a busy inbox most of Postgres' cost of an inbound message is per statement, not per row — the
  * commit (a WAL flush), the executor's start and end, the locks, the round trip — and so is much of the
  * server's (encoding, the socket write, parsing). One statement of 20 rows costs a fraction of 20
- * statements (docs/benchmarks.md, "Inbox").
+ * statements (docs/benchmarks.md, "Inbox"; docs/plugin-authoring.md).
  *
  * A batch that fails (any error: a deadlock, a row a concurrent statement deleted) is undone as a whole by
  * Postgres, and its writes then run one by one, so each gets exactly the answer or error it would have got
