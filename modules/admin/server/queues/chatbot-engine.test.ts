@@ -206,6 +206,31 @@ describe('the menu of queues', () => {
     expect(await knex()('tickets').where({ id: result.ticketId }).first()).toMatchObject({ status: 'pending', queueId: sales });
   });
 
+  it('gathers the turns of new conversations arriving at once into few statements, each settled as alone', async () => {
+    const sales = await queue('Vendas', { greetingMessage: '' });
+    const botStatements: string[] = [];
+    const onQuery = (query: { sql: string }) => {
+      if (/chatbot_tickets/.test(query.sql)) botStatements.push(query.sql);
+    };
+    knex().on('query', onQuery);
+    let results: Array<Awaited<ReturnType<InboxService['receive']>>>;
+    try {
+      results = await Promise.all(
+        Array.from({ length: 12 }, () => inbox.receive({ ...inbound(newNumber(), 'Oi'), queueId: sales })),
+      );
+    } finally {
+      knex().off('query', onQuery);
+    }
+    // alone, each would read its ticket and write its state: 24 statements
+    expect(botStatements.length).toBeLessThan(24);
+    const states = await knex()('chatbotTickets').whereIn(
+      'ticketId',
+      results.map((result) => result.ticketId),
+    );
+    expect(states).toHaveLength(12);
+    expect(new Set(states.map((state: { stage: string }) => state.stage))).toEqual(new Set(['done']));
+  });
+
   it('reaches the channel through the driver like any message', async () => {
     await queue('Vendas');
     await queue('Suporte');

@@ -3,6 +3,7 @@ import {
   camelKeys,
   type InboxService,
   type PluginContext,
+  StatementBatcher,
   type SystemTicketChange,
 } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
@@ -117,21 +118,16 @@ async function persistState(conversation: Conversation): Promise<void> {
   const turn = conversation as Partial<Turn> & Conversation;
   if (!turn.unsaved || !turn.state) return;
   const { state } = turn;
-  const made = await turn.ctx.db
-    .knex('chatbotTickets')
-    .insert({
-      ticketId: state.ticketId,
-      companyId: turn.companyId,
-      stage: state.stage,
-      queueId: state.queueId,
-      chatbotId: state.chatbotId,
-      startedAt: state.startedAt,
-      outOfHoursSentAt: state.outOfHoursSentAt,
-    })
-    .onConflict('ticketId')
-    .ignore()
-    .returning('ticketId');
-  if (made.length === 0) throw new TurnTaken();
+  const made = await batchers(turn.ctx.db.knex).states.submit({
+    ticketId: state.ticketId,
+    companyId: turn.companyId,
+    stage: state.stage,
+    queueId: state.queueId,
+    chatbotId: state.chatbotId,
+    startedAt: state.startedAt,
+    outOfHoursSentAt: state.outOfHoursSentAt,
+  });
+  if (!made) throw new TurnTaken();
   turn.unsaved = false;
   if (state.stage === 'done') rememberSettled(turn.ctx, turn.companyId, state.ticketId, 'done');
 }
@@ -630,13 +626,22 @@ interface LoadedBotTicket extends BotTicket {
  * every new conversation (docs/benchmarks.md, "Inbox").
  */
 async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): Promise<LoadedBotTicket | null> {
+  return batchers(knex).tickets.submit({ companyId, ticketId });
+}
+
+/** The tickets of `loadBotTicket`, several in one query (see `batchers`), in the order asked. */
+async function loadBotTickets(knex: Knex, keys: BotTicketKey[]): Promise<Array<LoadedBotTicket | null>> {
   const working = `ct.stage IS DISTINCT FROM 'done'`;
   const startQueue = 'coalesce(ct.queue_id, t.queue_id)';
-  const row = await knex('tickets as t')
+  const rows = await knex('tickets as t')
     .join('contacts as c', 'c.id', 't.contactId')
     .leftJoin('chatbotTickets as ct', 'ct.ticketId', 't.id')
-    .where({ 't.companyId': companyId, 't.id': ticketId })
-    .first(
+    .whereIn(
+      ['t.companyId', 't.id'],
+      keys.map((key) => [key.companyId, key.ticketId]),
+    )
+    .select(
+      't.companyId',
       'ct.stage as botStage',
       't.id',
       't.contactId',
@@ -661,19 +666,83 @@ async function loadBotTicket(knex: Knex, companyId: number, ticketId: number): P
           WHERE o.company_id = t.company_id AND o.queue_id = ${startQueue}) END AS options_json`,
       ),
     );
-  if (!row) return null;
-  const { contactIsGroup, startQueueId, hoursJson, queueJson, optionsJson, ...ticket } = row;
-  const options = (optionsJson ?? []) as Array<Record<string, unknown>>;
-  return {
-    ...ticket,
-    isGroup: ticket.isGroup || contactIsGroup,
-    hours: hoursJson ? camelKeys<CompanyHours>(hoursJson) : null,
-    prefetched: {
-      queueId: startQueueId ?? null,
-      queue: queueJson ? AdminQueue.fromJson(camelKeys(queueJson), { skipValidation: true }) : undefined,
-      options: options.map((option) => Chatbot.fromJson(camelKeys(option), { skipValidation: true })),
-    },
-  };
+  const byKey = new Map<string, LoadedBotTicket>();
+  for (const row of rows) {
+    const { companyId, contactIsGroup, startQueueId, hoursJson, queueJson, optionsJson, ...ticket } = row;
+    const options = (optionsJson ?? []) as Array<Record<string, unknown>>;
+    byKey.set(`${companyId}:${ticket.id}`, {
+      ...ticket,
+      isGroup: ticket.isGroup || contactIsGroup,
+      hours: hoursJson ? camelKeys<CompanyHours>(hoursJson) : null,
+      prefetched: {
+        queueId: startQueueId ?? null,
+        queue: queueJson ? AdminQueue.fromJson(camelKeys(queueJson), { skipValidation: true }) : undefined,
+        options: options.map((option) => Chatbot.fromJson(camelKeys(option), { skipValidation: true })),
+      },
+    });
+  }
+  return keys.map((key) => byKey.get(`${key.companyId}:${key.ticketId}`) ?? null);
+}
+
+interface BotTicketKey {
+  companyId: number;
+  ticketId: number;
+}
+
+/** A bot state as a turn writes it first (see `persistState`). */
+interface NewState {
+  ticketId: number;
+  companyId: number;
+  stage: ChatbotTicket['stage'];
+  queueId: number | null;
+  chatbotId: number | null;
+  startedAt: Date;
+  outOfHoursSentAt: Date | null;
+}
+
+/** Writes new states (a state made meanwhile by another turn is kept); answers whether each was made. */
+async function insertStates(knex: Knex, states: NewState[]): Promise<boolean[]> {
+  const made = (await knex('chatbotTickets').insert(states).onConflict('ticketId').ignore().returning('ticketId')) as Array<{
+    ticketId: number;
+  }>;
+  const madeIds = new Set(made.map((row) => row.ticketId));
+  return states.map((state) => madeIds.has(state.ticketId));
+}
+
+/**
+ * The bot's two statements of every new conversation — reading the ticket (with what the turn reads next)
+ * and writing the state it makes — gathered across the turns running at once, as the inbox gathers inbound
+ * messages (StatementBatcher): a burst of new conversations costs a few statements, not two each. One per
+ * app (knex instance).
+ */
+const batchersByKnex = new WeakMap<
+  Knex,
+  { tickets: StatementBatcher<BotTicketKey, LoadedBotTicket | null>; states: StatementBatcher<NewState, boolean> }
+>();
+
+function batchers(knex: Knex) {
+  let found = batchersByKnex.get(knex);
+  if (!found) {
+    found = {
+      tickets: new StatementBatcher<BotTicketKey, LoadedBotTicket | null>({
+        runOne: async (key) => (await loadBotTickets(knex, [key]))[0] ?? null,
+        runMany: (keys) => loadBotTickets(knex, keys),
+        conflicts: () => false,
+        maxInFlight: 2,
+        maxBatch: 50,
+      }),
+      states: new StatementBatcher<NewState, boolean>({
+        runOne: async (state) => (await insertStates(knex, [state]))[0] === true,
+        runMany: (states) => insertStates(knex, states),
+        // one statement can't insert a ticket's state twice (a turn of each process, say)
+        conflicts: (earlier, state) => earlier.ticketId === state.ticketId,
+        maxInFlight: 2,
+        maxBatch: 50,
+      }),
+    };
+    batchersByKnex.set(knex, found);
+  }
+  return found;
 }
 
 /**
