@@ -3,6 +3,7 @@ import { connectSocket, createTestApp, nextEvent, type TestApp } from '@balcao/p
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MESSAGES_PAGE_SIZE, type Message, type Ticket } from '../../shared/types';
 import { deliverMessage } from '../jobs/deliver-message';
+import { pageReadStats } from '../services/message-serializer';
 import { type KitUser, MessageKit, SAMPLES, type SendAnswer } from '../test/message-kit';
 import { createFixtureDriver, type FixtureDriver, registerFixtureDriver } from '../testing/fixture-driver';
 
@@ -68,6 +69,35 @@ describe('GET /messages/:ticketUuid', () => {
     expect(page1.body.messages).toHaveLength(MESSAGES_PAGE_SIZE);
     const [first] = page3.body.messages;
     expect(first).toMatchObject({ body: 'message 1', mediaUrl: null, quotedMsg: null, reactions: [], sendStatus: 'sent' });
+  });
+
+  it('answers concurrent reads of many tickets, of two companies, each with its own page (read together)', async () => {
+    const acmeTickets = await Promise.all([1, 2, 3, 4, 5, 6].map(() => agentTicket()));
+    const liteTickets = await Promise.all([1, 2, 3].map(() => kit.ticket(lite, { status: 'open', userId: liteAdmin.id })));
+    const seeded = new Map<number, number[]>();
+    for (const [index, ticket] of acmeTickets.entries()) seeded.set(ticket.id, await kit.messages(acme, ticket.id, 2 + index));
+    for (const [index, ticket] of liteTickets.entries()) seeded.set(ticket.id, await kit.messages(lite, ticket.id, 9 + index));
+    const before = pageReadStats(kit.knex);
+    const reads = [
+      ...acmeTickets.map((ticket) => ({ user: agent, ticket })),
+      ...liteTickets.map((ticket) => ({ user: liteAdmin, ticket })),
+      // a uuid of the other company, read in the same burst: not found there
+      { user: agent, ticket: liteTickets[0] as (typeof liteTickets)[number] },
+    ];
+    const pages = await Promise.all(reads.map(({ user, ticket }) => kit.call<Page>(user, 'GET', `/messages/${ticket.uuid}`)));
+    for (const [index, { ticket }] of reads.entries()) {
+      const page = pages[index] as { status: number; body: Page };
+      if (index === reads.length - 1) {
+        expect(page.status).toBe(404);
+        continue;
+      }
+      expect(page.status).toBe(200);
+      expect(page.body.ticket.id).toBe(ticket.id);
+      expect(page.body.messages.map((message) => message.id)).toEqual(seeded.get(ticket.id));
+    }
+    const after = pageReadStats(kit.knex);
+    expect(after.writes - before.writes).toBe(reads.length);
+    expect(after.statements - before.statements).toBeLessThan(reads.length);
   });
 
   it('answers 404 for a ticket the user may not see, an unknown uuid and another company', async () => {

@@ -1,4 +1,4 @@
-import type { PluginContext } from '@balcao/plugin-sdk/server';
+import { type PluginContext, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { Ack, MediaType, Message, MessageReaction, SendStatus, Ticket } from '../../shared/types';
 import {
@@ -262,6 +262,85 @@ const PAGE_STATEMENTS = [false, true].map((hideDeleted) => ({
 }));
 
 /**
+ * The statement of `ticketPageSql` for several pages at once (see `pageBatchers`): each page's ticket
+ * (`$2`), of its company (`$1`), through a LATERAL join, all pages of one size and offset (`$3`–`$5`);
+ * a row per ticket found, led by the page's place in the arrays.
+ */
+const PAGE_BATCH_STATEMENTS = [false, true].map((hideDeleted) => ({
+  name: `inbox_ticket_pages_json${hideDeleted ? '_visible' : ''}`,
+  text: `SELECT u.i, p.* FROM unnest($1::int[], $2::uuid[]) WITH ORDINALITY AS u(company_id, uuid, i)
+    CROSS JOIN LATERAL (${ticketPageSql(hideDeleted)
+      .replace(/\$1(?!\d)/g, 'u.company_id')
+      .replace(/\$2::uuid/g, 'u.uuid')}) p`,
+}));
+
+/** One page read, as `loadTicketPageJson` asks it. */
+interface PageRead {
+  companyId: number;
+  ticketUuid: string;
+  limit: number;
+  offset: number;
+  pageSize: number;
+}
+
+type PageRow = Array<string | null>;
+
+/**
+ * Reads of pages arriving while others are in flight leave together as one statement (a ticket list's
+ * readers opening tickets at once): Postgres' cost of a page is more its statement's than its rows' — the
+ * page statement is large — and one statement of 16 pages took less than half the time of 16 (measured,
+ * docs/benchmarks.md "Inbox"). Pages of one batch share their size and offset (page 1, nearly always).
+ */
+const pageBatchers = new WeakMap<Knex, Array<StatementBatcher<PageRead, PageRow | null>>>();
+
+/** How the page reads of an app went: statements run, pages they read, the largest batch. */
+export function pageReadStats(knex: Knex): { statements: number; writes: number; largest: number; fallbacks: number } {
+  const stats = { statements: 0, writes: 0, largest: 0, fallbacks: 0 };
+  for (const batcher of pageBatchers.get(knex) ?? []) {
+    stats.statements += batcher.stats.statements;
+    stats.writes += batcher.stats.writes;
+    stats.largest = Math.max(stats.largest, batcher.stats.largest);
+    stats.fallbacks += batcher.stats.fallbacks;
+  }
+  return stats;
+}
+
+function pageBatcher(knex: Knex, hideDeleted: boolean): StatementBatcher<PageRead, PageRow | null> {
+  let batchers = pageBatchers.get(knex);
+  if (!batchers) {
+    batchers = [false, true].map((hide) => {
+      const single = PAGE_STATEMENTS[hide ? 1 : 0] as Statement;
+      const batch = PAGE_BATCH_STATEMENTS[hide ? 1 : 0] as Statement;
+      return new StatementBatcher<PageRead, PageRow | null>({
+        runOne: async (read) => {
+          const [row] = await rawRows(knex, single, [read.companyId, read.ticketUuid, read.limit, read.offset, read.pageSize]);
+          return row ?? null;
+        },
+        runMany: async (reads) => {
+          const first = reads[0] as PageRead;
+          // arrays as values: node-pg writes their literals, quoting each element (a uuid comes from the URL)
+          const rows = await rawRows(knex, batch, [
+            reads.map((read) => read.companyId),
+            reads.map((read) => read.ticketUuid),
+            first.limit,
+            first.offset,
+            first.pageSize,
+          ]);
+          const byPlace = new Map(rows.map((row) => [Number(row[0]), row.slice(1)]));
+          return reads.map((_read, index) => byPlace.get(index + 1) ?? null);
+        },
+        conflicts: (earlier, read) =>
+          earlier.limit !== read.limit || earlier.offset !== read.offset || earlier.pageSize !== read.pageSize,
+        maxInFlight: 2,
+        maxBatch: 32,
+      });
+    });
+    pageBatchers.set(knex, batchers);
+  }
+  return batchers[hideDeleted ? 1 : 0] as StatementBatcher<PageRead, PageRow | null>;
+}
+
+/**
  * The ticket of a uuid with one page of its messages (newest page first, each chronological: `pageSize`
  * of `limit` rows from `offset`; a row past the page tells that older pages exist) and how many it has, as
  * the JSON text of the answer `{ messages, ticket, count, hasMore }` (services/json-sql.ts: numbers masked
@@ -274,13 +353,13 @@ export async function loadTicketPageJson(
   ticketUuid: string,
   page: { offset: number; limit: number; pageSize: number; hideDeleted: boolean; mask: boolean },
 ): Promise<{ ticket: PageTicket; json: string } | null> {
-  const [row] = await rawRows(ctx.db.knex, PAGE_STATEMENTS[page.hideDeleted ? 1 : 0] as Statement, [
+  const row = await pageBatcher(ctx.db.knex, page.hideDeleted).submit({
     companyId,
     ticketUuid,
-    page.limit,
-    page.offset,
-    page.pageSize,
-  ]);
+    limit: page.limit,
+    offset: page.offset,
+    pageSize: page.pageSize,
+  });
   if (!row) return null;
   const ticket: PageTicket = {
     id: Number(row[0]),
