@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKETS_PAGE_SIZE, type Ticket } from '../../shared/types';
-import { planSearch, prefixKeyOf } from '../services/ticket-list.service';
+import { planSearch, prefixKeyOf, tabReadStats } from '../services/ticket-list.service';
 import { type KitUser, TicketKit } from '../test/ticket-kit';
 
 /** GET /tickets (docs/inbox-api.md "Tickets"): visibility per profile and permission, filters, paging, search, LGPD. */
@@ -93,6 +93,24 @@ describe('visibility of the lists (1-core §6)', () => {
     expect(adminSearch.body.count).toBe(8);
     const agentSearch = await kit.list(agent1, { showAll: true });
     expect(ids(agentSearch.body.tickets)).toEqual(sorted(tk.pendingQ1, tk.openAgent1, tk.closedAgent1));
+  });
+
+  it('answers tabs read at once (read together in few statements) as it answers them one by one', async () => {
+    const users = [admin, agent1, agent2, noQueue, allTicket, groups, allChat];
+    const asks: Array<[KitUser, Record<string, string | boolean>]> = [];
+    for (const user of users) {
+      for (const status of ['pending', 'open', 'closed']) asks.push([user, { status }]);
+      asks.push([user, { status: 'pending', showAll: true }]);
+    }
+    asks.push([admin, { status: 'open', showAll: true, date: new Date().toISOString().slice(0, 10) }]);
+    const alone = [];
+    for (const [user, filters] of asks) alone.push((await kit.list(user, filters)).body);
+    const before = tabReadStats(t.balcao.core.knex);
+    const together = await Promise.all(asks.map(([user, filters]) => kit.list(user, filters)));
+    expect(together.map((answer) => answer.body)).toEqual(alone);
+    const after = tabReadStats(t.balcao.core.knex);
+    expect(after.writes - before.writes).toBe(asks.length);
+    expect(after.statements - before.statements).toBeLessThan(asks.length);
   });
 
   it('reads follow the same rules: a ticket the user may not see is 404', async () => {

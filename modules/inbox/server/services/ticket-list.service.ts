@@ -1,4 +1,4 @@
-import { preparedStatementName } from '@balcao/plugin-sdk/server';
+import { preparedStatementName, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
 import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from './json-sql';
@@ -553,12 +553,81 @@ export async function listTickets(
       orderBy,
     );
   }
-  const rows = await rawRows(knex, statementOf(sql), params.values);
+  // a tab waits to leave with the tabs read meanwhile (see tabBatcher)
+  const batcher = plan === null ? tabBatcher(knex, sql) : null;
+  const rows = batcher ? await batcher.submit(params.values) : await rawRows(knex, statementOf(sql), params.values);
   const count = Number(rows[0]?.[TICKET_RENDER_WIDTH] ?? 0);
   // past the last page the one row carries only the count
   const page = rows[0]?.[0] === null ? [] : rows;
   const tickets = page.slice(0, TICKETS_PAGE_SIZE).map((row) => renderTicket(row, 0, options.mask));
   return `{"tickets":[${tickets.join(',')}],"hasMore":${page.length > TICKETS_PAGE_SIZE},"count":${count}}` as TicketListJson;
+}
+
+type Row = Array<string | null>;
+
+/**
+ * A tab's statement for several viewers at once: its text, each of its values (all written by
+ * `Params.typed`, `(SELECT $n::type)`) read instead from the viewer's row of a JSON array, through a
+ * LATERAL join; rows led by the viewer's place in the array, each viewer's in list order.
+ */
+function tabBatchSql(sql: string): string {
+  const value = (n: string) => `u.v->${Number(n) - 1}`;
+  const text = sql.replace(/\$(\d+)::(int\[\]|int|timestamptz)/g, (_match, n: string, type: string) =>
+    type === 'int[]' ? `ARRAY(SELECT jsonb_array_elements_text(${value(n)})::int)` : `(${value(n)} #>> '{}')::${type}`,
+  );
+  return `SELECT u.i, p.* FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS u(v, i) CROSS JOIN LATERAL (${text}) p`;
+}
+
+/**
+ * Tabs read while others are in flight leave together, one statement per shape of the filters (agents'
+ * open tabs share theirs): as for message pages (message-serializer.ts), a tab's page costs Postgres more
+ * per statement than per row.
+ */
+const tabBatchers = new WeakMap<Knex, Map<string, StatementBatcher<unknown[], Row[]>>>();
+const TAB_SHAPES = 200;
+
+/** How the tab reads of an app went: statements run, tabs they read, the largest batch. */
+export function tabReadStats(knex: Knex): { statements: number; writes: number; largest: number } {
+  const stats = { statements: 0, writes: 0, largest: 0 };
+  for (const batcher of tabBatchers.get(knex)?.values() ?? []) {
+    stats.statements += batcher.stats.statements;
+    stats.writes += batcher.stats.writes;
+    stats.largest = Math.max(stats.largest, batcher.stats.largest);
+  }
+  return stats;
+}
+
+/** The batcher of a tab's statement; null when a value of it isn't one `tabBatchSql` can read (never, today). */
+function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]> | null {
+  let byText = tabBatchers.get(knex);
+  if (!byText) {
+    byText = new Map();
+    tabBatchers.set(knex, byText);
+  }
+  let batcher = byText.get(sql);
+  if (!batcher) {
+    const single = statementOf(sql);
+    const batchSql = tabBatchSql(sql);
+    // every value must have become the viewer's row's (only $1, the array, is left)
+    if (/\$(?:[2-9]|\d\d)/.test(batchSql)) return null;
+    const batch = statementOf(batchSql);
+    batcher = new StatementBatcher<unknown[], Row[]>({
+      runOne: (values) => rawRows(knex, single, values),
+      runMany: async (valueLists) => {
+        const rows = await rawRows(knex, batch, [JSON.stringify(valueLists)]);
+        const byPlace: Row[][] = valueLists.map(() => []);
+        for (const row of rows) byPlace[Number(row[0]) - 1]?.push(row.slice(1));
+        return byPlace;
+      },
+      conflicts: () => false,
+      maxInFlight: 1,
+      maxBatch: 32,
+    });
+    // a few shapes are common (the tabs); the rest come and go
+    if (byText.size >= TAB_SHAPES) byText.clear();
+    byText.set(sql, batcher);
+  }
+  return batcher;
 }
 
 /**
