@@ -357,7 +357,9 @@ async function receiveRun(
         id: `${options.tag}-${sentIndex}`,
         identifier: `bench-loop-${options.contactTag ?? options.tag}-${n}`,
         name: `Cliente Loop ${n}`,
-        number: `5598${runTag}${String(n).padStart(5, '0')}`,
+        // area code 00, which the data set never uses (its numbers are 55 + 11–98 + 9…): found by number, a
+        // loopback contact would take over a data-set contact, deleted with the loopback's rows afterwards
+        number: `5500${runTag}${String(n).padStart(5, '0')}`,
         body: `Olá, mensagem ${sentIndex} do teste de carga`,
       });
     }
