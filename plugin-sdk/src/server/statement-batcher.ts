@@ -36,11 +36,31 @@ interface Waiting<Item, Result> {
   reject: (error: unknown) => void;
 }
 
+/** What a batcher did: statements run, items they carried (batches of one included), the largest batch, failed batches. */
+export interface BatcherStats {
+  statements: number;
+  writes: number;
+  largest: number;
+  fallbacks: number;
+}
+
 export class StatementBatcher<Item, Result> {
   private readonly queue: Array<Waiting<Item, Result>> = [];
   private inFlight = 0;
-  /** Statements run and writes they carried (batches of one included): what the tests and the bench read. */
-  readonly stats = { statements: 0, writes: 0, largest: 0, fallbacks: 0 };
+  /** What this batcher did: what the tests and the bench read. */
+  readonly stats: BatcherStats = { statements: 0, writes: 0, largest: 0, fallbacks: 0 };
+
+  /** The stats of several batchers (a statement's variants) taken together. */
+  static totals(batchers: Iterable<{ stats: BatcherStats }>): BatcherStats {
+    const totals: BatcherStats = { statements: 0, writes: 0, largest: 0, fallbacks: 0 };
+    for (const { stats } of batchers) {
+      totals.statements += stats.statements;
+      totals.writes += stats.writes;
+      totals.largest = Math.max(totals.largest, stats.largest);
+      totals.fallbacks += stats.fallbacks;
+    }
+    return totals;
+  }
 
   constructor(private readonly options: BatcherOptions<Item, Result>) {}
 

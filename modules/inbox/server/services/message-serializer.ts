@@ -1,4 +1,4 @@
-import { type PluginContext, StatementBatcher } from '@balcao/plugin-sdk/server';
+import { type BatcherStats, type PluginContext, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { Ack, MediaType, Message, MessageReaction, SendStatus, Ticket } from '../../shared/types';
 import {
@@ -294,15 +294,8 @@ type PageRow = Array<string | null>;
 const pageBatchers = new WeakMap<Knex, Array<StatementBatcher<PageRead, PageRow | null>>>();
 
 /** How the page reads of an app went: statements run, pages they read, the largest batch. */
-export function pageReadStats(knex: Knex): { statements: number; writes: number; largest: number; fallbacks: number } {
-  const stats = { statements: 0, writes: 0, largest: 0, fallbacks: 0 };
-  for (const batcher of pageBatchers.get(knex) ?? []) {
-    stats.statements += batcher.stats.statements;
-    stats.writes += batcher.stats.writes;
-    stats.largest = Math.max(stats.largest, batcher.stats.largest);
-    stats.fallbacks += batcher.stats.fallbacks;
-  }
-  return stats;
+export function pageReadStats(knex: Knex): BatcherStats {
+  return StatementBatcher.totals(pageBatchers.get(knex) ?? []);
 }
 
 function pageBatcher(knex: Knex, hideDeleted: boolean): StatementBatcher<PageRead, PageRow | null> {

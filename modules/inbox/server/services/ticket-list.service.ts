@@ -1,4 +1,4 @@
-import { preparedStatementName, StatementBatcher } from '@balcao/plugin-sdk/server';
+import { type BatcherStats, preparedStatementName, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
 import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from './json-sql';
@@ -587,14 +587,8 @@ const tabBatchers = new WeakMap<Knex, Map<string, StatementBatcher<unknown[], Ro
 const TAB_SHAPES = 200;
 
 /** How the tab reads of an app went: statements run, tabs they read, the largest batch. */
-export function tabReadStats(knex: Knex): { statements: number; writes: number; largest: number } {
-  const stats = { statements: 0, writes: 0, largest: 0 };
-  for (const batcher of tabBatchers.get(knex)?.values() ?? []) {
-    stats.statements += batcher.stats.statements;
-    stats.writes += batcher.stats.writes;
-    stats.largest = Math.max(stats.largest, batcher.stats.largest);
-  }
-  return stats;
+export function tabReadStats(knex: Knex): BatcherStats {
+  return StatementBatcher.totals(tabBatchers.get(knex)?.values() ?? []);
 }
 
 /** The batcher of a tab's statement; null when a value of it isn't one `tabBatchSql` can read (never, today). */
