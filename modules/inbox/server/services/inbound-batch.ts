@@ -11,7 +11,7 @@ import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS } from './ticket-serializer';
  * Each row of the answer is what the one-message statement answers for that message.
  */
 
-/** One inbound message of a batch, as the batch statement reads it (snake_case: `jsonb_to_recordset`). */
+/** One inbound message of a batch, as the batch statement reads it (snake_case: `jsonb_to_record`). */
 export interface KnownTicketInput {
   company_id: number;
   whatsapp_id: number;
