@@ -76,6 +76,23 @@ describe('receive', () => {
     expect(message).toMatchObject({ body: 'Bom dia', fromMe: false, read: false, channelMessageId: input.message.id });
   });
 
+  it('finds a sender of many identifiers (quotes and backslashes in them) on its next message', async () => {
+    const wa = connection();
+    const number = newNumber();
+    const identifiers = [
+      `${number}@s.whatsapp.net`,
+      `lid-${number}`,
+      `a"quote-${number}`,
+      `back\\slash-${number}`,
+      `{${number},x}`,
+    ];
+    const first = await inbox.receive(fixtureInbound(acme, wa, { number, identifiers, body: 'um' }));
+    const stored = await kit.knex('contactIdentities').where({ contactId: first.contactId }).pluck('identifier');
+    expect(stored.sort()).toEqual([...identifiers].sort());
+    const second = await inbox.receive(fixtureInbound(acme, wa, { number, identifiers, body: 'dois' }));
+    expect(second).toMatchObject({ created: true, ticketCreated: false, contactId: first.contactId, ticketId: first.ticketId });
+  });
+
   it('is idempotent per channel id: a redelivery stores nothing, counts nothing and answers created=false', async () => {
     const wa = connection();
     const input = fixtureInbound(acme, wa, { number: newNumber() });

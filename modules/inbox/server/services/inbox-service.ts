@@ -333,10 +333,6 @@ async function insertOnKnownTicket(
   media: StoredMedia | null,
 ): Promise<KnownTicketLookup> {
   const statement = knownTicketStatement(identifiers.length);
-  const identifierValues: Record<string, string> =
-    identifiers.length <= SCALAR_IDENTIFIERS
-      ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
-      : { identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}` };
   const values = inboundValues(input, media);
   const number = cleanNumber(input.contact.number);
   // while earlier receives' statements are in flight, this one waits to leave with the others as one
@@ -373,22 +369,25 @@ async function insertOnKnownTicket(
           whatsappId: input.whatsappId,
           channel: input.channel,
           number,
-          ...identifierValues,
+          // an array reaches node-pg as a value: it writes the literal, quoting each identifier
+          ...(identifiers.length <= SCALAR_IDENTIFIERS
+            ? Object.fromEntries(identifiers.map((id, i) => [`identifier${i}`, id]))
+            : { identifiers }),
           count: identifiers.length,
         }),
       );
       return alone as KnownTicketRaw;
     },
   });
-  const rows = (row?.found ?? []).map((found) => camelKeys<LookupRow>(found));
-  const record = row?.message ? camelKeys<MessageRecord>(row.message) : null;
-  const prior = row?.prior ?? null;
+  const rows = (row.found ?? []).map((found) => camelKeys<LookupRow>(found));
+  const record = row.message ? camelKeys<MessageRecord>(row.message) : null;
+  const prior = row.prior ?? null;
   return {
     rows,
     record,
-    ticketRow: updatedTicket(row?.ticket ?? null),
-    duplicate: row?.targeted === true && record === null,
-    byNumber: row?.by_number ? camelKeys<LookupRow>(row.by_number) : null,
+    ticketRow: updatedTicket(row.ticket),
+    duplicate: row.targeted === true && record === null,
+    byNumber: row.by_number ? camelKeys<LookupRow>(row.by_number) : null,
     prior: prior
       ? {
           contactId: prior.contact_id,
@@ -475,7 +474,7 @@ async function newConversation(
       number,
       email: side.email?.slice(0, 255) || null,
       urlPicture: side.urlPicture ?? null,
-      identifiers: `{${identifiers.map((id) => `"${id.replace(/(["\\])/g, '\\$1')}"`).join(',')}}`,
+      identifiers,
       queueId: input.queueId ?? null,
     }),
   );
