@@ -167,6 +167,20 @@ function contact(overrides: { disableBot?: boolean } = {}) {
   };
 }
 
+/** What `work` answers, and the SQL of the statements matching `pattern` the app's knex ran meanwhile. */
+async function statementsDuring<T>(pattern: RegExp, work: () => Promise<T>): Promise<{ value: T; statements: string[] }> {
+  const statements: string[] = [];
+  const onQuery = (query: { sql: string }) => {
+    if (pattern.test(query.sql)) statements.push(query.sql);
+  };
+  knex().on('query', onQuery);
+  try {
+    return { value: await work(), statements };
+  } finally {
+    knex().off('query', onQuery);
+  }
+}
+
 describe('the menu of queues', () => {
   it('greets a new ticket with the numbered queues, takes a number, greets from the queue and lets agents take over', async () => {
     const sales = await queue('Vendas', { orderQueue: 1 });
@@ -184,18 +198,10 @@ describe('the menu of queues', () => {
 
   it('settles a new ticket that arrives in a queue without options in two statements: one read, one write', async () => {
     const sales = await queue('Vendas', { greetingMessage: '' });
-    const botStatements: string[] = [];
-    const onQuery = (query: { sql: string }) => {
-      if (/chatbot_tickets|company_service_hours|"queues"|"chatbots"/.test(query.sql)) botStatements.push(query.sql);
-    };
-    knex().on('query', onQuery);
-    const number = newNumber();
-    let result: Awaited<ReturnType<InboxService['receive']>>;
-    try {
-      result = await inbox.receive({ ...inbound(number, 'Oi'), queueId: sales });
-    } finally {
-      knex().off('query', onQuery);
-    }
+    const { value: result, statements: botStatements } = await statementsDuring(
+      /chatbot_tickets|company_service_hours|"queues"|"chatbots"/,
+      () => inbox.receive({ ...inbound(newNumber(), 'Oi'), queueId: sales }),
+    );
     // the ticket with the hours, its queue and the queue's options; then the state, written once as done
     expect(botStatements).toHaveLength(2);
     expect(botStatements[1]).toMatch(/^insert into "chatbot_tickets"/);
@@ -208,19 +214,9 @@ describe('the menu of queues', () => {
 
   it('gathers the turns of new conversations arriving at once into few statements, each settled as alone', async () => {
     const sales = await queue('Vendas', { greetingMessage: '' });
-    const botStatements: string[] = [];
-    const onQuery = (query: { sql: string }) => {
-      if (/chatbot_tickets/.test(query.sql)) botStatements.push(query.sql);
-    };
-    knex().on('query', onQuery);
-    let results: Array<Awaited<ReturnType<InboxService['receive']>>>;
-    try {
-      results = await Promise.all(
-        Array.from({ length: 12 }, () => inbox.receive({ ...inbound(newNumber(), 'Oi'), queueId: sales })),
-      );
-    } finally {
-      knex().off('query', onQuery);
-    }
+    const { value: results, statements: botStatements } = await statementsDuring(/chatbot_tickets/, () =>
+      Promise.all(Array.from({ length: 12 }, () => inbox.receive({ ...inbound(newNumber(), 'Oi'), queueId: sales }))),
+    );
     // alone, each would read its ticket and write its state: 24 statements
     expect(botStatements.length).toBeLessThan(24);
     const states = await knex()('chatbotTickets').whereIn(
