@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StatementBatcher } from './statement-batcher';
+import { perInstance, StatementBatcher } from './statement-batcher';
 
 describe('StatementBatcher', () => {
   it('sends a write alone when nothing is in flight, gathers the ones that wait, and ends a batch at a conflict', async () => {
@@ -50,5 +50,20 @@ describe('StatementBatcher', () => {
       40,
     ]);
     expect(batcher.stats.fallbacks).toBe(1);
+  });
+});
+
+describe('perInstance', () => {
+  it('makes one value per instance, the same on every call', () => {
+    let made = 0;
+    const valueFor = perInstance((instance: { name: string }) => {
+      made += 1;
+      return { of: instance.name };
+    });
+    const a = { name: 'a' };
+    const b = { name: 'b' };
+    expect(valueFor(a)).toBe(valueFor(a));
+    expect(valueFor(b)).toEqual({ of: 'b' });
+    expect(made).toBe(2);
   });
 });

@@ -128,3 +128,19 @@ export class StatementBatcher<Item, Result> {
     );
   }
 }
+
+/**
+ * `make(instance)` once per instance (a knex instance, say: one app's batchers share its pool), kept as long
+ * as the instance lives.
+ */
+export function perInstance<Instance extends object, Value>(make: (instance: Instance) => Value): (instance: Instance) => Value {
+  const made = new WeakMap<Instance, Value>();
+  return (instance) => {
+    let value = made.get(instance);
+    if (value === undefined) {
+      value = make(instance);
+      made.set(instance, value);
+    }
+    return value;
+  };
+}

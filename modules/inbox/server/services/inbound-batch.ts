@@ -1,4 +1,4 @@
-import { StatementBatcher } from '@balcao/plugin-sdk/server';
+import { perInstance, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { runStatement, type Statement } from './prepared';
 import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS } from './ticket-serializer';
@@ -200,13 +200,10 @@ const MAX_BATCH = 50;
  */
 const MAX_IN_FLIGHT = 1;
 
-const batchers = new WeakMap<Knex, StatementBatcher<KnownTicketWrite, KnownTicketRaw>>();
-
 /** The batcher of a knex instance's pool (one per app: its writes share its connections). */
-export function knownTicketBatcher(knex: Knex): StatementBatcher<KnownTicketWrite, KnownTicketRaw> {
-  let batcher = batchers.get(knex);
-  if (!batcher) {
-    batcher = new StatementBatcher<KnownTicketWrite, KnownTicketRaw>({
+export const knownTicketBatcher = perInstance(
+  (knex: Knex) =>
+    new StatementBatcher<KnownTicketWrite, KnownTicketRaw>({
       runOne: (write) => write.runAlone(),
       runMany: (writes) =>
         runBatch(
@@ -216,8 +213,5 @@ export function knownTicketBatcher(knex: Knex): StatementBatcher<KnownTicketWrit
       conflicts,
       maxInFlight: MAX_IN_FLIGHT,
       maxBatch: MAX_BATCH,
-    });
-    batchers.set(knex, batcher);
-  }
-  return batcher;
-}
+    }),
+);

@@ -1,4 +1,4 @@
-import { type BatcherStats, type PluginContext, StatementBatcher } from '@balcao/plugin-sdk/server';
+import { type BatcherStats, type PluginContext, perInstance, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { Ack, MediaType, Message, MessageReaction, SendStatus, Ticket } from '../../shared/types';
 import {
@@ -291,47 +291,44 @@ type PageRow = Array<string | null>;
  * page statement is large — and one statement of 16 pages took less than half the time of 16 (measured,
  * docs/benchmarks.md "Inbox"). Pages of one batch share their size and offset (page 1, nearly always).
  */
-const pageBatchers = new WeakMap<Knex, Array<StatementBatcher<PageRead, PageRow | null>>>();
+const pageBatchers = perInstance((knex: Knex) =>
+  [false, true].map((hide) => {
+    const single = PAGE_STATEMENTS[hide ? 1 : 0] as Statement;
+    const batch = PAGE_BATCH_STATEMENTS[hide ? 1 : 0] as Statement;
+    return new StatementBatcher<PageRead, PageRow | null>({
+      runOne: async (read) => {
+        const [row] = await rawRows(knex, single, [read.companyId, read.ticketUuid, read.limit, read.offset, read.pageSize]);
+        return row ?? null;
+      },
+      runMany: async (reads) => {
+        const first = reads[0] as PageRead;
+        // arrays as values: node-pg writes their literals, quoting each element (a uuid comes from the URL)
+        const rows = await rawRows(knex, batch, [
+          reads.map((read) => read.companyId),
+          reads.map((read) => read.ticketUuid),
+          first.limit,
+          first.offset,
+          first.pageSize,
+        ]);
+        const byPlace = new Map(rows.map((row) => [Number(row[0]), row.slice(1)]));
+        return reads.map((_read, index) => byPlace.get(index + 1) ?? null);
+      },
+      conflicts: (earlier, read) =>
+        earlier.limit !== read.limit || earlier.offset !== read.offset || earlier.pageSize !== read.pageSize,
+      // one in flight: the next gathers everything that arrives meanwhile (measured: two read less per statement)
+      maxInFlight: 1,
+      maxBatch: 32,
+    });
+  }),
+);
 
 /** How the page reads of an app went: statements run, pages they read, the largest batch. */
 export function pageReadStats(knex: Knex): BatcherStats {
-  return StatementBatcher.totals(pageBatchers.get(knex) ?? []);
+  return StatementBatcher.totals(pageBatchers(knex));
 }
 
 function pageBatcher(knex: Knex, hideDeleted: boolean): StatementBatcher<PageRead, PageRow | null> {
-  let batchers = pageBatchers.get(knex);
-  if (!batchers) {
-    batchers = [false, true].map((hide) => {
-      const single = PAGE_STATEMENTS[hide ? 1 : 0] as Statement;
-      const batch = PAGE_BATCH_STATEMENTS[hide ? 1 : 0] as Statement;
-      return new StatementBatcher<PageRead, PageRow | null>({
-        runOne: async (read) => {
-          const [row] = await rawRows(knex, single, [read.companyId, read.ticketUuid, read.limit, read.offset, read.pageSize]);
-          return row ?? null;
-        },
-        runMany: async (reads) => {
-          const first = reads[0] as PageRead;
-          // arrays as values: node-pg writes their literals, quoting each element (a uuid comes from the URL)
-          const rows = await rawRows(knex, batch, [
-            reads.map((read) => read.companyId),
-            reads.map((read) => read.ticketUuid),
-            first.limit,
-            first.offset,
-            first.pageSize,
-          ]);
-          const byPlace = new Map(rows.map((row) => [Number(row[0]), row.slice(1)]));
-          return reads.map((_read, index) => byPlace.get(index + 1) ?? null);
-        },
-        conflicts: (earlier, read) =>
-          earlier.limit !== read.limit || earlier.offset !== read.offset || earlier.pageSize !== read.pageSize,
-        // one in flight: the next gathers everything that arrives meanwhile (measured: two read less per statement)
-        maxInFlight: 1,
-        maxBatch: 32,
-      });
-    });
-    pageBatchers.set(knex, batchers);
-  }
-  return batchers[hideDeleted ? 1 : 0] as StatementBatcher<PageRead, PageRow | null>;
+  return pageBatchers(knex)[hideDeleted ? 1 : 0] as StatementBatcher<PageRead, PageRow | null>;
 }
 
 /**

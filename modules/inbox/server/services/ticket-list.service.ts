@@ -1,4 +1,4 @@
-import { type BatcherStats, preparedStatementName, StatementBatcher } from '@balcao/plugin-sdk/server';
+import { type BatcherStats, perInstance, preparedStatementName, StatementBatcher } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
 import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from './json-sql';
@@ -583,21 +583,17 @@ function tabBatchSql(sql: string): string {
  * open tabs share theirs): as for message pages (message-serializer.ts), a tab's page costs Postgres more
  * per statement than per row.
  */
-const tabBatchers = new WeakMap<Knex, Map<string, StatementBatcher<unknown[], Row[]>>>();
+const tabBatchers = perInstance((_knex: Knex) => new Map<string, StatementBatcher<unknown[], Row[]>>());
 const TAB_SHAPES = 200;
 
 /** How the tab reads of an app went: statements run, tabs they read, the largest batch. */
 export function tabReadStats(knex: Knex): BatcherStats {
-  return StatementBatcher.totals(tabBatchers.get(knex)?.values() ?? []);
+  return StatementBatcher.totals(tabBatchers(knex).values());
 }
 
 /** The batcher of a tab's statement; null when a value of it isn't one `tabBatchSql` can read (never, today). */
 function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]> | null {
-  let byText = tabBatchers.get(knex);
-  if (!byText) {
-    byText = new Map();
-    tabBatchers.set(knex, byText);
-  }
+  const byText = tabBatchers(knex);
   let batcher = byText.get(sql);
   if (!batcher) {
     const single = statementOf(sql);

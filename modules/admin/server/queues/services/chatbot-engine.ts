@@ -3,6 +3,7 @@ import {
   camelKeys,
   type InboxService,
   type PluginContext,
+  perInstance,
   StatementBatcher,
   type SystemTicketChange,
 } from '@balcao/plugin-sdk/server';
@@ -715,35 +716,23 @@ async function insertStates(knex: Knex, states: NewState[]): Promise<boolean[]> 
  * messages (StatementBatcher): a burst of new conversations costs a few statements, not two each. One per
  * app (knex instance).
  */
-const batchersByKnex = new WeakMap<
-  Knex,
-  { tickets: StatementBatcher<BotTicketKey, LoadedBotTicket | null>; states: StatementBatcher<NewState, boolean> }
->();
-
-function batchers(knex: Knex) {
-  let found = batchersByKnex.get(knex);
-  if (!found) {
-    found = {
-      tickets: new StatementBatcher<BotTicketKey, LoadedBotTicket | null>({
-        runOne: async (key) => (await loadBotTickets(knex, [key]))[0] ?? null,
-        runMany: (keys) => loadBotTickets(knex, keys),
-        conflicts: () => false,
-        maxInFlight: 2,
-        maxBatch: 50,
-      }),
-      states: new StatementBatcher<NewState, boolean>({
-        runOne: async (state) => (await insertStates(knex, [state]))[0] === true,
-        runMany: (states) => insertStates(knex, states),
-        // one statement can't insert a ticket's state twice (a turn of each process, say)
-        conflicts: (earlier, state) => earlier.ticketId === state.ticketId,
-        maxInFlight: 2,
-        maxBatch: 50,
-      }),
-    };
-    batchersByKnex.set(knex, found);
-  }
-  return found;
-}
+const batchers = perInstance((knex: Knex) => ({
+  tickets: new StatementBatcher<BotTicketKey, LoadedBotTicket | null>({
+    runOne: async (key) => (await loadBotTickets(knex, [key]))[0] ?? null,
+    runMany: (keys) => loadBotTickets(knex, keys),
+    conflicts: () => false,
+    maxInFlight: 2,
+    maxBatch: 50,
+  }),
+  states: new StatementBatcher<NewState, boolean>({
+    runOne: async (state) => (await insertStates(knex, [state]))[0] === true,
+    runMany: (states) => insertStates(knex, states),
+    // one statement can't insert a ticket's state twice (a turn of each process, say)
+    conflicts: (earlier, state) => earlier.ticketId === state.ticketId,
+    maxInFlight: 2,
+    maxBatch: 50,
+  }),
+}));
 
 /**
  * One inbound message's turn (`message.received`, in the company's scope). Skips what the bot never
