@@ -4,6 +4,7 @@
  */
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { settleHeapAfterStartup } from './infra/heap-settle';
 import { seedDemo } from './seed/demo';
 
 async function main(): Promise<void> {
@@ -24,11 +25,14 @@ async function main(): Promise<void> {
   }
   if (config.role !== 'worker') await balcao.app.listen({ host: config.host, port: config.port });
   balcao.app.log.info({ role: config.role, plugins: balcao.plugins.map((p) => p.discovered.manifest.id) }, 'Balcão ready');
+  // what starting allocated and won't use again is given back (infra/heap-settle.ts)
+  const cancelHeapSettle = settleHeapAfterStartup();
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    cancelHeapSettle();
     balcao.app.log.info({ signal }, 'stopping');
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
