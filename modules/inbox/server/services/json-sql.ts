@@ -63,22 +63,32 @@ export const TICKET_RENDER_COLUMNS = `t.id, t.uuid, t.status, t.channel, t.is_gr
 /** How many columns `TICKET_RENDER_COLUMNS` are. */
 export const TICKET_RENDER_WIDTH = 32;
 
+/**
+ * A raw row's value. A module-level function rather than an accessor closed over the row: the bundle keeps
+ * function names (esbuild `keepNames`), which names every closure each time one is created — for a
+ * per-ticket accessor, ~2 % of the server's CPU on a tab (profiled).
+ */
+const cell = (row: Raw[], index: number): Raw => row[index] as Raw;
+
 /** The ticket of `TICKET_RENDER_COLUMNS` at `at` of a raw row, as the JSON text of the API's `Ticket`. */
 export function renderTicket(row: Raw[], at: number, mask: boolean): string {
-  const r = (index: number) => row[at + index] as Raw;
-  const contactIsGroup = r(19) === 't';
-  const number = mask && !contactIsGroup ? maskNumber(r(16)) : r(16);
+  const contactIsGroup = row[at + 19] === 't';
+  const number = mask && !contactIsGroup ? maskNumber(cell(row, at + 16)) : cell(row, at + 16);
+  const queueId = cell(row, at + 7);
+  const userId = cell(row, at + 11);
+  const rate = cell(row, at + 27);
   return (
-    `{"id":${r(0)},"uuid":"${r(1)}","status":${str(r(2))},"channel":${str(r(3))},"isGroup":${bool(r(4))},` +
-    `"isBot":${bool(r(5))},"queueId":${int(r(6))},` +
-    `"queue":${r(7) === null ? 'null' : `{"id":${r(7)},"name":${str(r(8))},"color":${str(r(9))}}`},` +
-    `"userId":${int(r(10))},"user":${r(11) === null ? 'null' : `{"id":${r(11)},"name":${str(r(12))}}`},` +
-    `"contactId":${r(13)},"contact":{"id":${r(14)},"name":${str(r(15))},"number":${str(number)},"email":${str(r(17))},` +
-    `"urlPicture":${str(r(18))},"isGroup":${bool(r(19))},"channel":${str(r(20))},"disableBot":${bool(r(21))},` +
-    `"active":${bool(r(22))}},"whatsappId":${int(r(23))},"whatsapp":null,"lastMessage":${str(r(24))},` +
-    `"unreadMessages":${r(25)},"tags":${r(26) ?? '[]'},"userRating":${r(27) === null ? 'null' : `{"rate":${r(27)}}`},` +
-    `"useIntegration":${bool(r(28))},"amountUsedBotQueues":${r(29)},"createdAt":"${isoOfUtcText(r(30) as string)}",` +
-    `"updatedAt":"${isoOfUtcText(r(31) as string)}"}`
+    `{"id":${cell(row, at)},"uuid":"${cell(row, at + 1)}","status":${str(cell(row, at + 2))},"channel":${str(cell(row, at + 3))},` +
+    `"isGroup":${bool(cell(row, at + 4))},"isBot":${bool(cell(row, at + 5))},"queueId":${int(cell(row, at + 6))},` +
+    `"queue":${queueId === null ? 'null' : `{"id":${queueId},"name":${str(cell(row, at + 8))},"color":${str(cell(row, at + 9))}}`},` +
+    `"userId":${int(cell(row, at + 10))},"user":${userId === null ? 'null' : `{"id":${userId},"name":${str(cell(row, at + 12))}}`},` +
+    `"contactId":${cell(row, at + 13)},"contact":{"id":${cell(row, at + 14)},"name":${str(cell(row, at + 15))},"number":${str(number)},` +
+    `"email":${str(cell(row, at + 17))},"urlPicture":${str(cell(row, at + 18))},"isGroup":${bool(cell(row, at + 19))},` +
+    `"channel":${str(cell(row, at + 20))},"disableBot":${bool(cell(row, at + 21))},"active":${bool(cell(row, at + 22))}},` +
+    `"whatsappId":${int(cell(row, at + 23))},"whatsapp":null,"lastMessage":${str(cell(row, at + 24))},` +
+    `"unreadMessages":${cell(row, at + 25)},"tags":${cell(row, at + 26) ?? '[]'},"userRating":${rate === null ? 'null' : `{"rate":${rate}}`},` +
+    `"useIntegration":${bool(cell(row, at + 28))},"amountUsedBotQueues":${cell(row, at + 29)},` +
+    `"createdAt":"${isoOfUtcText(cell(row, at + 30) as string)}","updatedAt":"${isoOfUtcText(cell(row, at + 31) as string)}"}`
   );
 }
 
