@@ -1,8 +1,10 @@
 import { renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TICKETS_PAGE_SIZE } from '../../../../shared/types';
 import { ticketsLocales } from '../../index';
+import type { TicketListArgs } from '../../logic/ticket-list';
 import { makeTicket } from '../../test-fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { TicketsList } from './TicketsList';
@@ -67,5 +69,52 @@ describe('the tickets list pages', () => {
     layOut({ clientHeight: 600, scrollHeight: 650 });
     screen.getByTestId('tickets-list').dispatchEvent(new Event('scroll'));
     await waitFor(() => expect(pagesAsked(calls)).toEqual(['1', '2']));
+  });
+});
+
+/** The list of the closed view, then (a button) of a search, as the panel's one non-tab list is reused. */
+function SwitchingList() {
+  const [args, setArgs] = useState<TicketListArgs>({ status: 'closed' });
+  return (
+    <TicketActionsProvider>
+      <button type="button" onClick={() => setArgs({ searchParam: 'maria' })}>
+        buscar
+      </button>
+      <TicketsList args={args} selectedUuid={null} active />
+    </TicketActionsProvider>
+  );
+}
+
+describe('the tickets list while a new question loads (1-core §2: a skeleton while loading)', () => {
+  it("shows the skeleton, not the previous question's tickets, until the new answer comes", async () => {
+    let answerSearch: () => void = () => {};
+    const searchAnswered = new Promise<void>((resolve) => {
+      answerSearch = resolve;
+    });
+    serveApi((call) => {
+      if (call.method !== 'GET' || call.path !== '/tickets') return undefined;
+      const searching = call.query.get('searchParam') === 'maria';
+      const tickets = searching ? [makeTicket(2, { status: 'open' })] : [makeTicket(1, { status: 'closed' })];
+      return { status: 200, body: { tickets, hasMore: false, count: tickets.length } };
+    });
+    const served = globalThis.fetch;
+    // the search's answer waits until the test lets it go
+    globalThis.fetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('searchParam=maria')) await searchAnswered;
+      return served(input, init);
+    }) as typeof fetch;
+    await signIn({ namespace: 'inbox', translations: ticketsLocales });
+    renderPage(<SwitchingList />, '/tickets');
+    expect(await screen.findByText('Contato 1')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'buscar' }));
+    expect(await screen.findByTestId('tickets-skeleton')).toBeTruthy();
+    expect(screen.queryByText('Contato 1')).toBeNull();
+
+    answerSearch();
+    expect(await screen.findByText('Contato 2')).toBeTruthy();
+    expect(screen.queryByTestId('tickets-skeleton')).toBeNull();
+    expect(screen.queryByText('Contato 1')).toBeNull();
   });
 });

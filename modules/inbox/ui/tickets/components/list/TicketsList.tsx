@@ -17,13 +17,17 @@ export interface TicketsListProps {
 
 /**
  * One ticket list (a tab or a view): a skeleton while the first page loads, an empty state, infinite
- * scroll, and the `joinTickets` room of its status while on screen.
+ * scroll, and the `joinTickets` room of its status while on screen. Only the list's own answer is shown:
+ * when its question changes (a filter, a search, the closed view turned into the search view) the skeleton
+ * shows until the new answer comes, never the previous question's tickets (1-core §2).
  */
 export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
   const { t } = useTranslation('inbox');
   const viewer = useViewer();
-  const { data, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useListTicketsInfiniteQuery(args);
-  const tickets = useMemo(() => flattenTickets(data), [data]);
+  // `data` would keep the previous arguments' pages while new ones load: `currentData` is this question's
+  const { currentData, isFetching, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } =
+    useListTicketsInfiniteQuery(args);
+  const tickets = useMemo(() => flattenTickets(currentData), [currentData]);
   const status = args.status;
 
   useEffect(() => {
@@ -39,7 +43,7 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
   });
 
   if (!active) return null;
-  if (isLoading) return <TicketListSkeleton />;
+  if (currentData === undefined && isFetching) return <TicketListSkeleton />;
   if (isError && tickets.length === 0) {
     return (
       <Empty description={t('tickets.list.error')} style={{ marginTop: 48 }}>

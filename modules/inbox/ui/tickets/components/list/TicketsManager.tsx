@@ -13,10 +13,13 @@ import { CloseAllButton } from './CloseAllButton';
 import { activeFilterCount, EMPTY_FILTERS, type TicketFilters, TicketsFilters } from './TicketsFilters';
 import { TicketsList } from './TicketsList';
 
-/** A tab's label with its count, read from the tab's own list (the same cache entry as the list). */
+/**
+ * A tab's label with its count, read from the tab's own list (the same cache entry as the list); no count
+ * while a changed filter's answer loads (the previous filter's count would be wrong).
+ */
 function TabLabel({ label, args }: { label: string; args: TicketListArgs }) {
-  const { data } = useListTicketsInfiniteQuery(args);
-  const count = listCount(data);
+  const { currentData } = useListTicketsInfiniteQuery(args);
+  const count = listCount(currentData);
   return (
     <Flex align="center" gap={6}>
       {label}
