@@ -40,9 +40,8 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
   const { token } = theme.useToken();
   const viewer = useViewer();
   const [modal, modalHolder] = Modal.useModal();
-  const { data, isLoading, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } = useListMessagesInfiniteQuery(
-    ticket.uuid,
-  );
+  const { data, isLoading, isError, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, refetch } =
+    useListMessagesInfiniteQuery(ticket.uuid);
   const [deleteMessage] = useDeleteMessageMutation();
   const [reactToMessage] = useReactToMessageMutation();
   const [retryMessage] = useRetryMessageMutation();
@@ -95,6 +94,22 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
     observer.observe(inner);
     return () => observer.disconnect();
   }, [hasMessages]);
+
+  // a first page that doesn't fill the list (a tall screen, a page of reactions and hidden deletions) leaves
+  // nothing to scroll up with: older pages then load at once until the list can scroll or none are left (a
+  // failed page is not asked for again by itself: scrolling up asks)
+  const askedOlderRef = useRef(false);
+  useEffect(() => {
+    if (isFetchingNextPage) askedOlderRef.current = false;
+  }, [isFetchingNextPage]);
+  useEffect(() => {
+    const box = boxRef.current;
+    if (!box || box.clientHeight === 0 || isLoading || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
+    if (askedOlderRef.current || box.scrollHeight > box.clientHeight) return;
+    askedOlderRef.current = true;
+    restoreFromBottomRef.current = box.scrollHeight - box.scrollTop;
+    void fetchNextPage();
+  });
 
   const onScroll = useCallback(
     (event: UIEvent<HTMLDivElement>) => {
