@@ -122,6 +122,7 @@ export {
   selectSessionUser,
   sessionEnded,
   sessionStarted,
+  sessionUserChanged,
   subscriptionExpired,
 } from './session-slice';
 export { type AppDispatch, injectSlice, type RootState, rootReducer, store } from './store';

@@ -41,6 +41,15 @@ export const sessionSlice = createSlice({
       state.subscriptionDueDate = null;
     },
     /**
+     * A field of the session user changed on the server (a preference saved from a screen): the session's copy
+     * follows, so screens that start from it (the tickets panel's width) open with the saved value. Ignored
+     * when another user is signed in by then.
+     */
+    sessionUserChanged(state, action: PayloadAction<{ id: number; changes: Partial<SessionUser> }>) {
+      if (state.user?.id !== action.payload.id) return;
+      state.user = { ...state.user, ...action.payload.changes, id: state.user.id };
+    },
+    /**
      * The session is over; the token has already been removed. A session already ended keeps its first
      * reason: a socket refused after the subscription ended it must not send the user to /login instead.
      */
@@ -66,9 +75,10 @@ export const sessionSlice = createSlice({
 });
 
 /**
- * Session actions: `sessionStarted(user)` after a login, restore or refresh; `sessionEnded(reason)`;
+ * Session actions: `sessionStarted(user)` after a login, restore or refresh; `sessionUserChanged({ id, changes })`
+ * when a field of the user was saved; `sessionEnded(reason)`;
  * `subscriptionExpired(dueDate)` when the server refuses the session for an expired subscription.
  */
-export const { sessionStarted, sessionEnded, subscriptionExpired } = sessionSlice.actions;
+export const { sessionStarted, sessionUserChanged, sessionEnded, subscriptionExpired } = sessionSlice.actions;
 /** Session selectors over the root state. */
 export const { selectSession, selectSessionUser } = sessionSlice.selectors;

@@ -1,7 +1,7 @@
 import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Splitter, Tabs, theme } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useLocation, useParams } from 'react-router';
 import { useSaveTicketsPanelWidthMutation } from './api/queues-users';
 import { TicketsManager } from './components/list/TicketsManager';
 import { TicketActionsProvider } from './components/TicketActionsProvider';
@@ -54,12 +54,17 @@ function WideLayout({ uuid }: { uuid: string | null }) {
   );
 }
 
-/** Narrow screens: two tabs, Ticket and Atendimentos; choosing a ticket shows it, leaving it shows the list. */
+/**
+ * Narrow screens: two tabs, Ticket and Atendimentos; choosing a ticket shows it, leaving it shows the list.
+ * Every navigation counts, not only a change of ticket: choosing again the ticket already open (from the
+ * Atendimentos tab, or accepting it there) goes back to the Ticket tab.
+ */
 function NarrowLayout({ uuid }: { uuid: string | null }) {
   const { t } = useTranslation('inbox');
   const { token } = theme.useToken();
+  const { key: navigation } = useLocation();
   const [tab, setTab] = useState<'ticket' | 'list'>(uuid ? 'ticket' : 'list');
-  useEffect(() => setTab(uuid ? 'ticket' : 'list'), [uuid]);
+  useEffect(() => setTab(uuid ? 'ticket' : 'list'), [uuid, navigation]);
 
   return (
     <div style={{ height: NARROW_HEIGHT, display: 'flex', flexDirection: 'column', background: token.colorBgContainer }}>

@@ -1,4 +1,4 @@
-import { api, usePlan } from '@balcao/plugin-sdk/ui';
+import { api, sessionUserChanged, usePlan } from '@balcao/plugin-sdk/ui';
 import type { Queue, UserListItem } from '../../../shared/types';
 import { TICKETS_TAG_TYPES } from './cache';
 
@@ -37,13 +37,25 @@ export const queuesUsersApi = api.enhanceEndpoints({ addTagTypes: [...TICKETS_TA
       providesTags: [{ type: 'Connection', id: 'LIST' }],
     }),
 
-    /** `PUT /users/toggleChangeWidht/:userId` `{ defaultTicketsManagerWidth }`: the list panel's width. */
-    saveTicketsPanelWidth: build.mutation<unknown, { userId: number; width: number }>({
+    /**
+     * `PUT /users/toggleChangeWidht/:userId` `{ defaultTicketsManagerWidth }`: the list panel's width. The
+     * session user holds the width the screen starts with (1-core §2: saved on release): once saved, the
+     * session's copy follows, so the next visit to the screen opens at the saved width, not at the login's.
+     */
+    saveTicketsPanelWidth: build.mutation<{ defaultTicketsManagerWidth: number }, { userId: number; width: number }>({
       query: ({ userId, width }) => ({
         url: `/users/toggleChangeWidht/${userId}`,
         method: 'PUT',
         body: { defaultTicketsManagerWidth: width },
       }),
+      async onQueryStarted({ userId, width }, { dispatch, queryFulfilled }) {
+        const saved = await queryFulfilled.then(
+          () => true,
+          () => false,
+        );
+        // the session's copy follows (ignored when another user is signed in by then)
+        if (saved) dispatch(sessionUserChanged({ id: userId, changes: { defaultTicketsManagerWidth: width } }));
+      },
     }),
   }),
 });
