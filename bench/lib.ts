@@ -172,6 +172,48 @@ export function machine(): string {
   return `${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
 }
 
+/**
+ * How fast this machine is, in two fixed workloads, so that readings taken on different machines can be
+ * compared (the sessions' VMs have differed by up to five times for the same code): the median of three runs
+ * of a fixed JavaScript workload (JSON of a ticket page: parse and stringify, 5,000 times), and the median
+ * round trip of 2,000 sequential `SELECT 1` to Postgres over loopback (a statement's fixed cost: two socket
+ * writes and two wake-ups, which is most of a hot read's cost on a slow VM).
+ */
+export async function machineReference(): Promise<string> {
+  const page = JSON.stringify({
+    tickets: Array.from({ length: 25 }, (_, i) => ({
+      id: i,
+      uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      status: 'open',
+      contact: { id: i, name: `Contato ${i}`, number: '5598999990000', urlPicture: null },
+      lastMessage: 'Olá, gostaria de saber o status do meu pedido',
+      tags: [{ id: 1, name: 'VIP', color: '#f00' }],
+      updatedAt: '2026-11-26T10:00:00.000Z',
+    })),
+  });
+  const jsRuns: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const began = performance.now();
+    let length = 0;
+    for (let i = 0; i < 5_000; i++) length += JSON.stringify(JSON.parse(page)).length;
+    if (length === 0) throw new Error('unreachable');
+    jsRuns.push(performance.now() - began);
+  }
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  const trips: number[] = [];
+  try {
+    for (let i = 0; i < 2_200; i++) {
+      const began = performance.now();
+      await client.query({ name: 'bench_reference', text: 'SELECT 1' });
+      if (i >= 200) trips.push(performance.now() - began); // the first ones warm the connection up
+    }
+  } finally {
+    await client.end();
+  }
+  return `reference: JS workload ${median(jsRuns).toFixed(0)} ms, Postgres round trip ${(median(trips) * 1000).toFixed(0)} µs`;
+}
+
 /** One measured figure, as docs/benchmarks.md and bench/results/latest.json show it. */
 export interface Figure {
   /** The docs section it belongs to (`plugin-host`, `inbox`). */

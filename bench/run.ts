@@ -15,7 +15,7 @@ import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { kanbanBenchmarks } from './kanban';
-import { type Figure, login, machine, median, prepareDatabase, rssMb, startServer } from './lib';
+import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
 import { webchatBenchmarks } from './webchat';
 import { whatsappBenchmarks } from './whatsapp';
 
@@ -141,7 +141,7 @@ const SECTION_TITLES: Record<string, string> = {
  * `<!-- bench:<group>:start/end -->`) and into bench/results/latest.json, keeping the other groups'
  * figures of earlier runs.
  */
-function writeReport(): void {
+function writeReport(reference: string): void {
   const dir = path.join(REPO_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const when = new Date().toISOString();
@@ -153,7 +153,7 @@ function writeReport(): void {
   const kept = previous
     .map((f) => ({ ...f, group: f.group ?? 'plugin-host' }) as Figure)
     .filter((f) => !groups.includes(f.group));
-  writeFileSync(latestFile, JSON.stringify({ when, machine: machine(), figures: [...kept, ...figures] }, null, 2));
+  writeFileSync(latestFile, JSON.stringify({ when, machine: machine(), reference, figures: [...kept, ...figures] }, null, 2));
   const docFile = path.join(REPO_ROOT, 'docs', 'benchmarks.md');
   let doc = existsSync(docFile) ? readFileSync(docFile, 'utf8') : '# Benchmarks\n';
   for (const group of groups) {
@@ -169,7 +169,7 @@ function writeReport(): void {
     ].join('\n');
     const start = `<!-- bench:${group}:start -->`;
     const end = `<!-- bench:${group}:end -->`;
-    const section = `${start}\nLast run: ${when} on ${machine()}.\n\n${table}\n${end}`;
+    const section = `${start}\nLast run: ${when} on ${machine()}; ${reference}.\n\n${table}\n${end}`;
     const existing = new RegExp(`${start}[\\s\\S]*${end}`);
     doc = existing.test(doc)
       ? doc.replace(existing, () => section)
@@ -180,6 +180,9 @@ function writeReport(): void {
 
 async function main(): Promise<void> {
   console.log(`Benchmarks on ${machine()}`);
+  // before anything else runs: the machine's own speed, quiet
+  const reference = await machineReference();
+  console.log(`Machine ${reference}`);
   // measure what `npm start` runs: the server bundle, rebuilt when its sources changed
   await buildIfNeeded(REPO_ROOT, console.log);
   await prepareDatabase();
@@ -197,7 +200,7 @@ async function main(): Promise<void> {
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,
     );
   }
-  writeReport();
+  writeReport(reference);
   console.log('Written to docs/benchmarks.md and bench/results/latest.json');
 }
 
