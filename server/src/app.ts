@@ -21,7 +21,7 @@ import { EventBusImpl } from './events/bus';
 import { installAccessHook } from './http/access-hook';
 import { frameworkErrors, installErrorHandling } from './http/error-handler';
 import { RouteRegistry } from './http/route-registry';
-import { createValidatorCompiler } from './http/validation';
+import { createSchemaCompilers } from './http/validation';
 import { FeatureBroadcast } from './infra/broadcast';
 import { connectRedis, type RedisClient } from './infra/redis';
 import { JobRunner, Scheduler } from './jobs/job-runner';
@@ -57,6 +57,11 @@ export interface BalcaoApp {
   plugins: LoadedPlugin[];
   routes: RouteRegistry;
   auth: AuthService;
+  /**
+   * Compiles every route schema no request has needed yet (they compile at their route's first request,
+   * `SchemaCompilers`); returns how many. Tests call it so that a broken schema fails there.
+   */
+  compileSchemas(): number;
   /** Shuts down in order: stop taking work, finish what runs, close connections. */
   close(): Promise<void>;
 }
@@ -88,6 +93,7 @@ async function checkDatabase(knex: Knex, url: string): Promise<void> {
  * feature and wires routes, sockets and jobs. Used by the process entry and by tests (`createTestApp`).
  */
 export async function buildApp(config: AppConfig, options: BuildOptions = {}): Promise<BalcaoApp> {
+  const schemas = createSchemaCompilers();
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -106,8 +112,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     routerOptions: { maxParamLength: 500 },
     frameworkErrors,
     ajv: { customOptions: {} },
+    schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
   });
-  app.setValidatorCompiler(createValidatorCompiler() as Parameters<FastifyInstance['setValidatorCompiler']>[0]);
+  app.setValidatorCompiler(schemas.validatorCompiler as Parameters<FastifyInstance['setValidatorCompiler']>[0]);
   const log = app.log;
 
   const knex = createKnex(config.databaseUrl);
@@ -233,7 +240,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       await closeConnections();
     };
     if (!auth) throw new Error('auth routes did not register');
-    return { app, core, plugins: loaded, routes, auth, close };
+    return { app, core, plugins: loaded, routes, auth, compileSchemas: schemas.compilePending, close };
   } catch (error) {
     await app.close().catch(() => {});
     await closeConnections().catch(() => {});

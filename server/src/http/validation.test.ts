@@ -1,6 +1,6 @@
 import { StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { describe, expect, it } from 'vitest';
-import { createValidatorCompiler } from './validation';
+import { createSchemaCompilers, createValidatorCompiler } from './validation';
 
 type Result = { value?: unknown; error?: { validation: Array<{ instancePath: string; keyword: string }> } };
 
@@ -48,5 +48,48 @@ describe('createValidatorCompiler', () => {
     );
     expect(check({ email: 'a@b.co', at: '2024-01-01T10:00:00Z' }).error).toBeUndefined();
     expect(check({ email: 'nope', at: 'yesterday' }).error?.validation).toHaveLength(2);
+  });
+});
+
+describe('createSchemaCompilers: a route compiles its schemas at its first request', () => {
+  const schema = StrictObject({ n: Type.Integer() });
+
+  it('compiles a validator at its first use, once', () => {
+    const compilers = createSchemaCompilers();
+    const check = compilers.validatorCompiler({ schema, httpPart: 'body', method: 'POST', url: '/x' }) as unknown as (
+      data: unknown,
+    ) => Result;
+    const other = compilers.validatorCompiler({ schema, httpPart: 'querystring', method: 'GET', url: '/y' });
+    expect(other).toBeTypeOf('function');
+    expect(check({ n: 1 }).value).toEqual({ n: 1 });
+    expect(check({ n: 'x' }).error?.validation.map((issue) => issue.instancePath)).toEqual(['/n']);
+    // the one used is compiled; the other is left for compilePending, then nothing is
+    expect(compilers.compilePending()).toBe(1);
+    expect(compilers.compilePending()).toBe(0);
+  });
+
+  it('builds Fastify’s default response serializer at its first use', () => {
+    const compilers = createSchemaCompilers();
+    const serializerCompiler = compilers.buildSerializer({}, {});
+    const serialize = serializerCompiler({
+      schema: { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } },
+      method: 'GET',
+      url: '/x',
+      httpStatus: '200',
+    });
+    expect(compilers.compilePending()).toBe(1);
+    // what the schema doesn't name is left out, as Fastify's serializer does
+    expect(serialize({ id: 7, name: 'Ana', secret: 'x' })).toBe('{"id":7,"name":"Ana"}');
+    expect(compilers.compilePending()).toBe(0);
+  });
+
+  it('leaves a broken schema to fail when compiled — at its first request, or in compilePending', () => {
+    const compilers = createSchemaCompilers();
+    const broken = { type: 'object', properties: { n: { type: 'nonsense' } } };
+    const check = compilers.validatorCompiler({ schema: broken, httpPart: 'body', method: 'POST', url: '/x' }) as unknown as (
+      data: unknown,
+    ) => Result;
+    expect(() => compilers.compilePending()).toThrow();
+    expect(() => check({ n: 1 })).toThrow();
   });
 });
