@@ -144,6 +144,57 @@ describe('Quick messages page', () => {
   });
 });
 
+describe('Quick message dialog', () => {
+  beforeEach(() => signIn());
+
+  it("saves the shortcode without the composer's leading '/', so typing '/' and the shortcode finds it", async () => {
+    const calls = serveApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/quick-messages') return { status: 200, body: { records: [], hasMore: false } };
+      if (method === 'POST' && path === '/quick-messages')
+        return { status: 201, body: quickMessage(9, (body as { shortcode: string }).shortcode) };
+      return undefined;
+    });
+    renderPage(<QuickMessagesPage />);
+    fireEvent.click(await screen.findByRole('button', { name: /Adicionar/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Atalho'), { target: { value: '/' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Adicionar' }));
+    expect(await within(dialog).findByText('Obrigatório')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Atalho'), { target: { value: '/oi' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Adicionar' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true), { timeout: 3000 });
+    expect(calls.find((call) => call.method === 'POST')?.body).toMatchObject({ shortcode: 'oi' });
+    expect(await screen.findByText('/oi')).toBeTruthy();
+  });
+});
+
+describe('Quick messages page, as an admin', () => {
+  beforeEach(() => signIn({ id: 1, profile: 'admin' }));
+
+  it("keeps another user's private message listed after the admin edits it (admins list every message)", async () => {
+    const stored = quickMessage(7, 'interna', { userId: 2, visao: false, geral: false });
+    const calls = serveApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/quick-messages') return { status: 200, body: { records: [stored], hasMore: false } };
+      if (method === 'PUT' && path === '/quick-messages/7')
+        return { status: 200, body: { ...stored, ...(body as Partial<QuickMessage>) } };
+      return undefined;
+    });
+    renderPage(<QuickMessagesPage />);
+    const row = (await screen.findByText('/interna')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Atalho'), { target: { value: 'interna2' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true), { timeout: 3000 });
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      shortcode: 'interna2',
+      visao: false,
+      geral: false,
+    });
+    expect(await screen.findByText('/interna2')).toBeTruthy();
+  });
+});
+
 describe('Contacts page', () => {
   it('blocks a contact with the spec toast and hides delete without contacts-page:deleteContact', async () => {
     await signIn({ profile: 'user' });
@@ -211,6 +262,55 @@ describe('Contact dialog', () => {
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
       name: 'Ana',
       number: '+55 11 99999-0000',
+      email: '',
+      disableBot: false,
+      extraInfo: [],
+    });
+  });
+});
+
+describe('Contact dialog, editing', () => {
+  const serveContact = (stored: Contact) =>
+    serveApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/contacts')
+        return { status: 200, body: { contacts: [stored], hasMore: false, count: 1 } };
+      if (method === 'GET' && path === `/contacts/${stored.id}`) return { status: 200, body: stored };
+      if (method === 'PUT' && path === `/contacts/${stored.id}`)
+        return { status: 200, body: { ...stored, ...(body as Partial<Contact>), number: stored.number } };
+      return undefined;
+    });
+
+  const editName = async (from: string, to: string) => {
+    renderPage(<ContactsPage />);
+    const row = (await screen.findByText(from)).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(await within(dialog).findByLabelText('Nome'), { target: { value: to } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+  };
+
+  it('sends a number masked for LGPD back as shown, so the API keeps the stored one (the number is required)', async () => {
+    await signIn({ profile: 'user' });
+    const calls = serveContact(contact(1, 'Ana', { number: '***********00' }));
+    await editName('Ana', 'Ana Maria');
+    expect(await screen.findByText('Contato salvo com sucesso!', {}, { timeout: 3000 })).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      name: 'Ana Maria',
+      number: '***********00',
+      email: 'ana@example.com',
+      disableBot: false,
+      extraInfo: [],
+    });
+  });
+
+  it('saves a contact without a number (webchat, Instagram) with none, instead of requiring one', async () => {
+    await signIn();
+    const calls = serveContact(contact(2, 'Visitante', { number: null, email: null, channel: 'webchat', whatsapp: null }));
+    await editName('Visitante', 'Visitante do site');
+    expect(await screen.findByText('Contato salvo com sucesso!', {}, { timeout: 3000 })).toBeTruthy();
+    expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
+      name: 'Visitante do site',
+      number: null,
       email: '',
       disableBot: false,
       extraInfo: [],

@@ -19,6 +19,11 @@ export function userIdOf(state: unknown): number | undefined {
   return (state as { session?: SessionState }).session?.user?.id;
 }
 
+/** The session's profile (admin or user), read from the store. */
+export function profileOf(state: unknown): 'admin' | 'user' | undefined {
+  return (state as { session?: SessionState }).session?.user?.profile;
+}
+
 /** The cache key of a paged list: everything but the page, so the pages of one search share one entry. */
 export function withoutPage<A extends { pageNumber?: number }>(args: A): Omit<A, 'pageNumber'> {
   const { pageNumber: _page, ...rest } = args;

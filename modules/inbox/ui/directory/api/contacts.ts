@@ -12,7 +12,8 @@ export interface ContactPage {
 /** `POST /contacts`, `PUT /contacts/:id` body. */
 export interface ContactBody {
   name: string;
-  number: string;
+  /** Required by the API: null keeps a contact without a number; a masked number sent back is unchanged. */
+  number: string | null;
   email?: string;
   extraInfo?: ContactExtraInfo[];
   disableBot?: boolean;

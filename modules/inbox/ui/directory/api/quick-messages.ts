@@ -5,6 +5,7 @@ import {
   matchesSearch,
   mergePage,
   type PageArgs,
+  profileOf,
   removeRow,
   upsertRow,
   userIdOf,
@@ -41,6 +42,15 @@ function visibleTo(record: QuickMessage, userId: number | undefined): boolean {
   return record.geral || record.userId === userId;
 }
 
+/**
+ * Whether a message belongs in the page list (`GET /quick-messages`) of the session in `state`: an admin
+ * lists every message of the company (and gets every message's events), a user their own and the
+ * general ones. The composer's list is the user's own and the general ones, admins included.
+ */
+function listedFor(record: QuickMessage, state: unknown): boolean {
+  return profileOf(state) === 'admin' || visibleTo(record, userIdOf(state));
+}
+
 const quickMessagesApi = api.enhanceEndpoints({ addTagTypes: [...DIRECTORY_TAG_TYPES] }).injectEndpoints({
   endpoints: (build) => ({
     /** `GET /quick-messages`: pages of one search merged into one entry (infinite scroll), kept live. */
@@ -60,8 +70,7 @@ const quickMessagesApi = api.enhanceEndpoints({ addTagTypes: [...DIRECTORY_TAG_T
             return;
           }
           const { record } = event;
-          const userId = userIdOf(lifecycle.getState());
-          if (visibleTo(record, userId) && matchesSearch(args.searchParam, record.shortcode, record.message)) {
+          if (listedFor(record, lifecycle.getState()) && matchesSearch(args.searchParam, record.shortcode, record.message)) {
             upsertRow(draft.records, record, true);
           } else {
             removeRow(draft.records, record.id);
@@ -175,7 +184,7 @@ function patchQuickMessageEverywhere(
   const state = rawState as RootStateOfQuickMessages;
   const userId = userIdOf(state);
   for (const args of quickMessagesApi.util.selectCachedArgsForQuery(state, 'pageQuickMessages')) {
-    const belongs = visibleTo(record, userId) && matchesSearch(args.searchParam, record.shortcode, record.message);
+    const belongs = listedFor(record, state) && matchesSearch(args.searchParam, record.shortcode, record.message);
     dispatch(
       quickMessagesApi.util.updateQueryData('pageQuickMessages', args, (draft) => {
         if (belongs) upsertRow(draft.records, record, insert);

@@ -79,6 +79,8 @@ function ContactForm({
   const [createContact, creating] = useCreateContactMutation();
   const [updateContact, updating] = useUpdateContactMutation();
   const maskedNumber = contact !== null && isMaskedNumber(contact.number);
+  // a contact stored without a number (webchat, Instagram, Facebook) may keep none
+  const numberless = contact !== null && contact.number === null;
 
   const rule = (check: (value: string) => ContactIssue | null): Rule => ({
     validator: async (_rule, value: string) => {
@@ -88,20 +90,20 @@ function ContactForm({
   });
 
   const submit = async (values: ContactFormValues) => {
-    const body: Partial<ContactBody> = {
+    const typedNumber = (values.number ?? '').trim();
+    const body: ContactBody = {
       name: values.name.trim(),
+      // the API requires the number: a number masked for LGPD is sent back as shown (the server keeps the
+      // stored one), and a contact without a number left empty keeps none
+      number: maskedNumber ? (contact?.number ?? null) : numberless && !typedNumber ? null : typedNumber,
       email: values.email?.trim() ?? '',
       disableBot: values.disableBot,
       extraInfo: (values.extraInfo ?? [])
         .filter((info) => info?.name?.trim() || info?.value?.trim())
         .map((info) => ({ ...(info.id ? { id: info.id } : {}), name: info.name?.trim() ?? '', value: info.value?.trim() ?? '' })),
     };
-    // a number masked for LGPD can't be sent back: it stays as stored
-    if (!maskedNumber) body.number = values.number.trim();
     try {
-      const saved = contact
-        ? await updateContact({ id: contact.id, ...body }).unwrap()
-        : await createContact(body as ContactBody).unwrap();
+      const saved = contact ? await updateContact({ id: contact.id, ...body }).unwrap() : await createContact(body).unwrap();
       toast.success(t('contacts.toasts.saved'));
       onSaved?.(saved);
       onClose();
@@ -139,7 +141,7 @@ function ContactForm({
         <Form.Item
           name="number"
           label={t('contacts.fields.number')}
-          rules={maskedNumber ? [] : [rule(validateContactNumber)]}
+          rules={maskedNumber ? [] : [rule((value) => validateContactNumber(value, { optional: numberless }))]}
           extra={maskedNumber ? t('contacts.dialog.maskedNumber') : undefined}
           style={{ flex: '1 1 200px' }}
         >

@@ -18,6 +18,13 @@ describe('contact dialog validation (1-core §5)', () => {
     expect(validateContactNumber('1'.repeat(51))).toBe('tooLong');
   });
 
+  it('lets a contact stored without a number keep none, but still checks a number typed for it', () => {
+    expect(validateContactNumber('', { optional: true })).toBeNull();
+    expect(validateContactNumber('   ', { optional: true })).toBeNull();
+    expect(validateContactNumber('1234', { optional: true })).toBe('tooShort');
+    expect(validateContactNumber('5511999990000', { optional: true })).toBeNull();
+  });
+
   it('accepts no e-mail, or a valid one', () => {
     expect(validateContactEmail('')).toBeNull();
     expect(validateContactEmail('ana@example.com')).toBeNull();

@@ -15,10 +15,16 @@ export function validateContactName(value: string | null | undefined): ContactIs
   return null;
 }
 
-/** The number: 8 to 50 digits (the server keeps the digits only, so `+55 (11) …` is fine). */
-export function validateContactNumber(value: string | null | undefined): ContactIssue | null {
+/**
+ * The number: 8 to 50 digits (the server keeps the digits only, so `+55 (11) …` is fine). `optional`: a
+ * contact stored without a number (webchat, Instagram, Facebook) may keep none, so an empty field passes.
+ */
+export function validateContactNumber(
+  value: string | null | undefined,
+  { optional = false }: { optional?: boolean } = {},
+): ContactIssue | null {
   const number = (value ?? '').replace(/\D/g, '');
-  if (!(value ?? '').trim()) return 'required';
+  if (!(value ?? '').trim()) return optional ? null : 'required';
   if (number.length < CONTACT_NUMBER_MIN) return 'tooShort';
   if (number.length > CONTACT_NUMBER_MAX) return 'tooLong';
   return null;

@@ -11,6 +11,7 @@ import {
   useUploadQuickMessageMediaMutation,
 } from '../api/quick-messages';
 import { normalizeVisibility } from './permissions';
+import { normalizeShortcode } from './shortcode';
 
 export interface QuickMessageDialogProps {
   open: boolean;
@@ -59,7 +60,7 @@ function QuickMessageForm({ record, onClose }: { record: QuickMessage | null; on
 
   const submit = async (values: QuickMessageFormValues) => {
     const body: QuickMessageBody = {
-      shortcode: values.shortcode.trim(),
+      shortcode: normalizeShortcode(values.shortcode),
       message: values.message ?? '',
       status: values.status,
       ...normalizeVisibility({ visao: values.visao, geral: values.geral }),
@@ -105,7 +106,14 @@ function QuickMessageForm({ record, onClose }: { record: QuickMessage | null; on
       <Form.Item
         name="shortcode"
         label={t('quickMessages.fields.shortcode')}
-        rules={[{ required: true, whitespace: true, message: t('quickMessages.validation.required') }]}
+        required
+        rules={[
+          {
+            validator: async (_rule, value: string) => {
+              if (!normalizeShortcode(value)) throw new Error(t('quickMessages.validation.required'));
+            },
+          },
+        ]}
       >
         <Input autoFocus autoComplete="off" prefix="/" />
       </Form.Item>
