@@ -4,6 +4,7 @@ import { Button, Flex, Form, Input, Modal } from 'antd';
 import { useEffect } from 'react';
 import type { Contact, ContactExtraInfo } from '../../../../shared/types';
 import { useCreateContactMutation, useUpdateContactMutation } from '../../../directory/api/contacts';
+import { isMaskedNumber, validateContactNumber } from '../../../directory/contacts/validation';
 
 interface ContactValues {
   name: string;
@@ -24,14 +25,17 @@ export interface ContactFormModalProps {
 }
 
 /**
- * The contact dialog of the ticket area (1-core §5): name 2 to 50 characters, number 8 to 50, a valid
- * e-mail, and extra fields.
+ * The contact dialog of the ticket area (1-core §5): name 2 to 50 characters, number 8 to 50 digits, a valid
+ * e-mail, and extra fields. A number masked for LGPD can't be edited and is sent back as shown (the server
+ * keeps the stored one); a contact stored without a number (webchat, Instagram, Facebook) may keep none.
  */
 export function ContactFormModal({ open, contact, initial, onClose, onSaved }: ContactFormModalProps) {
   const { t } = useTranslation('inbox');
   const [form] = Form.useForm<ContactValues>();
   const [createContact, { isLoading: creating }] = useCreateContactMutation();
   const [updateContact, { isLoading: updating }] = useUpdateContactMutation();
+  const maskedNumber = !!contact && isMaskedNumber(contact.number);
+  const numberless = !!contact && contact.number === null;
 
   useEffect(() => {
     if (!open) return;
@@ -44,9 +48,11 @@ export function ContactFormModal({ open, contact, initial, onClose, onSaved }: C
   }, [open, contact, initial, form]);
 
   const submit = async (values: ContactValues) => {
+    const digits = (values.number ?? '').replace(/\D/g, '');
     const body = {
       name: values.name.trim(),
-      number: values.number.replace(/\D/g, ''),
+      // the API requires the number: null keeps a contact without one
+      number: maskedNumber ? (contact?.number ?? null) : numberless && !digits ? null : digits,
       email: values.email?.trim() ?? '',
       extraInfo: (values.extraInfo ?? []).filter((field) => field.name?.trim()),
     };
@@ -86,14 +92,21 @@ export function ContactFormModal({ open, contact, initial, onClose, onSaved }: C
         <Form.Item
           name="number"
           label={t('tickets.contactForm.number')}
-          extra={t('tickets.contactForm.numberHint')}
-          rules={[
-            { required: true, message: t('tickets.validation.required') },
-            { min: 8, message: t('tickets.validation.tooShort') },
-            { max: 50, message: t('tickets.validation.tooLong') },
-          ]}
+          extra={maskedNumber ? t('contacts.dialog.maskedNumber') : t('tickets.contactForm.numberHint')}
+          rules={
+            maskedNumber
+              ? []
+              : [
+                  {
+                    validator: async (_rule, value: string | null) => {
+                      const issue = validateContactNumber(value, { optional: numberless });
+                      if (issue) throw new Error(t(`tickets.validation.${issue}`));
+                    },
+                  },
+                ]
+          }
         >
-          <Input inputMode="tel" placeholder="5511999999999" />
+          <Input inputMode="tel" placeholder="5511999999999" disabled={maskedNumber} />
         </Form.Item>
         <Form.Item
           name="email"
