@@ -2,6 +2,7 @@
  * The browser bits happy-dom lacks and antd needs: `matchMedia` (responsive hooks, the narrow-screen
  * drawer), `ResizeObserver` (menus, inputs), and a page address so relative API URLs resolve.
  */
+import { fixedMediaQuery } from '@balcao/plugin-sdk/testing/ui';
 import { cleanup } from '@testing-library/react';
 import { afterAll, afterEach } from 'vitest';
 
@@ -13,18 +14,8 @@ const testWindow = globalThis as unknown as {
 
 testWindow.happyDOM?.setURL('http://balcao.test/');
 
-// Wide screen by default; a test that wants the narrow layout replaces matchMedia.
-testWindow.matchMedia = (query: string) =>
-  ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }) as unknown as MediaQueryList;
+// Wide screen by default; a test that wants the narrow layout calls the SDK's narrowScreen().
+testWindow.matchMedia = (query: string) => fixedMediaQuery(query, false);
 
 if (!testWindow.ResizeObserver) {
   testWindow.ResizeObserver = class {

@@ -132,3 +132,29 @@ export function renderPage(ui: ReactNode, route = '/', options: { home?: ReactNo
     </Provider>,
   );
 }
+
+/** A media query answer that never changes (happy-dom has no media queries; antd's responsive hooks ask). */
+export function fixedMediaQuery(query: string, matches: boolean): MediaQueryList {
+  return {
+    matches,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  } as unknown as MediaQueryList;
+}
+
+/**
+ * A screen narrower than antd's smallest breakpoint: every media query matches, until the returned function
+ * puts back the wide screen the tests start with.
+ */
+export function narrowScreen(): () => void {
+  const wide = globalThis.matchMedia;
+  globalThis.matchMedia = (query: string) => fixedMediaQuery(query, true);
+  return () => {
+    globalThis.matchMedia = wide;
+  };
+}

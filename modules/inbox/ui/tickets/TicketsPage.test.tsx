@@ -1,31 +1,14 @@
-import { renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
+import { narrowScreen, renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
 import { store } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { queuesUsersApi } from './api/queues-users';
 import { ticketsLocales } from './index';
 import TicketsPage from './TicketsPage';
 import { makeTicket } from './test-fixtures';
 
 const ticket = makeTicket(1, { userId: 1, user: { id: 1, name: 'Ana' } });
-const wideMatchMedia = globalThis.matchMedia;
-
-/** A screen narrower than 600 px: every media query of the page matches. */
-function narrowScreen(): void {
-  globalThis.matchMedia = (query: string) =>
-    ({
-      matches: true,
-      media: query,
-      onchange: null,
-      addListener: () => {},
-      removeListener: () => {},
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      dispatchEvent: () => false,
-    }) as unknown as MediaQueryList;
-}
-
 function serveTicket() {
   return serveApi((call) => {
     if (call.method === 'PUT' && call.path === '/users/toggleChangeWidht/1') {
@@ -57,10 +40,8 @@ async function renderTicketsPage(route: string, signedIn = false) {
 const tab = (name: string) => screen.getByRole('tab', { name });
 
 describe('the Tickets screen on a narrow screen (1-core §2: two tabs, Ticket and Atendimentos)', () => {
+  // the function narrowScreen returns puts the wide screen back after each test
   beforeEach(narrowScreen);
-  afterEach(() => {
-    globalThis.matchMedia = wideMatchMedia;
-  });
 
   it('shows the ticket again when the ticket on the Atendimentos tab is the one already open', async () => {
     serveTicket();
