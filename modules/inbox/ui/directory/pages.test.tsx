@@ -289,6 +289,28 @@ describe('Contact dialog, editing', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
   };
 
+  it('says so when the contact could not be loaded, and loads it again on request', async () => {
+    await signIn();
+    const stored = contact(3, 'Bia');
+    let failures = 1;
+    serveApi(({ method, path }) => {
+      if (method === 'GET' && path === '/contacts')
+        return { status: 200, body: { contacts: [stored], hasMore: false, count: 1 } };
+      if (method === 'GET' && path === '/contacts/3') {
+        if (failures-- > 0) return { status: 500, body: { error: 'ERR_INTERNAL' } };
+        return { status: 200, body: stored };
+      }
+      return undefined;
+    });
+    renderPage(<ContactsPage />);
+    const row = (await screen.findByText('Bia')).closest('tr') as HTMLElement;
+    fireEvent.click(within(row).getByRole('button', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText('Não foi possível carregar o contato.', {}, { timeout: 3000 })).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Tentar novamente' }));
+    expect(((await within(dialog).findByLabelText('Nome')) as HTMLInputElement).value).toBe('Bia');
+  });
+
   it('sends a number masked for LGPD back as shown, so the API keeps the stored one (the number is required)', async () => {
     await signIn({ profile: 'user' });
     const calls = serveContact(contact(1, 'Ana', { number: '***********00' }));

@@ -1,6 +1,6 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { errorCodeOf, errorMessage, showError, skipToken, toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Flex, Form, Input, Modal, Skeleton, Switch, Typography } from 'antd';
+import { Button, Flex, Form, Input, Modal, Result, Skeleton, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import type { Contact } from '../../../shared/types';
 import { type ContactBody, useCreateContactMutation, useGetContactQuery, useUpdateContactMutation } from '../api/contacts';
@@ -35,10 +35,17 @@ interface ContactFormValues {
 export function ContactDialog({ open, contactId, onClose, onSaved, initialValues }: ContactDialogProps) {
   const { t } = useTranslation('inbox');
   const editing = contactId !== null;
-  const { data: contact, isFetching } = useGetContactQuery(open && editing ? contactId : skipToken, {
+  const {
+    data: contact,
+    isFetching,
+    isError,
+    refetch,
+  } = useGetContactQuery(open && editing ? contactId : skipToken, {
     refetchOnMountOrArgChange: true,
   });
-  const loading = editing && (isFetching || !contact || contact.id !== contactId);
+  // a contact that couldn't be loaded says so and offers to try again, instead of a skeleton for ever
+  const failed = editing && isError && !isFetching;
+  const loading = editing && !failed && (isFetching || !contact || contact.id !== contactId);
   return (
     <Modal
       open={open}
@@ -48,7 +55,17 @@ export function ContactDialog({ open, contactId, onClose, onSaved, initialValues
       destroyOnHidden
       width={560}
     >
-      {loading ? (
+      {failed ? (
+        <Result
+          status="warning"
+          title={t('contacts.dialog.loadError')}
+          extra={
+            <Button type="primary" onClick={() => void refetch()}>
+              {t('contacts.dialog.retry')}
+            </Button>
+          }
+        />
+      ) : loading ? (
         <Skeleton active paragraph={{ rows: 5 }} />
       ) : (
         <ContactForm
