@@ -93,6 +93,10 @@ describe('visibility of the lists (1-core §6)', () => {
     expect(adminSearch.body.count).toBe(8);
     const agentSearch = await kit.list(agent1, { showAll: true });
     expect(ids(agentSearch.body.tickets)).toEqual(sorted(tk.pendingQ1, tk.openAgent1, tk.closedAgent1));
+    // 1-core §6: "with profile user the search view never shows all tickets" — allUserChat counts as admin for
+    // the show-all toggle of the pending and open lists only
+    const allChatSearch = await kit.list(allChat, { showAll: true });
+    expect(ids(allChatSearch.body.tickets)).toEqual([tk.pendingQ1]);
   });
 
   it('answers tabs read at once (read together in few statements) as it answers them one by one', async () => {

@@ -338,12 +338,12 @@ function searchSql(query: ListQuery, plan: SearchPlan): SearchSql {
 /**
  * Who the list covers (1-core §6): a tab (status given) shows the viewer's own tickets and the unassigned
  * ones of their queues, or every ticket with showAll for admins and allUserChat users (showAll is ignored for
- * others). The search view (no status) covers every ticket for an admin; for a profile user their own
- * lists, and everything only with showAll and allUserChat.
+ * others). The search view (no status) covers every ticket for an admin and, for a profile user, their own
+ * lists — allUserChat and showAll or not: "with profile user the search view never shows all tickets".
  */
 function listIsNarrowed(viewer: Viewer, filters: TicketListFilters): boolean {
-  if (filters.showAll === true && seesEverything(viewer)) return false;
-  return !(!filters.status && viewer.profile === 'admin');
+  if (!filters.status) return viewer.profile !== 'admin';
+  return !(filters.showAll === true && seesEverything(viewer));
 }
 
 /** One disjoint part of a viewer's lists, as a condition on `tickets as t`. */
