@@ -5,6 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ROOMS } from '@balcao/plugin-sdk/shared';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Page } from 'playwright-core';
@@ -175,11 +176,13 @@ describe('login and the app frame', () => {
   it('ends the older session when the same user logs in elsewhere', async () => {
     const first = await open();
     await logInThroughUi(first.page, baseUrl, 'agent@acme.test');
-    // the older session hears about the takeover on its company socket: let it connect first
-    await expect
-      .poll(() => first.network.some((entry) => entry.url.includes('/socket.io/') && entry.url.includes('sid=')))
-      .toBe(true);
-    await first.page.waitForTimeout(500);
+    // the older session hears about the takeover in its user's room of the company socket: wait until the
+    // server has put it there (a transport handshake seen in the network log came before the namespace's
+    // token check, and a slow machine could log in the second browser in between)
+    const { acme } = t.demo.companies;
+    const inUserRoom = async () =>
+      (await t.balcao.core.realtime.io.of(`/${acme}`).in(ROOMS.user(t.demo.users.acmeAgent)).fetchSockets()).length;
+    await expect.poll(inUserRoom, { timeout: 15_000 }).toBe(1);
     const second = await open();
     await logInThroughUi(second.page, baseUrl, 'agent@acme.test');
     await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor();
