@@ -75,6 +75,9 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll's default of one second is shorter than a click's round trip through chromium, the
+          // server and Postgres on a loaded CI machine: a poll waits as long as a locator would (CI failed on it)
+          expect: { poll: { timeout: 15_000, interval: 100 } },
           // one chromium and one app at a time: two cores
           fileParallelism: false,
           maxWorkers: 1,

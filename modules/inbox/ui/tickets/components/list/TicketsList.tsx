@@ -25,7 +25,7 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
   const { t } = useTranslation('inbox');
   const viewer = useViewer();
   // `data` would keep the previous arguments' pages while new ones load: `currentData` is this question's
-  const { currentData, isFetching, isError, hasNextPage, isFetchingNextPage, fetchNextPage, refetch } =
+  const { currentData, isFetching, isError, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage, refetch } =
     useListTicketsInfiniteQuery(args);
   const tickets = useMemo(() => flattenTickets(currentData), [currentData]);
   const status = args.status;
@@ -40,6 +40,8 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     hasMore: hasNextPage,
     loading: isFetchingNextPage,
     onLoadMore: () => void fetchNextPage(),
+    // a page that failed isn't asked for again in a loop while the list is short: scrolling asks
+    failed: isFetchNextPageError,
   });
 
   if (!active) return null;

@@ -1,5 +1,5 @@
 import { CloseOutlined, ForwardOutlined } from '@ant-design/icons';
-import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { showError, toast, useLoadMoreOnScroll, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Divider, Empty, Flex, Modal, Spin, Typography, theme } from 'antd';
 import { type ReactNode, type UIEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Message, Ticket } from '../../../../shared/types';
@@ -58,10 +58,25 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
   );
   const rows = useMemo(() => withDaySeparators(messages), [messages]);
 
-  // scrolling: follow new messages at the bottom, keep the reading position when older pages arrive
-  const boxRef = useRef<HTMLDivElement>(null);
-  const followRef = useRef(true);
+  // scrolling: older pages load near the top (and at once while the list is too short to scroll: a tall
+  // screen, a page of reactions and hidden deletions), new messages are followed at the bottom, and the
+  // reading position is kept when older pages arrive
   const restoreFromBottomRef = useRef<number | null>(null);
+  const loadOlder = useCallback(() => {
+    const box = olderPages.ref.current;
+    if (box) restoreFromBottomRef.current = box.scrollHeight - box.scrollTop;
+    void fetchNextPage();
+  }, [fetchNextPage]);
+  const olderPages = useLoadMoreOnScroll<HTMLDivElement>({
+    hasMore: hasNextPage && !isLoading,
+    loading: isFetchingNextPage,
+    onLoadMore: loadOlder,
+    edge: 'top',
+    thresholdPx: MESSAGES_TOP_THRESHOLD_PX,
+    failed: isFetchNextPageError,
+  });
+  const boxRef = olderPages.ref;
+  const followRef = useRef(true);
   const lastIdRef = useRef<number | null>(null);
   const pageCount = data?.pages.length ?? 0;
   const lastMessage = messages[messages.length - 1];
@@ -95,32 +110,14 @@ export function MessagesList({ ticket, onReply }: MessagesListProps) {
     return () => observer.disconnect();
   }, [hasMessages]);
 
-  // a first page that doesn't fill the list (a tall screen, a page of reactions and hidden deletions) leaves
-  // nothing to scroll up with: older pages then load at once until the list can scroll or none are left (a
-  // failed page is not asked for again by itself: scrolling up asks)
-  const askedOlderRef = useRef(false);
-  useEffect(() => {
-    if (isFetchingNextPage) askedOlderRef.current = false;
-  }, [isFetchingNextPage]);
-  useEffect(() => {
-    const box = boxRef.current;
-    if (!box || box.clientHeight === 0 || isLoading || !hasNextPage || isFetchingNextPage || isFetchNextPageError) return;
-    if (askedOlderRef.current || box.scrollHeight > box.clientHeight) return;
-    askedOlderRef.current = true;
-    restoreFromBottomRef.current = box.scrollHeight - box.scrollTop;
-    void fetchNextPage();
-  });
-
+  const { onScroll: loadOlderOnScroll } = olderPages;
   const onScroll = useCallback(
     (event: UIEvent<HTMLDivElement>) => {
       const box = event.currentTarget;
       followRef.current = box.scrollHeight - box.scrollTop - box.clientHeight < FOLLOW_THRESHOLD_PX;
-      if (box.scrollTop < MESSAGES_TOP_THRESHOLD_PX && hasNextPage && !isFetchingNextPage) {
-        restoreFromBottomRef.current = box.scrollHeight - box.scrollTop;
-        void fetchNextPage();
-      }
+      loadOlderOnScroll();
     },
-    [hasNextPage, isFetchingNextPage, fetchNextPage],
+    [loadOlderOnScroll],
   );
 
   const onAction = useCallback(
