@@ -65,32 +65,55 @@ export interface LoadMoreState {
   onLoadMore(): void;
 }
 
+/** Where `useLoadMoreOnScroll` loads from, besides `LoadMoreState`. */
+export interface LoadMoreOptions extends LoadMoreState {
+  /** The end the next page joins: `bottom` (a list, the default) or `top` (older messages above). */
+  edge?: 'bottom' | 'top';
+  /** How near that end a scroll asks for it (LOAD_MORE_THRESHOLD_PX by default). */
+  thresholdPx?: number;
+  /**
+   * The last page's fetch failed: a content too short to scroll doesn't ask again by itself (that would
+   * ask in a loop); a scroll still does.
+   */
+  failed?: boolean;
+}
+
 /**
  * Infinite scroll for a scrolling element: asks for the next page when it is scrolled within
- * LOAD_MORE_THRESHOLD_PX of its bottom, and right away while its content is too short to scroll (a tall
- * screen would otherwise never load page 2). Put `ref` and `onScroll` on the element.
+ * LOAD_MORE_THRESHOLD_PX of its bottom (or of its top, `edge`), and right away while its content is too short
+ * to scroll (a tall screen would otherwise never load page 2). Put `ref` and `onScroll` on the element.
  */
-export function useLoadMoreOnScroll<E extends HTMLElement>({ hasMore, loading, onLoadMore }: LoadMoreState) {
+export function useLoadMoreOnScroll<E extends HTMLElement>({
+  hasMore,
+  loading,
+  onLoadMore,
+  edge = 'bottom',
+  thresholdPx = LOAD_MORE_THRESHOLD_PX,
+  failed = false,
+}: LoadMoreOptions) {
   const ref = useRef<E>(null);
   // asked for a page whose fetch hasn't started yet: don't ask again (scroll events come in bursts)
   const waiting = useRef(false);
   useEffect(() => {
     if (loading) waiting.current = false;
   }, [loading]);
+  const ask = useCallback(() => {
+    if (!hasMore || loading || waiting.current) return;
+    waiting.current = true;
+    onLoadMore();
+  }, [hasMore, loading, onLoadMore]);
   const onScroll = useCallback(() => {
     const element = ref.current;
-    if (!element || !hasMore || loading || waiting.current) return;
-    if (element.scrollHeight - element.scrollTop - element.clientHeight <= LOAD_MORE_THRESHOLD_PX) {
-      waiting.current = true;
-      onLoadMore();
-    }
-  }, [hasMore, loading, onLoadMore]);
+    if (!element) return;
+    const distance = edge === 'top' ? element.scrollTop : element.scrollHeight - element.scrollTop - element.clientHeight;
+    if (distance <= thresholdPx) ask();
+  }, [ask, edge, thresholdPx]);
 
   useEffect(() => {
     // after each render: content that doesn't fill the element can't be scrolled, so ask for the next page
     // (an element not laid out yet, without a height, waits)
     const element = ref.current;
-    if (element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) onScroll();
+    if (!failed && element && element.clientHeight > 0 && element.scrollHeight <= element.clientHeight) ask();
   });
   return { ref, onScroll };
 }
