@@ -39,6 +39,8 @@ export const api = createApi({
   reducerPath: 'api',
   baseQuery: auth.baseQuery,
   tagTypes: [] as string[],
+  // "reconnect" is the company socket's (see store.ts): back after a drop, what is on screen is read again
+  refetchOnReconnect: true,
   endpoints: (build) => ({
     /** `GET /auth/me`: the session user of the stored token. */
     getSessionUser: build.query<SessionUser, void>({ query: () => '/auth/me' }),

@@ -111,6 +111,7 @@ export {
   type SocketEventRef,
   streamSocketEvent,
   subscribeSocketEvent,
+  subscribeSocketResync,
   USER_STATUS_INTERVAL_MS,
 } from './realtime';
 export { dayProblem, hoursValid, ServiceHoursEditor, type ServiceHoursEditorProps } from './service-hours';

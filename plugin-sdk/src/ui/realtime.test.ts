@@ -5,6 +5,7 @@ import { createApi, fakeBaseQuery } from '@reduxjs/toolkit/query/react';
 import { type Namespace, Server } from 'socket.io';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../shared/session';
+import { api as pageApi } from './api';
 import {
   connectCompanySocket,
   disconnectCompanySocket,
@@ -12,8 +13,10 @@ import {
   SOCKET_RECONNECT_DELAY_MS,
   streamSocketEvent,
   subscribeSocketEvent,
+  subscribeSocketResync,
 } from './realtime';
 import { initialSessionState, sessionSlice, sessionStarted } from './session-slice';
+import { store as pageStore } from './store';
 
 /** A real socket.io server with the core's handshake rule: a good token, else the reason as error data. */
 let http: HttpServer;
@@ -130,6 +133,41 @@ describe('the company socket (1-core §7 Realtime)', () => {
     await until(() => joined.length === 2, 5_000);
     expect(Date.now() - dropped).toBeGreaterThanOrEqual(SOCKET_RECONNECT_DELAY_MS - 50);
     expect(joined).toEqual(['open', 'open']);
+  });
+});
+
+describe('after a drop, what was missed is read again', () => {
+  it('tells the resync listeners when the socket is back, never on its first connection', async () => {
+    let resyncs = 0;
+    const stop = subscribeSocketResync(() => resyncs++);
+    const socket = await connect({ value: 'good' });
+    await until(() => socket.connected);
+    expect(resyncs).toBe(0);
+    for (const server of companyNamespace.sockets.values()) server.conn.close();
+    await until(() => resyncs === 1);
+    stop();
+    for (const server of companyNamespace.sockets.values()) server.conn.close();
+    await until(() => !socket.connected);
+    await until(() => socket.connected);
+    expect(resyncs).toBe(1);
+  });
+
+  it("refetches the page store's queries on screen when the socket comes back", async () => {
+    let reads = 0;
+    const withProbe = pageApi.injectEndpoints({
+      endpoints: (build) => ({
+        resyncProbe: build.query<number, void>({ queryFn: () => ({ data: ++reads }) }),
+      }),
+    });
+    const subscription = pageStore.dispatch(withProbe.endpoints.resyncProbe.initiate());
+    await subscription;
+    const socket = await connect({ value: 'good' });
+    await until(() => socket.connected);
+    expect(reads).toBe(1);
+    for (const server of companyNamespace.sockets.values()) server.conn.close();
+    await until(() => reads === 2);
+    expect(withProbe.endpoints.resyncProbe.select()(pageStore.getState()).data).toBe(2);
+    subscription.unsubscribe();
   });
 });
 

@@ -35,6 +35,8 @@ interface Connection {
 
 const handlers = new Map<string, Set<SocketEventHandler>>();
 const joinedRooms = new Map<string, { joinEvent: string; argument: unknown }>();
+/** Who reads again after the socket comes back from a drop (`subscribeSocketResync`). */
+const resyncListeners = new Set<() => void>();
 let connection: Connection | null = null;
 let connectionAttempt = 0;
 
@@ -81,9 +83,14 @@ export async function connectCompanySocket(options: CompanySocketOptions): Promi
   socket.onAny((event: string, payload: unknown) => {
     for (const handler of handlers.get(event) ?? []) handler(payload);
   });
+  let connectedBefore = false;
   socket.on('connect', () => {
     // rooms live on the server's side of one connection: join them again after every reconnection
     for (const { joinEvent, argument } of joinedRooms.values()) socket.emit(joinEvent, argument);
+    // back after a drop (a network blip, a server restarting): whatever happened meanwhile was never heard,
+    // so what is on screen reads again — after the rooms are joined, so nothing falls in between
+    if (connectedBefore) for (const listener of [...resyncListeners]) listener();
+    connectedBefore = true;
   });
   socket.on('disconnect', (reason) => {
     // socket.io retries dropped transports itself, but not a disconnection the server chose: retry that too
@@ -128,6 +135,18 @@ export function disconnectCompanySocket(): void {
   connection.socket.disconnect();
   connection = null;
   joinedRooms.clear();
+}
+
+/**
+ * Calls `listener` each time the company socket connects again after a drop: the events sent meanwhile were
+ * lost, so live data should be read again (the SDK's store refetches every query on screen; a feature with
+ * state of its own reloads it here). Not called for the first connection. Returns the function that stops.
+ */
+export function subscribeSocketResync(listener: () => void): () => void {
+  resyncListeners.add(listener);
+  return () => {
+    resyncListeners.delete(listener);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { combineSlices, configureStore, createListenerMiddleware, isAnyOf } from '@reduxjs/toolkit';
+import { setupListeners } from '@reduxjs/toolkit/query/react';
 import { api } from './api';
-import { disconnectCompanySocket } from './realtime';
+import { disconnectCompanySocket, subscribeSocketResync } from './realtime';
 import { initialSessionState, sessionEnded, sessionSlice, subscriptionExpired } from './session-slice';
 import { tokens } from './token-storage';
 
@@ -33,6 +34,12 @@ sessionListener.startListening({
     listenerApi.dispatch(api.util.resetApiState());
   },
 });
+
+// The page is back online for RTK Query when its company socket is: after a drop, every query on screen
+// refetches (refetchOnReconnect), since the socket events that would have patched it were lost meanwhile.
+// The browser's own online event isn't used: the socket's return follows it, and a blip the browser never
+// noticed (a server restarting) still loses events.
+setupListeners(store.dispatch, (dispatch, { onOnline }) => subscribeSocketResync(() => dispatch(onOnline())));
 
 /** The store's dispatch type (thunks included). */
 export type AppDispatch = typeof store.dispatch;
