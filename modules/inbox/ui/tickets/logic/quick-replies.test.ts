@@ -25,6 +25,16 @@ describe("quick replies on '/' (1-core §2)", () => {
     expect(quickReplySearch(' /boa')).toBeNull();
   });
 
+  it('go on past a space while a shortcode of several words still starts with the text', () => {
+    const list = [quick(1, 'Bom dia', 'Bom dia! Como posso ajudar?'), quick(2, 'boleto', 'Segue o boleto')];
+    expect(quickReplySearch('/bom d', list)).toBe('bom d');
+    expect(quickReplySearch('/bom dia', list)).toBe('bom dia');
+    expect(quickReplySearch('/bom tarde', list)).toBeNull();
+    expect(quickReplySearch('/boleto segue', list)).toBeNull();
+    // an inactive one doesn't keep the list open
+    expect(quickReplySearch('/bom d', [quick(1, 'bom dia', 'x', false)])).toBeNull();
+  });
+
   it('match shortcodes by prefix, case-insensitive, active ones only', () => {
     const list = [
       quick(1, 'bomdia', 'Bom dia!'),

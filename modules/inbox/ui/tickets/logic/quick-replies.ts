@@ -6,12 +6,14 @@ export const QUICK_REPLY_LABEL_MAX = 90;
 
 /**
  * The shortcode being typed when the composer's text starts with '/' (1-core §2), or null when the list
- * should not show: no leading '/', or the text already goes past the first word.
+ * should not show: no leading '/', or the text already goes past the first word — unless a shortcode of
+ * several words (`bom dia`) still starts with it, which `list` (the user's quick messages) tells.
  */
-export function quickReplySearch(text: string): string | null {
+export function quickReplySearch(text: string, list: readonly QuickMessage[] = []): string | null {
   if (!text.startsWith('/')) return null;
   const term = text.slice(1);
-  return /\s/.test(term) ? null : term;
+  if (!/\s/.test(term)) return term;
+  return matchQuickReplies(list, term).length > 0 ? term : null;
 }
 
 /** The quick messages whose shortcode starts with the typed term (case-insensitive), active ones only. */

@@ -70,11 +70,11 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
   // webchat: the visitor sees "typing…" while the agent writes a public message
   const typingNotice = useAgentTypingNotice(ticket);
 
-  const quickSearch = enabled ? quickReplySearch(text) : null;
-  // one call for the whole list, filtered here as the shortcode grows: instant, and cached
+  // one call for the whole list (from the first '/'), filtered here as the shortcode grows: instant, and cached
   const { data: quickMessages = [], isFetching: quickLoading } = useListQuickMessagesForComposerQuery('', {
-    skip: quickSearch === null,
+    skip: !enabled || !text.startsWith('/'),
   });
+  const quickSearch = enabled ? quickReplySearch(text, quickMessages) : null;
   const quickReplies = useMemo(
     () => (quickSearch === null ? [] : matchQuickReplies(quickMessages, quickSearch)),
     [quickMessages, quickSearch],
