@@ -324,3 +324,22 @@ describe('user status', () => {
     expect(offline.length).toBe(1);
   });
 });
+
+describe('shutdown', () => {
+  it('drops an emit that comes after the realtime server closed (a feature finishing its work), without an unhandled rejection', async () => {
+    const app = await createTestApp({ seed: false });
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      await app.close();
+      // what a channel session ending during shutdown does: emit once Redis is gone
+      app.balcao.core.realtime.emit(1, companyEvent(1, 'whatsappSession'), { action: 'update' });
+      app.balcao.core.realtime.emitAll('company-announcement', { action: 'create' });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', record);
+    }
+  });
+});

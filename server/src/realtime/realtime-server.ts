@@ -54,6 +54,11 @@ export class RealtimeServer implements RealtimeService {
   /** This process's sockets by user: a change to the user re-checks only theirs (it comes with every refresh). */
   private readonly socketsByUser = new Map<number, Set<Socket>>();
   private readonly periodicRecheck: NodeJS.Timeout;
+  /**
+   * Set by close(): an emit after it is dropped. A feature's work still finishing during shutdown (a channel
+   * session ending, a job) may emit once Redis is gone, and the adapter's publish would reject unhandled.
+   */
+  private closed = false;
 
   constructor(
     private readonly authenticator: Authenticator,
@@ -124,6 +129,7 @@ export class RealtimeServer implements RealtimeService {
   }
 
   emit(companyId: number, event: string, payload: unknown, options: EmitOptions = {}): void {
+    if (this.closed) return;
     const namespace = this.io.of(`/${companyId}`);
     if (options.rooms && (!Array.isArray(options.rooms) || options.rooms.length > 0)) {
       namespace.to(options.rooms).emit(event, payload);
@@ -133,6 +139,7 @@ export class RealtimeServer implements RealtimeService {
   }
 
   emitAll(event: string, payload: unknown): void {
+    if (this.closed) return;
     // Company namespaces exist only where someone connected or emitted; a global event reaches every
     // process through the main namespace's adapter and is re-emitted to local company namespaces.
     this.io.serverSideEmit('balcao:all', event, payload);
@@ -280,6 +287,8 @@ export class RealtimeServer implements RealtimeService {
     // the sockets the shutdown closed update their user's status now; an emit after Redis closed would
     // be an unhandled rejection (the adapter doesn't catch its publish)
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+    // no socket is left to reach: whatever still emits (features closing after this) is dropped
+    this.closed = true;
   }
 }
 
