@@ -126,7 +126,7 @@ export class HistoryImport {
 
   /** While connected, "heard until" moves with the clock (a crash loses at most a minute of it). */
   connected(): void {
-    void this.markHeard();
+    void this.markHeard().catch(() => {});
     if (this.heardTimer) clearInterval(this.heardTimer);
     this.heardTimer = setInterval(() => void this.markHeard().catch(() => {}), 60_000);
     this.heardTimer.unref();

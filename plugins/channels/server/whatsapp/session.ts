@@ -171,7 +171,7 @@ export class WhatsAppSession {
     if (this.reconnectTimer) {
       clearTimeout(this.reconnectTimer);
       this.reconnectTimer = null;
-      void this.connect();
+      void this.connect().catch((error) => this.log.warn({ err: error }, 'whatsapp reconnect failed'));
       return;
     }
     // an open socket is closed and comes back on its own (the close handler reconnects)
