@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Contact, QuickMessage, Tag } from '../../shared/types';
+import { makeQuickMessage } from '../tickets/test-fixtures';
 import { ContactsPage } from './contacts/ContactsPage';
 import { ContactImportPage } from './import/ContactImportPage';
 import { QuickMessagesPage } from './quick-messages/QuickMessagesPage';
@@ -19,21 +20,6 @@ const tag = (id: number, name: string, fields: Partial<Tag> = {}): Tag => ({
   rollbackLaneId: null,
   ticketTags: 4,
   contacts: 9,
-  ...fields,
-});
-
-const quickMessage = (id: number, shortcode: string, fields: Partial<QuickMessage> = {}): QuickMessage => ({
-  id,
-  shortcode,
-  message: 'Olá',
-  geral: false,
-  visao: true,
-  status: true,
-  userId: 1,
-  isMedia: false,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
   ...fields,
 });
 
@@ -107,8 +93,8 @@ describe('Quick messages page', () => {
             status: 200,
             body: {
               records: [
-                quickMessage(1, 'privada', { userId: 1 }),
-                quickMessage(2, 'geral', { userId: 1, geral: true, mediaName: 'tabela.pdf' }),
+                makeQuickMessage(1, 'privada', { userId: 1 }),
+                makeQuickMessage(2, 'geral', { userId: 1, geral: true, mediaName: 'tabela.pdf' }),
               ],
               hasMore: false,
             },
@@ -151,7 +137,7 @@ describe('Quick message dialog', () => {
     const calls = serveApi(({ method, path, body }) => {
       if (method === 'GET' && path === '/quick-messages') return { status: 200, body: { records: [], hasMore: false } };
       if (method === 'POST' && path === '/quick-messages')
-        return { status: 201, body: quickMessage(9, (body as { shortcode: string }).shortcode) };
+        return { status: 201, body: makeQuickMessage(9, (body as { shortcode: string }).shortcode) };
       return undefined;
     });
     renderPage(<QuickMessagesPage />);
@@ -172,7 +158,7 @@ describe('Quick messages page, as an admin', () => {
   beforeEach(() => signIn({ id: 1, profile: 'admin' }));
 
   it("keeps another user's private message listed after the admin edits it (admins list every message)", async () => {
-    const stored = quickMessage(7, 'interna', { userId: 2, visao: false, geral: false });
+    const stored = makeQuickMessage(7, 'interna', { userId: 2, visao: false, geral: false });
     const calls = serveApi(({ method, path, body }) => {
       if (method === 'GET' && path === '/quick-messages') return { status: 200, body: { records: [stored], hasMore: false } };
       if (method === 'PUT' && path === '/quick-messages/7')

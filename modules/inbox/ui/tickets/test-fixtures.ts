@@ -1,4 +1,4 @@
-import type { Message, Ticket } from '../../shared/types';
+import type { Message, QuickMessage, Ticket } from '../../shared/types';
 import type { ListViewer, TicketPages } from './logic/ticket-list';
 
 /** A ticket as `GET /tickets` answers it, for tests. */
@@ -82,5 +82,23 @@ export function pagesOf(...pages: Array<{ tickets: Ticket[]; hasMore?: boolean; 
       count: page.count ?? page.tickets.length,
     })),
     pageParams: pages.map((_, index) => index + 1),
+  };
+}
+
+/** A quick message as `GET /quick-messages` answers it, for tests: active, private, no media. */
+export function makeQuickMessage(id: number, shortcode: string, fields: Partial<QuickMessage> = {}): QuickMessage {
+  return {
+    id,
+    shortcode,
+    message: 'Olá',
+    geral: false,
+    visao: true,
+    status: true,
+    userId: 1,
+    isMedia: false,
+    mediaPath: null,
+    mediaName: null,
+    mediaUrl: null,
+    ...fields,
   };
 }

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { QuickMessage } from '../../../shared/types';
+import { makeQuickMessage } from '../test-fixtures';
 import { matchQuickReplies, quickReplyLabel, quickReplySearch } from './quick-replies';
-
-const quick = (id: number, shortcode: string, message: string, status = true): QuickMessage => ({
-  id,
-  shortcode,
-  message,
-  geral: false,
-  visao: true,
-  status,
-  userId: 1,
-  isMedia: false,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
-});
 
 describe("quick replies on '/' (1-core §2)", () => {
   it("start when the text begins with '/' and stop once the first word ends", () => {
@@ -26,21 +12,24 @@ describe("quick replies on '/' (1-core §2)", () => {
   });
 
   it('go on past a space while a shortcode of several words still starts with the text', () => {
-    const list = [quick(1, 'Bom dia', 'Bom dia! Como posso ajudar?'), quick(2, 'boleto', 'Segue o boleto')];
+    const list = [
+      makeQuickMessage(1, 'Bom dia', { message: 'Bom dia! Como posso ajudar?' }),
+      makeQuickMessage(2, 'boleto', { message: 'Segue o boleto' }),
+    ];
     expect(quickReplySearch('/bom d', list)).toBe('bom d');
     expect(quickReplySearch('/bom dia', list)).toBe('bom dia');
     expect(quickReplySearch('/bom tarde', list)).toBeNull();
     expect(quickReplySearch('/boleto segue', list)).toBeNull();
     // an inactive one doesn't keep the list open
-    expect(quickReplySearch('/bom d', [quick(1, 'bom dia', 'x', false)])).toBeNull();
+    expect(quickReplySearch('/bom d', [makeQuickMessage(1, 'bom dia', { message: 'x', status: false })])).toBeNull();
   });
 
   it('match shortcodes by prefix, case-insensitive, active ones only', () => {
     const list = [
-      quick(1, 'bomdia', 'Bom dia!'),
-      quick(2, 'Boleto', 'Segue o boleto'),
-      quick(3, 'tchau', 'Até logo'),
-      quick(4, 'bonus', 'x', false),
+      makeQuickMessage(1, 'bomdia', { message: 'Bom dia!' }),
+      makeQuickMessage(2, 'Boleto', { message: 'Segue o boleto' }),
+      makeQuickMessage(3, 'tchau', { message: 'Até logo' }),
+      makeQuickMessage(4, 'bonus', { message: 'x', status: false }),
     ];
     expect(matchQuickReplies(list, 'bo').map((item) => item.id)).toEqual([1, 2]);
     expect(matchQuickReplies(list, 'BOL').map((item) => item.id)).toEqual([2]);
@@ -48,8 +37,8 @@ describe("quick replies on '/' (1-core §2)", () => {
   });
 
   it('label items as shortcode and message, cut to 90 characters', () => {
-    expect(quickReplyLabel(quick(1, 'oi', 'Olá!'))).toBe('oi - Olá!');
-    const label = quickReplyLabel(quick(2, 'longo', 'x'.repeat(200)));
+    expect(quickReplyLabel(makeQuickMessage(1, 'oi', { message: 'Olá!' }))).toBe('oi - Olá!');
+    const label = quickReplyLabel(makeQuickMessage(2, 'longo', { message: 'x'.repeat(200) }));
     expect(label).toBe(`longo - ${'x'.repeat(82)}...`);
   });
 });

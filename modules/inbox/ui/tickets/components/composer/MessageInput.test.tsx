@@ -1,32 +1,23 @@
 import { renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { QuickMessage } from '../../../../shared/types';
 import { ticketsLocales } from '../../index';
-import { makeTicket } from '../../test-fixtures';
+import { makeQuickMessage, makeTicket } from '../../test-fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { MessageInput } from './MessageInput';
 
 const ticket = makeTicket(1, { userId: 1, user: { id: 1, name: 'Ana' } });
 
-const quick = (id: number, shortcode: string, message: string): QuickMessage => ({
-  id,
-  shortcode,
-  message,
-  geral: true,
-  visao: true,
-  status: true,
-  userId: 1,
-  isMedia: false,
-  mediaPath: null,
-  mediaName: null,
-  mediaUrl: null,
-});
-
 async function renderComposer() {
   const calls = serveApi((call) => {
     if (call.method === 'GET' && call.path === '/quick-messages/list') {
-      return { status: 200, body: [quick(1, 'bom dia', 'Bom dia! Como posso ajudar?'), quick(2, 'boleto', 'Segue o boleto.')] };
+      return {
+        status: 200,
+        body: [
+          makeQuickMessage(1, 'bom dia', { message: 'Bom dia! Como posso ajudar?', geral: true }),
+          makeQuickMessage(2, 'boleto', { message: 'Segue o boleto.', geral: true }),
+        ],
+      };
     }
     return undefined;
   });
