@@ -590,7 +590,7 @@ export async function vacuumInbox(): Promise<void> {
   await db.connect();
   try {
     await db.query(
-      'VACUUM (ANALYZE) tickets, messages, ticket_search_docs, contacts, contact_identities, ticket_logs, ticket_tags, contact_tags, users, user_queues',
+      'VACUUM (ANALYZE) tickets, messages, ticket_search_docs, ticket_search_words, search_vocabulary, contacts, contact_identities, ticket_logs, ticket_tags, contact_tags, users, user_queues',
     );
   } finally {
     await db.end();

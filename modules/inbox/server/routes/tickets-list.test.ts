@@ -435,10 +435,17 @@ describe('search of a long word (the trigram index asked for its prefix)', () =>
       [companyId, other],
     );
 
-    const blender = await planSearch(kit.knex, companyId, 'liquidificador', true, {});
-    expect(blender).toMatchObject({ messages: 'index', indexKey: '%liquid%' });
-    const inform = await planSearch(kit.knex, companyId, 'informatizado', true, {});
-    expect(inform).toMatchObject({ messages: 'index', indexKey: null });
+    // one word is read from the tickets' words; the messages' trigram index is asked when deleted messages
+    // must be left out (LGPD), which the words can't tell
+    expect(await planSearch(kit.knex, companyId, 'liquidificador', true, {})).toMatchObject({
+      messages: 'index',
+      source: 'words',
+    });
+    const hidingDeleted = { enableLGPD: 'enabled', lgpdDeleteMessage: 'enabled' };
+    const blender = await planSearch(kit.knex, companyId, 'liquidificador', true, hidingDeleted);
+    expect(blender).toMatchObject({ messages: 'index', indexKey: '%liquid%', source: 'messages' });
+    const inform = await planSearch(kit.knex, companyId, 'informatizado', true, hidingDeleted);
+    expect(inform).toMatchObject({ messages: 'index', indexKey: null, source: 'messages' });
 
     const search = async (text: string) =>
       ids((await kit.list(admin, { searchParam: text, searchOnMessages: true })).body.tickets);

@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/types';
 import { type KitUser, MessageKit } from '../test/message-kit';
-import { SEARCH_TUNING } from './ticket-list.service';
+import { planSearch, SEARCH_TUNING, SEARCH_WORD_SEPARATORS, searchesWords } from './ticket-list.service';
 
 /**
  * The tickets' search documents (migration 0002): whatever writes messages — a raw insert, an agent's send,
@@ -169,10 +169,13 @@ describe('search documents', () => {
         [0, 2, 4],
         [0, 2, 1],
       ] as const) {
+        // one word is counted in tickets (their words), a phrase in messages: both thresholds move together
         SEARCH_TUNING.gatherAboveMessages = gatherAbove;
         SEARCH_TUNING.probeAboveMessages = probeAbove;
+        SEARCH_TUNING.gatherAboveTickets = gatherAbove;
+        SEARCH_TUNING.probeAboveTickets = probeAbove;
         SEARCH_TUNING.recentWindow = window;
-        for (const word of ['alfa', 'BETA', 'nada 3']) {
+        for (const word of ['alfa', 'BETA', 'nada 3', 'lfa']) {
           for (const [user, who] of [
             [admin, 'admin'],
             [viewer, 'viewer'],
@@ -189,5 +192,136 @@ describe('search documents', () => {
     } finally {
       Object.assign(SEARCH_TUNING, tuning);
     }
+  });
+});
+
+/** A body's words as migration 0004 cuts them (written again here): lowercased by Postgres, split in JS. */
+function wordsOf(lowered: string): string[] {
+  const words = new Set<string>();
+  const split: string[][] = [[]];
+  for (const character of lowered) {
+    if (SEARCH_WORD_SEPARATORS.has(character)) split.push([]);
+    else split.at(-1)?.push(character);
+  }
+  for (const characters of split) {
+    if (characters.length === 0) continue;
+    // a long word as pieces of 100 characters every 50
+    for (let start = 0; start === 0 || start < characters.length - 50; start += 50) {
+      words.add(characters.slice(start, start + 100).join(''));
+    }
+  }
+  return [...words];
+}
+
+describe('search words', () => {
+  it('answer one word of 3 to 51 characters', () => {
+    expect(searchesWords('est')).toBe(true);
+    expect(searchesWords('es')).toBe(false);
+    expect(searchesWords('x'.repeat(51))).toBe(true);
+    expect(searchesWords('x'.repeat(52))).toBe(false);
+    // characters, not UTF-16 units
+    expect(searchesWords('😀'.repeat(51))).toBe(true);
+    expect(searchesWords('bom dia')).toBe(false);
+    expect(searchesWords('bom\u00a0dia')).toBe(true);
+    expect(searchesWords('pedido\u0001')).toBe(false);
+    expect(searchesWords('a\tb\nc')).toBe(false);
+  });
+
+  /** The rows of a ticket's words, sorted. */
+  async function stored(ticketId: number): Promise<string[]> {
+    const rows = (await kit.knex('ticketSearchWords').where({ ticketId }).select('word', 'companyId')) as Array<{
+      word: string;
+      companyId: number;
+    }>;
+    expect(rows.every((row) => row.companyId === companyId)).toBe(true);
+    return rows.map((row) => row.word).sort();
+  }
+  /** What the ticket's messages say, as words, sorted. */
+  async function spoken(ticketId: number): Promise<string[]> {
+    return [...new Set((await said(ticketId)).flatMap(wordsOf))].sort();
+  }
+
+  it('follow inserts, sends, edits, moves and deletes; the vocabulary holds every word', async () => {
+    const a = await kit.ticket(companyId, { status: 'open', queueId: queue, userId: agent.id });
+    const b = await kit.ticket(companyId, { status: 'open', queueId: queue, userId: agent.id });
+    const link = `https://loja.example/pedido/${'abcdefghij'.repeat(23)}`;
+    await kit.message(companyId, a.id, 'Bom DIA,\tquero\no  ESTORNO.');
+    await kit.message(companyId, a.id, `segue o link ${link}`);
+    // several messages in one statement, as the receive writes them
+    await kit.knex.raw(
+      `INSERT INTO messages (company_id, ticket_id, body) SELECT ?, ?, 'Mensagem número ' || g FROM generate_series(1, 30) g`,
+      [companyId, a.id],
+    );
+    expect(await stored(a.id)).toEqual(await spoken(a.id));
+    expect(await stored(a.id)).toContain('estorno.');
+    // the 236-character link is kept as pieces: none longer than 100
+    expect((await stored(a.id)).filter((word) => word.startsWith('https://'))).toHaveLength(1);
+    expect(Math.max(...(await stored(a.id)).map((word) => Array.from(word).length))).toBe(100);
+
+    const sent = await kit.call<{ messages: Message[] }>(agent, 'POST', `/messages/${a.id}`, { body: 'Ôi, já VERIFICO' });
+    expect(sent.status).toBe(201);
+    expect(await stored(a.id)).toContain('verifico');
+    const message = sent.body.messages[0] as Message;
+    expect((await kit.call(agent, 'POST', `/messages/edit/${message.id}`, { body: 'Corrigido' })).status).toBe(200);
+    expect(await stored(a.id)).toEqual(await spoken(a.id));
+    expect(await stored(a.id)).not.toContain('verifico');
+
+    await kit.message(companyId, b.id, 'Do outro ticket');
+    await kit.knex('messages').where({ ticketId: a.id }).update({ ticketId: b.id });
+    expect(await stored(a.id)).toEqual([]);
+    expect(await stored(b.id)).toEqual(await spoken(b.id));
+
+    await kit.knex('messages').where({ ticketId: b.id }).whereILike('body', 'mensagem número %').delete();
+    expect(await stored(b.id)).toEqual(await spoken(b.id));
+    expect(await stored(b.id)).not.toContain('número');
+
+    const vocabulary = (await kit.knex('searchVocabulary').where({ companyId }).pluck('word')) as string[];
+    expect(vocabulary).toEqual(expect.arrayContaining([...(await spoken(b.id)), 'verifico']));
+    await kit.knex('tickets').where({ id: b.id }).delete();
+    expect(await stored(b.id)).toEqual([]);
+  });
+
+  it("find a part of a word, its case, punctuation and a long link; never another company's; not deleted messages under LGPD", async () => {
+    const { companyId: company, admin } = await kit.company();
+    const { companyId: otherCompany, admin: otherAdmin } = await kit.company();
+    const link = `https://loja.example/p/${'0123456789'.repeat(20)}`;
+    const refund = await kit.ticket(company, { status: 'pending' });
+    const blender = await kit.ticket(company, { status: 'pending' });
+    const linked = await kit.ticket(company, { status: 'closed' });
+    const foreign = await kit.ticket(otherCompany, { status: 'pending' });
+    await kit.message(company, refund.id, 'Quero o ESTORNO, por favor!');
+    await kit.message(company, blender.id, 'o liquidificador (novo) quebrou');
+    await kit.message(company, linked.id, `veja ${link} obrigado`);
+    await kit.message(otherCompany, foreign.id, 'estorno também aqui');
+    const search = async (user: KitUser, text: string, settings?: Record<string, string>) => {
+      for (const [key, value] of Object.entries(settings ?? {})) await kit.setting(company, key, value);
+      const answer = await kit.list(user, { searchParam: text, searchOnMessages: true });
+      expect(answer.status).toBe(200);
+      return answer.body.tickets.map((ticket) => ticket.id);
+    };
+    expect((await planSearch(kit.knex, company, 'Estorno', true, {})).source).toBe('words');
+    expect(await search(admin, 'Estorno')).toEqual([refund.id]);
+    expect(await search(admin, 'storn')).toEqual([refund.id]);
+    expect(await search(admin, 'estorno,')).toEqual([refund.id]);
+    expect(await search(admin, '(novo)')).toEqual([blender.id]);
+    expect(await search(admin, 'quidifi')).toEqual([blender.id]);
+    // 51 characters from the middle of the link's 220-character word, across two of its pieces' starts
+    const middle = Array.from(link).slice(60, 111).join('');
+    expect((await planSearch(kit.knex, company, middle, true, {})).source).toBe('words');
+    expect(await search(admin, middle)).toEqual([linked.id]);
+    // 52: the messages' way, same answer
+    const longer = Array.from(link).slice(60, 112).join('');
+    expect((await planSearch(kit.knex, company, longer, true, {})).source).toBe('messages');
+    expect(await search(admin, longer)).toEqual([linked.id]);
+    expect(await search(admin, 'ausente')).toEqual([]);
+    expect(await search(otherAdmin, 'liquidificador')).toEqual([]);
+    expect(
+      (await kit.list(otherAdmin, { searchParam: 'estorno', searchOnMessages: true })).body.tickets.map((t) => t.id),
+    ).toEqual([foreign.id]);
+
+    // a deleted message, hidden under LGPD, is found only when deleted messages are shown
+    await kit.knex('messages').where({ ticketId: blender.id }).update({ isDeleted: true });
+    expect(await search(admin, 'quidifi')).toEqual([blender.id]);
+    expect(await search(admin, 'quidifi', { enableLGPD: 'enabled', lgpdDeleteMessage: 'enabled' })).toEqual([]);
   });
 });

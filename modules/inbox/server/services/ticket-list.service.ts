@@ -114,6 +114,13 @@ interface SearchPlan {
    * text holds the documents' separator, the ticket's messages (`probe-messages`).
    */
   messages: 'none' | 'index' | 'gather' | 'probe' | 'probe-messages';
+  /**
+   * Where `index` and `gather` read the tickets whose messages match: the tickets' words (`words`, migration
+   * 0004: an index-only scan of the words that contain the text, see `searchesWords`), or the messages
+   * themselves through their trigram index, each checked (`messages`: a text of several words, a short or
+   * long one, or deleted messages to leave out).
+   */
+  source: 'words' | 'messages';
 }
 
 /**
@@ -126,14 +133,23 @@ interface SearchPlan {
  * tickets a walk merges first (see `listTickets`), enough for a text in one ticket out of fifteen to fill
  * the count's cap. Tests lower them to reach every path with a few rows.
  */
-export const SEARCH_TUNING = { gatherAboveMessages: 1_000, probeAboveMessages: 4_000, recentWindow: 1_500 };
+export const SEARCH_TUNING = {
+  gatherAboveMessages: 1_000,
+  probeAboveMessages: 4_000,
+  gatherAboveTickets: 1_000,
+  probeAboveTickets: 4_000,
+  recentWindow: 1_500,
+};
 /** A text search counts up to this many tickets (docs/inbox-api.md): exact below it. */
 export const SEARCH_COUNT_LIMIT = 100;
 /** The separator of the search documents' messages (migration 0002). */
 const DOC_SEPARATOR = '\u0001';
 
 /** How a recent text was searched, per company and text: a stale choice only costs speed. */
-const strategies = new Map<string, { messages: 'index' | 'gather' | 'probe'; indexKey: string | null; until: number }>();
+const strategies = new Map<
+  string,
+  { messages: 'index' | 'gather' | 'probe'; indexKey: string | null; source: SearchPlan['source']; until: number }
+>();
 const STRATEGY_CACHE_SIZE = 1_000;
 const STRATEGY_CACHE_MS = 60_000;
 
@@ -215,6 +231,51 @@ const COUNT_KEY_MATCHES: Statement = {
     WHERE m.company_id = $1 AND m.body ILIKE $2 LIMIT $4) s`,
 };
 
+/** The longest text the words answer: a long word is kept as pieces of 100 characters every 50 (migration 0004). */
+const SEARCH_WORD_MAX_LENGTH = 51;
+/** The shortest: the vocabulary's trigram index needs three characters to narrow anything. */
+const SEARCH_WORD_MIN_LENGTH = 3;
+
+/**
+ * Whether a text is looked up in the tickets' words (migration 0004): one word — none of the characters
+ * the words are split on — of 3 to 51 characters. Such a text is part of a message's lowercased body
+ * exactly when it is part of one of its words.
+ */
+export function searchesWords(text: string): boolean {
+  const characters = Array.from(text);
+  return (
+    characters.length >= SEARCH_WORD_MIN_LENGTH &&
+    characters.length <= SEARCH_WORD_MAX_LENGTH &&
+    !characters.some((character) => SEARCH_WORD_SEPARATORS.has(character))
+  );
+}
+/** What the words are split on (migration 0004): ASCII whitespace and the search documents' separator. */
+export const SEARCH_WORD_SEPARATORS = new Set([' ', '\t', '\n', '\r', '\f', '\v', '\u0001']);
+
+/**
+ * The tickets whose words contain a pattern: a CTE `spelled` (the company's words that contain it, found
+ * through the vocabulary's trigram index — materialized, so the planner can't fold it into the postings' scan
+ * and read the company's whole vocabulary instead) and a `SELECT ticket_id` of the tickets that have them
+ * (repeats when several words match).
+ */
+function wordHitsSql(company: string, pattern: string): { cte: string; hits: string } {
+  return {
+    cte: `spelled AS MATERIALIZED (SELECT array_agg(v.word) AS words FROM search_vocabulary v
+      WHERE v.company_id = ${company} AND v.word LIKE lower(${pattern}))`,
+    hits: `SELECT w.ticket_id FROM ticket_search_words w WHERE w.company_id = ${company} AND w.word = ANY((SELECT words FROM spelled)::text[])`,
+  };
+}
+
+/** How many tickets' words contain a pattern, counted up to a limit (an index-only count). */
+async function countedWordMatches(knex: Knex, companyId: number, pattern: string, limit: number): Promise<number> {
+  const [row] = await rawRows(knex, COUNT_WORD_MATCHES, [companyId, pattern, limit]);
+  return Number(row?.[0] ?? 0);
+}
+const COUNT_WORD_MATCHES: Statement = {
+  name: 'inbox_search_count_word_matches',
+  text: (({ cte, hits }) => `WITH ${cte} SELECT count(*) FROM (${hits} LIMIT $3) s`)(wordHitsSql('$1', '$2')),
+};
+
 /** Decides how a search text is matched: contact name, number digits, ticket id, message contents. */
 export async function planSearch(
   knex: Knex,
@@ -228,13 +289,22 @@ export async function planSearch(
   const phoneLike = digits.length > 0 && /^[\d\s()+\-./]+$/.test(text);
   let messages: SearchPlan['messages'] = 'none';
   let indexKey: string | null = null;
+  const hideDeleted = settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled';
+  // the words can't tell a deleted message's from another's
+  let source: SearchPlan['source'] = onMessages && !hideDeleted && searchesWords(text) ? 'words' : 'messages';
   if (onMessages) {
-    const { gatherAboveMessages: gather, probeAboveMessages: probe } = SEARCH_TUNING;
-    const cacheKey = `${companyId}:${gather}:${probe}:${pattern}`;
+    const { gatherAboveMessages, probeAboveMessages, gatherAboveTickets, probeAboveTickets } = SEARCH_TUNING;
+    const [gather, probe] =
+      source === 'words' ? [gatherAboveTickets, probeAboveTickets] : [gatherAboveMessages, probeAboveMessages];
+    const cacheKey = `${companyId}:${source}:${gather}:${probe}:${pattern}`;
     const known = strategies.get(cacheKey);
     let strategy: 'index' | 'gather' | 'probe';
-    if (known && known.until > Date.now()) ({ messages: strategy, indexKey } = known);
-    else {
+    if (known && known.until > Date.now()) ({ messages: strategy, indexKey, source } = known);
+    else if (source === 'words') {
+      // tickets, not messages: gathering costs a key per ticket here
+      const matches = await countedWordMatches(knex, companyId, pattern, probe + 1);
+      strategy = matches > probe ? 'probe' : matches > gather ? 'gather' : 'index';
+    } else {
       const numberKey = indexKeyOf(text);
       indexKey = numberKey === null ? null : containsPattern(numberKey);
       const prefix = numberKey === null ? prefixKeyOf(text) : null;
@@ -251,10 +321,11 @@ export async function planSearch(
       }
       matches ??= await countedMessageMatches(knex, companyId, pattern, indexKey, probe + 1);
       strategy = matches > probe ? 'probe' : matches > gather ? 'gather' : 'index';
-      if (strategies.size >= STRATEGY_CACHE_SIZE) strategies.clear();
-      strategies.set(cacheKey, { messages: strategy, indexKey, until: Date.now() + STRATEGY_CACHE_MS });
     }
-    const hideDeleted = settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled';
+    if (!known || known.until <= Date.now()) {
+      if (strategies.size >= STRATEGY_CACHE_SIZE) strategies.clear();
+      strategies.set(cacheKey, { messages: strategy, indexKey, source, until: Date.now() + STRATEGY_CACHE_MS });
+    }
     messages = strategy !== 'probe' ? strategy : hideDeleted || text.includes(DOC_SEPARATOR) ? 'probe-messages' : 'probe';
   }
   return {
@@ -264,6 +335,7 @@ export async function planSearch(
     ticketId: /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null,
     indexKey,
     messages,
+    source,
   };
 }
 
@@ -312,19 +384,23 @@ function searchSql(query: ListQuery, plan: SearchPlan): SearchSql {
       ? messageMatch
       : `m.company_id = ${company} AND m.body ILIKE (SELECT key FROM needle)
         AND lower(m.body) LIKE lower((SELECT pattern FROM needle))${deleted}`;
+  const words = plan.source === 'words' ? wordHitsSql(company, '(SELECT pattern FROM needle)') : null;
+  const matchingTickets = words?.hits ?? `SELECT m.ticket_id FROM messages m WHERE ${indexedMatch}`;
+  // the words the text is part of, when the tickets are read from them
+  const spelled = words && (plan.messages === 'index' || plan.messages === 'gather') ? [words.cte] : [];
   if (plan.messages === 'index' || plan.messages === 'none') {
     const parts = ['SELECT id FROM named'];
     if (ticketId !== null) parts.push(`SELECT ${ticketId}`);
-    if (plan.messages === 'index') parts.push(`SELECT m.ticket_id FROM messages m WHERE ${indexedMatch}`);
-    return { ctes: [needle, named], condition: `t.id IN (${parts.join(' UNION ALL ')})` };
+    if (plan.messages === 'index') parts.push(matchingTickets);
+    return { ctes: [needle, named, ...spelled], condition: `t.id IN (${parts.join(' UNION ALL ')})` };
   }
   const parts = ['t.id IN (SELECT id FROM named)'];
   if (ticketId !== null) parts.push(`t.id = ${ticketId}`);
   if (plan.messages === 'gather') {
     // the tickets of the matching messages, once; each walked ticket is checked against them (a hash)
-    const gathered = `gathered AS MATERIALIZED (SELECT DISTINCT m.ticket_id AS id FROM messages m WHERE ${indexedMatch})`;
+    const gathered = `gathered AS MATERIALIZED (SELECT DISTINCT h.ticket_id AS id FROM (${matchingTickets}) h)`;
     parts.push('t.id IN (SELECT id FROM gathered)');
-    return { ctes: [needle, named, gathered], condition: `(${parts.join(' OR ')})` };
+    return { ctes: [needle, named, ...spelled, gathered], condition: `(${parts.join(' OR ')})` };
   }
   // OFFSET 0 keeps each EXISTS a probe of this ticket (never turned into a company-wide join)
   parts.push(
@@ -514,9 +590,11 @@ export async function listTickets(
             (SELECT t.id, t.updated_at FROM tickets t WHERE t.status = s.status AND ${filterSql(query, part.sql, condition)}
              ${orderBy} LIMIT ${limit}) h)`;
     let top: string[];
-    if (parts.length === 1) {
+    if (parts.length === 1 || plan.messages === 'gather') {
+      // one part, or several checked against the gathered ids (a hash: each part walked to its cap, or to its
+      // end, costs an index entry per ticket)
       top = [
-        `top AS (SELECT t.id, t.updated_at FROM ${head(parts[0] as WalkPart, search.condition, cap)} t ${orderBy} LIMIT ${cap})`,
+        `top AS (SELECT t.id, t.updated_at FROM (${parts.map((part) => head(part, search.condition, cap)).join(' UNION ALL ')}) t ${orderBy} LIMIT ${cap})`,
       ];
     } else {
       // Several parts (a profile user's lists, per status): each part can only stop at its own cap, and
