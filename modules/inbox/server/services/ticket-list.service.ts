@@ -364,7 +364,7 @@ interface SearchSql {
  * parameters the planner looks at: its estimates, and so its plan, don't depend on the text, which lets
  * Postgres keep one generic plan per statement (planning a search cost it 2–3 ms per request).
  */
-function searchSql(query: ListQuery, plan: SearchPlan): SearchSql {
+function searchSql(query: ListQuery, plan: SearchPlan, joinGathered = false): SearchSql {
   const { params, company } = query;
   // the index asked for the key of the text only, the whole text checked on what it finds
   const key = plan.messages === 'index' || plan.messages === 'gather' ? plan.indexKey : null;
@@ -394,10 +394,18 @@ function searchSql(query: ListQuery, plan: SearchPlan): SearchSql {
     if (plan.messages === 'index') parts.push(matchingTickets);
     return { ctes: [needle, named, ...spelled], condition: `t.id IN (${parts.join(' UNION ALL ')})` };
   }
+  if (plan.messages === 'gather' && joinGathered) {
+    // every matching ticket (message, contact, id) once: one hash the parts of a walk join to (listTickets)
+    const ids = [`SELECT h.ticket_id FROM (${matchingTickets}) h`, 'SELECT id FROM named'];
+    if (ticketId !== null) ids.push(`SELECT ${ticketId}`);
+    const gathered = `gathered AS MATERIALIZED (${ids.join(' UNION ')})`;
+    return { ctes: [needle, named, ...spelled, gathered], condition: 't.id IN (SELECT ticket_id FROM gathered)' };
+  }
   const parts = ['t.id IN (SELECT id FROM named)'];
   if (ticketId !== null) parts.push(`t.id = ${ticketId}`);
   if (plan.messages === 'gather') {
-    // the tickets of the matching messages, once; each walked ticket is checked against them (a hash)
+    // the tickets of the matching messages, once; each walked ticket is checked against them (a hash — the
+    // OR keeps it a filter of the walk in list order, which stops at the cap, rather than a join from the ids)
     const gathered = `gathered AS MATERIALIZED (SELECT DISTINCT h.ticket_id AS id FROM (${matchingTickets}) h)`;
     parts.push('t.id IN (SELECT id FROM gathered)');
     return { ctes: [needle, named, ...spelled, gathered], condition: `(${parts.join(' OR ')})` };
@@ -579,10 +587,10 @@ export async function listTickets(
   } else if (plan.messages === 'gather' || plan.messages === 'probe' || plan.messages === 'probe-messages') {
     // a common text: the visible tickets walked in list order, probed until the count's cap (or the page,
     // past it) is full — one pass for both
-    const search = searchSql(query, plan);
+    const parts = walkParts(query);
+    const search = searchSql(query, plan, parts.length > 1);
     // a literal: the plan depends on it (a walk for a few rows), and it only changes past the second page
     const cap = Math.max(SEARCH_COUNT_LIMIT, offset + pageSize);
-    const parts = walkParts(query);
     const head = (part: WalkPart, condition: string | null, limit: number) =>
       part.ranges === null
         ? `(SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, condition)} ${orderBy} LIMIT ${limit})`
@@ -590,12 +598,22 @@ export async function listTickets(
             (SELECT t.id, t.updated_at FROM tickets t WHERE t.status = s.status AND ${filterSql(query, part.sql, condition)}
              ${orderBy} LIMIT ${limit}) h)`;
     let top: string[];
-    if (parts.length === 1 || plan.messages === 'gather') {
-      // one part, or several checked against the gathered ids (a hash: each part walked to its cap, or to its
-      // end, costs an index entry per ticket)
+    if (parts.length === 1) {
       top = [
-        `top AS (SELECT t.id, t.updated_at FROM (${parts.map((part) => head(part, search.condition, cap)).join(' UNION ALL ')}) t ${orderBy} LIMIT ${cap})`,
+        `top AS (SELECT t.id, t.updated_at FROM ${head(parts[0] as WalkPart, search.condition, cap)} t ${orderBy} LIMIT ${cap})`,
       ];
+    } else if (plan.messages === 'gather') {
+      // A profile user's lists checked against the gathered tickets: each part of them read whole, on one
+      // index range (their own tickets) or one per queue, and joined to the gathered ids' hash — an index
+      // entry a ticket, where a walk in list order, status by status, costs several times more per ticket
+      // and stops early only for texts the gathering is not chosen for.
+      const whole = parts.map((part) =>
+        part.queues === null
+          ? `(SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, search.condition)})`
+          : `(SELECT h.id, h.updated_at FROM unnest((SELECT ${part.queues})) vq(id) CROSS JOIN LATERAL
+              (SELECT t.id, t.updated_at FROM tickets t WHERE ${filterSql(query, part.sql, search.condition)}) h)`,
+      );
+      top = [`top AS (SELECT t.id, t.updated_at FROM (${whole.join(' UNION ALL ')}) t ${orderBy} LIMIT ${cap})`];
     } else {
       // Several parts (a profile user's lists, per status): each part can only stop at its own cap, and
       // sparse parts (a queue's few unassigned tickets) would be probed to their end. So the newest
@@ -705,6 +723,8 @@ function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]>
 interface WalkPart {
   ranges: string | null;
   sql: string | null;
+  /** The queues (`vq.id` in `sql`) of a part read one queue at a time; null: one range. */
+  queues: string | null;
 }
 
 /**
@@ -717,17 +737,18 @@ function walkParts(query: ListQuery): WalkPart[] {
   const { viewer, filters } = query;
   const narrowed = listIsNarrowed(viewer, filters);
   const statusFilter = filters.statusFilter && filters.statusFilter.length > 0 ? [...new Set(filters.statusFilter)] : null;
-  if (!narrowed && statusFilter === null) return [{ ranges: null, sql: null }];
+  if (!narrowed && statusFilter === null) return [{ ranges: null, sql: null, queues: null }];
   // the statuses as a literal and the queues behind a subquery: the planner's estimates (and so the choice
   // of one generic plan over a plan per request) never depend on the values
   const byStatus = `unnest('{${(statusFilter ?? TICKET_STATUSES).join(',')}}'::text[]) s(status)`;
-  if (!narrowed) return [{ ranges: byStatus, sql: null }];
+  if (!narrowed) return [{ ranges: byStatus, sql: null, queues: null }];
   return listBranches(query).map((branch) =>
     branch.perQueue
       ? {
           ranges: `unnest((SELECT ${branch.perQueue.queueIds})) vq(id) CROSS JOIN ${byStatus}`,
           sql: branch.perQueue.sql,
+          queues: branch.perQueue.queueIds,
         }
-      : { ranges: byStatus, sql: branch.sql },
+      : { ranges: byStatus, sql: branch.sql, queues: null },
   );
 }
