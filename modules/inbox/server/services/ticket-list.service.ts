@@ -105,9 +105,10 @@ interface SearchPlan {
   indexKey: string | null;
   /**
    * Message contents: not searched (`none`); the ids of the tickets whose messages match gathered once
-   * through the messages' trigram index and read (`index`: a rare text); the same ids gathered, then the
-   * visible tickets walked in list order on their indexes checking each against them (`gather`: a text in a
-   * few hundred to a few thousand messages, whose tickets would cost more to read than to walk past); or
+   * (see `source`) and read (`index`: a rare text); the same ids gathered, then the visible tickets checked
+   * against them — walked in list order for an admin, each part of an agent's lists read whole and joined
+   * (`gather`: a text in a thousand to a few thousand tickets, which would cost more to read than to walk
+   * past); or
    * the visible tickets walked in list order, each probed until the page and the count are full (`probe`: a
    * common or medium text, most walked tickets match). A probe reads the ticket's search document
    * (migration 0002) — one or two short rows — or, when deleted messages must be left out (LGPD) or the
@@ -126,7 +127,9 @@ interface SearchPlan {
 /**
  * How a message search is run, by how many messages match its text (counted, see `countedMessageMatches`):
  * up to `gatherAboveMessages` their tickets are read (`index`), up to `probeAboveMessages` the visible tickets
- * are walked past their ids (`gather`), above it each walked ticket is probed (`probe`). Measured on the bench
+ * are walked past their ids (`gather`), above it each walked ticket is probed (`probe`); a text looked up in the
+ * tickets' words (`searchesWords`) is counted in tickets instead, against `gatherAboveTickets` and
+ * `probeAboveTickets` (gathering costs a key a ticket there: "estorno"'s 9,349 tickets still probe faster). Measured on the bench
  * data set (docs/benchmarks.md, "Inbox"): the trigram index costs about 2–4 µs per matching message, reading
  * a ticket about 2 µs, walking past one on an index well under 1 µs, probing a search document 1–2 µs; a walk
  * stops after SEARCH_COUNT_LIMIT matches. `recentWindow`: how many of a profile user's newest visible
