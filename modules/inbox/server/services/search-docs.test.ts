@@ -281,6 +281,39 @@ describe('search words', () => {
     expect(await stored(b.id)).toEqual([]);
   });
 
+  it('a gathered search also finds the contact names and the ticket id, for an agent and an admin', async () => {
+    const { companyId: company, admin } = await kit.company();
+    const q = await kit.queue(company);
+    const viewer = await kit.user(company, { queueIds: [q] });
+    const base = Date.now() - 3_600_000;
+    const said = await kit.ticket(company, { status: 'pending', queueId: q, updatedAt: new Date(base + 1_000) });
+    const named = await kit.ticket(company, {
+      status: 'open',
+      userId: viewer.id,
+      contactId: await kit.contact(company, { name: 'Zeta7 Silva' }),
+      updatedAt: new Date(base + 2_000),
+    });
+    const hidden = await kit.ticket(company, { status: 'open', userId: admin.id, updatedAt: new Date(base + 3_000) });
+    const other = await kit.ticket(company, { status: 'pending', queueId: q, updatedAt: new Date(base + 4_000) });
+    await kit.message(company, said.id, 'pedido ZETA7x confirmado');
+    await kit.message(company, hidden.id, 'zeta7 também');
+    await kit.message(company, other.id, 'nada a ver');
+    const tuning = { ...SEARCH_TUNING };
+    try {
+      // every word's search gathers, and the agent's lists are read whole and joined
+      SEARCH_TUNING.gatherAboveTickets = 0;
+      expect((await planSearch(kit.knex, company, 'zeta7', true, {})).messages).toBe('gather');
+      const ids = async (user: KitUser, text: string) =>
+        (await kit.list(user, { searchParam: text, searchOnMessages: true })).body.tickets.map((ticket) => ticket.id);
+      expect(await ids(viewer, 'zeta7')).toEqual([named.id, said.id]);
+      expect(await ids(admin, 'zeta7')).toEqual([hidden.id, named.id, said.id]);
+      expect(await ids(viewer, String(other.id))).toContain(other.id);
+      expect(await ids(admin, String(other.id))).toContain(other.id);
+    } finally {
+      Object.assign(SEARCH_TUNING, tuning);
+    }
+  });
+
   it("find a part of a word, its case, punctuation and a long link; never another company's; not deleted messages under LGPD", async () => {
     const { companyId: company, admin } = await kit.company();
     const { companyId: otherCompany, admin: otherAdmin } = await kit.company();
