@@ -7,7 +7,8 @@ import { planSearch, SEARCH_TUNING, SEARCH_WORD_SEPARATORS, searchesWords } from
 /**
  * The tickets' search documents (migration 0002): whatever writes messages — a raw insert, an agent's send,
  * an edit, a move to another ticket (a merge), a delete — each ticket's parts hold exactly its messages'
- * lowercased bodies; and the search that probes them finds what `ILIKE` on the messages finds.
+ * lowercased bodies, and its words (migration 0004) exactly the words of those bodies; and every way the
+ * search reads them finds what `ILIKE` on the messages finds.
  */
 let t: TestApp;
 let kit: MessageKit;
