@@ -26,6 +26,24 @@ import type { Knex } from 'knex';
  * messages, see migration 0002), so two never wait crosswise on a ticket's words. The vocabulary keeps words
  * nothing says any more: a search finding them finds no tickets.
  */
+/**
+ * The statement that adds the words of some messages (`source`, aliased `m`, narrowed by `where`) to their
+ * tickets when they don't have them yet, and the words new to the company to its vocabulary — each in key
+ * order, so two writers adding the same new words wait for each other in the same order.
+ */
+function addNewWords(source: string, where?: string): string {
+  return `WITH new_words AS (
+        INSERT INTO ticket_search_words (company_id, word, ticket_id)
+        SELECT DISTINCT m.company_id, w, m.ticket_id FROM ${source}, inbox_search_words_of(m.body) w
+        WHERE m.body <> ''${where ? ` AND ${where}` : ''}
+        ORDER BY 1, 2, 3
+        ON CONFLICT DO NOTHING
+        RETURNING company_id, word)
+      INSERT INTO search_vocabulary (company_id, word)
+      SELECT DISTINCT company_id, word FROM new_words ORDER BY 1, 2
+      ON CONFLICT DO NOTHING`;
+}
+
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`
     CREATE TABLE ticket_search_words (
@@ -75,32 +93,14 @@ export async function up(knex: Knex): Promise<void> {
         ON CONFLICT DO NOTHING;
         RETURN;
       END IF;
-      WITH new_words AS (
-        INSERT INTO ticket_search_words (company_id, word, ticket_id)
-        SELECT DISTINCT m.company_id, w, m.ticket_id FROM messages m, inbox_search_words_of(m.body) w
-        WHERE m.body <> '' AND m.ticket_id = ANY(ticket_ids)
-        ORDER BY 1, 2, 3
-        ON CONFLICT DO NOTHING
-        RETURNING company_id, word)
-      INSERT INTO search_vocabulary (company_id, word)
-      SELECT DISTINCT company_id, word FROM new_words ORDER BY 1, 2
-      ON CONFLICT DO NOTHING;
+      ${addNewWords('messages m', 'm.ticket_id = ANY(ticket_ids)')};
     END $$`);
 
   // a statement's new messages (the receive writes up to 50 in one)
   await knex.raw(`
     CREATE FUNCTION inbox_search_words_insert() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      WITH new_words AS (
-        INSERT INTO ticket_search_words (company_id, word, ticket_id)
-        SELECT DISTINCT m.company_id, w, m.ticket_id FROM added m, inbox_search_words_of(m.body) w
-        WHERE m.body <> ''
-        ORDER BY 1, 2, 3
-        ON CONFLICT DO NOTHING
-        RETURNING company_id, word)
-      INSERT INTO search_vocabulary (company_id, word)
-      SELECT DISTINCT company_id, word FROM new_words ORDER BY 1, 2
-      ON CONFLICT DO NOTHING;
+      ${addNewWords('added m')};
       RETURN NULL;
     END $$`);
   await knex.raw(`CREATE TRIGGER messages_search_words_insert AFTER INSERT ON messages
