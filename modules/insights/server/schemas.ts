@@ -69,6 +69,7 @@ export const ReportTicketSchema = Type.Object({
   uuid: Type.String(),
   whatsappName: Nullable(Type.String()),
   contactName: Type.String(),
+  userId: Nullable(Type.Integer()),
   userName: Nullable(Type.String()),
   queueName: Nullable(Type.String()),
   status: Type.String(),

@@ -99,6 +99,7 @@ export interface ReportTicket {
   uuid: string;
   whatsappName: string | null;
   contactName: string;
+  userId: number | null;
   userName: string | null;
   queueName: string | null;
   status: string;

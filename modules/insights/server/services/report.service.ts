@@ -162,7 +162,7 @@ const ORDER_SQL: Record<ReportSort, string> = {
 async function rowsSql(knex: Knex, where: string, extra: string): Promise<string> {
   const connections = await hasConnections(knex);
   return `
-    SELECT t.id, t.uuid, ${connections ? 'w.name' : 'NULL'} AS whatsapp_name, c.name AS contact_name, u.name AS user_name,
+    SELECT t.id, t.uuid, ${connections ? 'w.name' : 'NULL'} AS whatsapp_name, c.name AS contact_name, t.user_id, u.name AS user_name,
            q.name AS queue_name, t.status, t.last_message,
            to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
            to_char(t.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS closed_at,
@@ -190,6 +190,7 @@ interface ReportRow {
   uuid: string;
   whatsapp_name: string | null;
   contact_name: string;
+  user_id: number | null;
   user_name: string | null;
   queue_name: string | null;
   status: string;
@@ -206,6 +207,7 @@ export function reportTicketOf(row: ReportRow): ReportTicket {
     uuid: row.uuid,
     whatsappName: row.whatsapp_name,
     contactName: row.contact_name,
+    userId: row.user_id,
     userName: row.user_name,
     queueName: row.queue_name,
     status: row.status,
