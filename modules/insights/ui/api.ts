@@ -111,11 +111,25 @@ const insightsApi = api.enhanceEndpoints({ addTagTypes: ['InsightsDashboard'] })
       query: () => '/dashboard/moments',
       transformResponse: (response: { tickets: MomentTicket[] }) => response.tickets,
       async onCacheEntryAdded(_arg, lifecycle) {
-        await streamSocketEvent<MomentTicket[], MomentsEvent>(lifecycle, { channel: 'moments' }, (draft, event) => {
-          const index = draft.findIndex((ticket) => ticket.id === (event.action === 'update' ? event.ticket.id : event.ticketId));
-          if (index >= 0) draft.splice(index, 1);
-          if (event.action === 'update') draft.push(event.ticket);
-        });
+        await Promise.all([
+          streamSocketEvent<MomentTicket[], MomentsEvent>(lifecycle, { channel: 'moments' }, (draft, event) => {
+            const index = draft.findIndex(
+              (ticket) => ticket.id === (event.action === 'update' ? event.ticket.id : event.ticketId),
+            );
+            if (index >= 0) draft.splice(index, 1);
+            if (event.action === 'update') draft.push(event.ticket);
+          }),
+          // a ticket deleted through the inbox's route leaves the panel too
+          streamSocketEvent<MomentTicket[], { action?: string; ticketId?: number }>(
+            lifecycle,
+            { channel: 'ticket' },
+            (draft, event) => {
+              if (event.action !== 'delete') return;
+              const index = draft.findIndex((ticket) => ticket.id === event.ticketId);
+              if (index >= 0) draft.splice(index, 1);
+            },
+          ),
+        ]);
       },
     }),
     getMomentUsers: build.query<MomentUser[], void>({
