@@ -333,17 +333,23 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
   }
 }
 
+/** `BENCH_INSIGHTS_PARTS=moments` (or `latency,export`) runs only those parts; all by default. */
+const PARTS = (process.env.BENCH_INSIGHTS_PARTS ?? 'latency,export,moments').split(',');
+
 export async function insightsBenchmarks(options: SectionOptions): Promise<void> {
   const log = options.log ?? console.log;
   const report = reportTo(options);
-  const dataset = await ensureInboxDataset(log);
-  await supplementDataset(dataset.companyId, log);
+  const onInboxData = PARTS.includes('latency') || PARTS.includes('export');
+  const dataset = onInboxData ? await ensureInboxDataset(log) : null;
+  if (dataset) await supplementDataset(dataset.companyId, log);
   const server = await startServer(options.port);
   try {
-    const token = await login(server.url, BENCH_ADMIN_EMAIL);
-    await latencyFigures(server, token, report, dataset.queueIds[0] ?? 0);
-    await exportFigure(server, token, report);
-    await momentsFigures(server, report, log);
+    if (dataset) {
+      const token = await login(server.url, BENCH_ADMIN_EMAIL);
+      if (PARTS.includes('latency')) await latencyFigures(server, token, report, dataset.queueIds[0] ?? 0);
+      if (PARTS.includes('export')) await exportFigure(server, token, report);
+    }
+    if (PARTS.includes('moments')) await momentsFigures(server, report, log);
   } finally {
     await server.stop();
   }

@@ -6,7 +6,7 @@ import type {
   TicketsDayResponse,
   TicketsUsersResponse,
 } from '../../shared/types';
-import { addDays, type DayRange, daysBetween } from './range';
+import { addDays, type DayRange, daysBetween, today } from './range';
 import type { ViewerScope } from './scope';
 
 /**
@@ -149,16 +149,28 @@ export function countersOf(sums: Sums, live: Record<string, number>): DashboardC
   };
 }
 
-/** Tickets running now (by status) among those whose cycle started by the range's end. */
+/**
+ * Tickets running now (by status) among those whose cycle started by the range's end. A range ending today
+ * (the default) takes every running ticket: counted from the inbox's `tickets` on its (company, status) or
+ * (company, queue, status) index, without visiting a row; an older range reads the running cycles.
+ */
 async function liveCounts(knex: Knex, scope: ViewerScope, range: DayRange): Promise<Record<string, number>> {
-  const result = await knex.raw(
-    `SELECT status, count(*)::int AS n FROM insight_cycles
-     WHERE company_id = :company AND closed_at IS NULL
-       AND started_at < ((:to::date + 1)::timestamp AT TIME ZONE :zone)
-       ${scope.queueIds ? 'AND coalesce(queue_id, 0) = ANY(:queues::int[])' : ''}
-     GROUP BY status`,
-    bindings(scope, range),
-  );
+  const endsToday = range.to >= today(range.timezone);
+  const result = endsToday
+    ? await knex.raw(
+        `SELECT s.status, (SELECT count(*)::int FROM tickets t WHERE t.company_id = :company AND t.status = s.status
+           ${scope.queueIds ? 'AND t.queue_id = ANY(:queues::int[])' : ''}) AS n
+         FROM unnest(ARRAY['open', 'pending', 'lgpd', 'group', 'nps']) AS s(status)`,
+        bindings(scope, range),
+      )
+    : await knex.raw(
+        `SELECT status, count(*)::int AS n FROM insight_cycles
+         WHERE company_id = :company AND closed_at IS NULL
+           AND started_at < ((:to::date + 1)::timestamp AT TIME ZONE :zone)
+           ${scope.queueIds ? 'AND coalesce(queue_id, 0) = ANY(:queues::int[])' : ''}
+         GROUP BY status`,
+        bindings(scope, range),
+      );
   return Object.fromEntries((result.rows as Array<{ status: string; n: number }>).map((row) => [row.status, row.n]));
 }
 

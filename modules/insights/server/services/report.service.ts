@@ -158,16 +158,23 @@ const ORDER_SQL: Record<ReportSort, string> = {
   nps: 'r.rate',
 };
 
-/** The SELECT of report rows, with `extra` after the WHERE (order, limit). */
-async function rowsSql(knex: Knex, where: string, extra: string): Promise<string> {
+/**
+ * The SELECT of report rows, with `extra` after the WHERE (order, limit). A page looks each row's time in
+ * attendance up by ticket; the whole report (the export) sums every cycle of the company once and joins it.
+ */
+async function rowsSql(knex: Knex, where: string, extra: string, whole = false): Promise<string> {
   const connections = await hasConnections(knex);
   return `
     SELECT t.id, t.uuid, ${connections ? 'w.name' : 'NULL'} AS whatsapp_name, c.name AS contact_name, t.user_id, u.name AS user_name,
            q.name AS queue_name, t.status, t.last_message,
            to_char(t.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at,
            to_char(t.closed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS closed_at,
-           (SELECT round(sum(extract(epoch FROM ic.resolved_at - ic.accepted_at)) / 60)::int FROM insight_cycles ic
-            WHERE ic.ticket_id = t.id AND ic.accepted_at IS NOT NULL AND ic.resolved_at IS NOT NULL) AS support_time,
+           ${
+             whole
+               ? 'st.support_time'
+               : `(SELECT round(sum(extract(epoch FROM ic.resolved_at - ic.accepted_at)) / 60)::int FROM insight_cycles ic
+            WHERE ic.ticket_id = t.id AND ic.accepted_at IS NOT NULL AND ic.resolved_at IS NOT NULL)`
+           } AS support_time,
            r.rate AS nps
     FROM tickets t
     JOIN contacts c ON c.id = t.contact_id
@@ -175,6 +182,13 @@ async function rowsSql(knex: Knex, where: string, extra: string): Promise<string
     LEFT JOIN queues q ON q.id = t.queue_id
     LEFT JOIN ticket_ratings r ON r.ticket_id = t.id
     ${connections ? 'LEFT JOIN whatsapps w ON w.id = t.whatsapp_id AND w.company_id = t.company_id' : ''}
+    ${
+      whole
+        ? `LEFT JOIN (SELECT ic.ticket_id, round(sum(extract(epoch FROM ic.resolved_at - ic.accepted_at)) / 60)::int AS support_time
+                      FROM insight_cycles ic WHERE ic.company_id = :company AND ic.accepted_at IS NOT NULL AND ic.resolved_at IS NOT NULL
+                      GROUP BY ic.ticket_id) st ON st.ticket_id = t.id`
+        : ''
+    }
     WHERE ${where}
     ${extra}`;
 }
@@ -259,7 +273,7 @@ export async function streamReport(
   batchSize = 2000,
 ): Promise<void> {
   const where = whereSql(scope, filters);
-  const sql = await rowsSql(knex, where.sql, orderSql(order));
+  const sql = await rowsSql(knex, where.sql, orderSql(order), true);
   await knex.transaction(
     async (trx) => {
       await trx.raw(`DECLARE insights_report NO SCROLL CURSOR FOR ${sql}`, where.bindings);
