@@ -143,6 +143,11 @@ describe('GET /dashboard', () => {
     expect(body.counters).toEqual(EXPECTED_COUNTERS);
   });
 
+  it('counts the same live tickets for a range ending today, from the tickets themselves', async () => {
+    const { body } = await kit.get<DashboardResponse>(admin.token, '/dashboard?days=731');
+    expect(body.counters).toMatchObject({ supportHappening: 1, supportPending: 1, supportGroups: 1, waitRating: 1 });
+  });
+
   it('gives each agent their own figures: waits to who accepted first, the rest to who closed', async () => {
     const { body } = await kit.get<DashboardResponse>(admin.token, MARCH);
     // Ana: closed T1's first cycle and T4; accepted first T1, T2, T4, T8; resolved T1, T4, T8
