@@ -97,6 +97,13 @@ async function ensureMomentsCompany(log: (line: string) => void): Promise<{ comp
       | number
       | undefined;
     if (existing) {
+      // every agent in every queue (the inbox assigns a queue's tickets to its members)
+      await db.query(
+        `INSERT INTO user_queues (company_id, user_id, queue_id)
+         SELECT $1, u.id, q.id FROM users u, queues q WHERE u.company_id = $1 AND q.company_id = $1 AND u.profile = 'user'
+         ON CONFLICT DO NOTHING`,
+        [existing],
+      );
       const queue = (await db.query('SELECT id FROM queues WHERE company_id = $1 ORDER BY id LIMIT 1', [existing])).rows[0]?.id;
       return { companyId: existing, queueId: queue as number };
     }
@@ -296,6 +303,7 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
         });
         observer.observe(document.body, { childList: true, subtree: true });
       })`);
+      seen.catch(() => {});
       // the observer is in place before the change is sent
       await page.evaluate('0');
       const sent = epochMs();
