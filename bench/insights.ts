@@ -42,6 +42,8 @@ const CONNECTIONS = Number(process.env.BENCH_INSIGHTS_CONNECTIONS ?? 8);
 const SECONDS = Number(process.env.BENCH_INSIGHTS_SECONDS ?? 15);
 const MOMENTS_COMPANY = 'Moments Bench';
 const MOMENTS_ADMIN = 'admin@moments-bench.test';
+/** A second admin who changes tickets: a login of the panel's admin elsewhere would end the panel's session. */
+const MOMENTS_OPERATOR = 'operador@moments-bench.test';
 const MOMENTS_AGENTS = 50;
 const MOMENTS_TICKETS = 500;
 
@@ -97,6 +99,12 @@ async function ensureMomentsCompany(log: (line: string) => void): Promise<{ comp
       | number
       | undefined;
     if (existing) {
+      await db.query(
+        `INSERT INTO users (company_id, name, email, password_hash, profile)
+         SELECT $1, 'Moments Operador', $2, password_hash, 'admin' FROM users
+         WHERE email = 'admin@acme.test' AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2)`,
+        [existing, MOMENTS_OPERATOR],
+      );
       // every agent in every queue (the inbox assigns a queue's tickets to its members)
       await db.query(
         `INSERT INTO user_queues (company_id, user_id, queue_id)
@@ -124,6 +132,11 @@ async function ensureMomentsCompany(log: (line: string) => void): Promise<{ comp
       `INSERT INTO users (company_id, name, email, password_hash, profile)
        SELECT $1, 'Moments Admin', $2, password_hash, 'admin' FROM users WHERE email = 'admin@acme.test'`,
       [companyId, MOMENTS_ADMIN],
+    );
+    await db.query(
+      `INSERT INTO users (company_id, name, email, password_hash, profile)
+       SELECT $1, 'Moments Operador', $2, password_hash, 'admin' FROM users WHERE email = 'admin@acme.test'`,
+      [companyId, MOMENTS_OPERATOR],
     );
     await db.query(
       `INSERT INTO users (company_id, name, email, password_hash, profile, online)
@@ -259,7 +272,7 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
     return;
   }
   const { companyId, queueId } = await ensureMomentsCompany(log);
-  const token = await login(server.url, MOMENTS_ADMIN);
+  const token = await login(server.url, MOMENTS_OPERATOR);
   const browser = await launchBrowser();
   try {
     const { page } = await openPage(browser, server.url);
