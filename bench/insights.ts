@@ -101,8 +101,8 @@ async function ensureMomentsCompany(log: (line: string) => void): Promise<{ comp
     if (existing) {
       await db.query(
         `INSERT INTO users (company_id, name, email, password_hash, profile)
-         SELECT $1, 'Moments Operador', $2, password_hash, 'admin' FROM users
-         WHERE email = 'admin@acme.test' AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2)`,
+         SELECT $1, 'Moments Operador', $2::text, password_hash, 'admin' FROM users
+         WHERE email = 'admin@acme.test' AND NOT EXISTS (SELECT 1 FROM users WHERE email = $2::text)`,
         [existing, MOMENTS_OPERATOR],
       );
       // every agent in every queue (the inbox assigns a queue's tickets to its members)
