@@ -1,7 +1,7 @@
 import { ClockCircleOutlined, UserOutlined } from '@ant-design/icons';
 import { usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Avatar, Badge, Card, Col, Empty, Flex, List, Row, Skeleton, Tag, Tooltip, Typography, theme } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Avatar, Badge, Card, Col, Empty, Flex, Row, Skeleton, Tag, Tooltip, Typography, theme } from 'antd';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { MomentTicket, MomentUser } from '../../shared/types';
 import { useGetMomentsQuery, useGetMomentUsersQuery } from '../api';
@@ -150,47 +150,76 @@ function MomentCard({
       {tickets.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('moments.empty')} />
       ) : (
-        <List
-          size="small"
-          style={{ maxHeight: 360, overflowY: 'auto' }}
-          dataSource={tickets}
-          renderItem={(ticket) => {
-            const mayOpen = isAdmin || ticket.user?.id === session?.id;
-            const minutes = Math.max(0, (now - Date.parse(ticket.since)) / 60_000);
-            return (
-              <List.Item
-                data-testid={`moment-ticket-${ticket.id}`}
-                style={{ cursor: mayOpen ? 'pointer' : 'default', paddingInline: 4 }}
-                onClick={mayOpen ? () => navigate(`/tickets/${ticket.uuid}`) : undefined}
-                title={mayOpen ? t('moments.open') : t('moments.notYours')}
-              >
-                <List.Item.Meta
-                  // an icon, not the initial: antd measures an avatar's text, hundreds of times on a busy panel
-                  avatar={<Avatar src={ticket.contact.urlPicture ?? undefined} icon={<UserOutlined />} />}
-                  title={<span style={{ ...ELLIPSIS, display: 'block' }}>{ticket.contact.name}</span>}
-                  description={
-                    <Flex gap={4} wrap align="center">
-                      {ticket.queue ? (
-                        <Tag color={ticket.queue.color} style={{ marginInlineEnd: 0 }}>
-                          {ticket.queue.name}
-                        </Tag>
-                      ) : (
-                        <Tag style={{ marginInlineEnd: 0 }}>{t('moments.noQueue')}</Tag>
-                      )}
-                      {ticket.status !== 'open' && (
-                        <Tag style={{ marginInlineEnd: 0 }}>{t(`moments.statuses.${ticket.status}`)}</Tag>
-                      )}
-                      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                        <ClockCircleOutlined /> {t('moments.since', { time: formatMinutes(t, minutes) })}
-                      </Typography.Text>
-                    </Flex>
-                  }
-                />
-              </List.Item>
-            );
-          }}
-        />
+        <ul style={{ maxHeight: 360, overflowY: 'auto', margin: 0, padding: 0, listStyle: 'none' }}>
+          {tickets.map((ticket) => (
+            <MomentItem
+              key={ticket.id}
+              ticket={ticket}
+              minute={Math.floor(now / 60_000)}
+              mayOpen={isAdmin || ticket.user?.id === session?.id}
+              onOpen={navigate}
+              border={token.colorSplit}
+            />
+          ))}
+        </ul>
       )}
     </Card>
   );
 }
+
+/**
+ * One ticket of a card, as plain elements and memoised: a change of one ticket re-renders its row only (the
+ * cache keeps every other ticket object as it was), not the hundreds of a busy panel.
+ */
+const MomentItem = memo(function MomentItem({
+  ticket,
+  minute,
+  mayOpen,
+  onOpen,
+  border,
+}: {
+  ticket: MomentTicket;
+  minute: number;
+  mayOpen: boolean;
+  onOpen(path: string): void;
+  border: string;
+}) {
+  const { t } = useTranslation('insights');
+  const minutes = Math.max(0, minute - Date.parse(ticket.since) / 60_000);
+  return (
+    <li
+      data-testid={`moment-ticket-${ticket.id}`}
+      style={{
+        display: 'flex',
+        gap: 12,
+        alignItems: 'center',
+        padding: '8px 4px',
+        borderBottom: `1px solid ${border}`,
+        cursor: mayOpen ? 'pointer' : 'default',
+      }}
+      onClick={mayOpen ? () => onOpen(`/tickets/${ticket.uuid}`) : undefined}
+      onKeyDown={mayOpen ? (event) => event.key === 'Enter' && onOpen(`/tickets/${ticket.uuid}`) : undefined}
+      tabIndex={mayOpen ? 0 : undefined}
+      title={mayOpen ? t('moments.open') : t('moments.notYours')}
+    >
+      {/* an icon, not the initial: antd measures an avatar's text, hundreds of times on a busy panel */}
+      <Avatar src={ticket.contact.urlPicture ?? undefined} icon={<UserOutlined />} />
+      <div style={{ minWidth: 0, flex: 1 }}>
+        <div style={{ ...ELLIPSIS, fontWeight: 500 }}>{ticket.contact.name}</div>
+        <Flex gap={4} wrap align="center">
+          {ticket.queue ? (
+            <Tag color={ticket.queue.color} style={{ marginInlineEnd: 0 }}>
+              {ticket.queue.name}
+            </Tag>
+          ) : (
+            <Tag style={{ marginInlineEnd: 0 }}>{t('moments.noQueue')}</Tag>
+          )}
+          {ticket.status !== 'open' && <Tag style={{ marginInlineEnd: 0 }}>{t(`moments.statuses.${ticket.status}`)}</Tag>}
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            <ClockCircleOutlined /> {t('moments.since', { time: formatMinutes(t, minutes) })}
+          </Typography.Text>
+        </Flex>
+      </div>
+    </li>
+  );
+});
