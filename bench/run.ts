@@ -6,7 +6,7 @@
  * inbox's list, search, messages and inbound receive on a generated data set (bench/inbox.ts).
  * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle, and `inbox` for
  * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
- * board of bench/kanban.ts; `webchat`; `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts).
+ * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts; `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
+import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
 import { webchatBenchmarks } from './webchat';
@@ -133,6 +134,7 @@ const SECTION_TITLES: Record<string, string> = {
   inbox: 'Inbox',
   kanban: 'Kanban',
   webchat: 'Webchat',
+  insights: 'Insights',
   whatsapp: 'WhatsApp',
 };
 
@@ -194,6 +196,7 @@ async function main(): Promise<void> {
   }
   if (wants('kanban')) await kanbanBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('webchat')) await webchatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('insights')) await insightsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('whatsapp')) await whatsappBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(

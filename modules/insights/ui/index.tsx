@@ -1,0 +1,78 @@
+import { definePluginUi, type UiMenuEntry, type UiRoute } from '@balcao/plugin-sdk/ui';
+import { Skeleton } from 'antd';
+import { lazy, type ReactNode, Suspense } from 'react';
+import en from './locales/en.json';
+import es from './locales/es.json';
+import pt from './locales/pt.json';
+import tr from './locales/tr.json';
+
+/** Each page's code (and recharts, with the dashboard's charts) loads when its route is first shown. */
+const DashboardPage = lazy(() => import('./dashboard/DashboardPage').then((module) => ({ default: module.DashboardPage })));
+const ReportsPage = lazy(() => import('./reports/ReportsPage').then((module) => ({ default: module.ReportsPage })));
+const MomentsPage = lazy(() => import('./moments/MomentsPage').then((module) => ({ default: module.MomentsPage })));
+
+function Page({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} style={{ padding: 8 }} />}>{children}</Suspense>;
+}
+
+/** The home page `/` is the dashboard (1-core §2 "/ (dashboard)"). */
+const routes: UiRoute[] = [
+  {
+    path: '/',
+    element: (
+      <Page>
+        <DashboardPage />
+      </Page>
+    ),
+  },
+  {
+    path: '/reports',
+    element: (
+      <Page>
+        <ReportsPage />
+      </Page>
+    ),
+  },
+  {
+    path: '/moments',
+    element: (
+      <Page>
+        <MomentsPage />
+      </Page>
+    ),
+  },
+];
+
+/** The Management group of the side menu (1-core §2): Dashboard, Reports, Moments — each for those allowed. */
+const menu: UiMenuEntry[] = [
+  {
+    key: 'dashboard',
+    group: 'management',
+    path: '/',
+    icon: 'DashboardOutlined',
+    order: 1,
+    permission: 'dashboard:view',
+    label: { pt: 'Dashboard', en: 'Dashboard', es: 'Panel', tr: 'Gösterge paneli' },
+  },
+  {
+    key: 'reports',
+    group: 'management',
+    path: '/reports',
+    icon: 'FileSearchOutlined',
+    order: 2,
+    permission: 'reports:view',
+    label: { pt: 'Relatórios', en: 'Reports', es: 'Informes', tr: 'Raporlar' },
+  },
+  {
+    key: 'moments',
+    group: 'management',
+    path: '/moments',
+    icon: 'FundViewOutlined',
+    order: 3,
+    permission: 'moments:view',
+    label: { pt: 'Momentos', en: 'Moments', es: 'Momentos', tr: 'Anlar' },
+  },
+];
+
+/** Insights: the dashboard, the ticket report and Moments (docs/insights.md). */
+export default definePluginUi({ id: 'insights', routes, menu, i18n: { pt, en, es, tr } });
