@@ -1,0 +1,320 @@
+import {
+  currentTenant,
+  type DeliveryOutcome,
+  type PluginContext,
+  type StagedOutbound,
+  type StageOutboundItem,
+  type StageOutboundOptions,
+} from '@balcao/plugin-sdk/server';
+import type { Knex } from 'knex';
+import { deliverMessage } from '../jobs/deliver-message';
+import { driverFor } from './driver-registry';
+import { inboxState } from './inbox-state';
+import { loadMessages } from './message-serializer';
+import { loadTickets } from './ticket-serializer';
+
+/**
+ * The bulk outbound side of the inbox contract (`InboxService.stageOutbound`, `deliver`, `checkNumbers`):
+ * product features that write to many people by number (campaigns) store their messages on the people's
+ * tickets in one transaction per batch and deliver them through the same step as the delivery job.
+ */
+
+/** Deliveries run at once per `deliver` call (each is a few statements and the driver's send). */
+const DELIVERY_CONCURRENCY = 16;
+
+/** Raw bindings with arrays that hold nulls (node-pg sends them as SQL arrays with NULL elements). */
+function bindings(values: unknown[]): readonly Knex.RawBinding[] {
+  return values as readonly Knex.RawBinding[];
+}
+
+function companyOfScope(what: string): number {
+  const companyId = currentTenant()?.companyId;
+  if (companyId === undefined) throw new Error(`inbox ${what}: no tenant scope`);
+  return companyId;
+}
+
+/** Digits of a number, or null when it has none. */
+function digitsOf(number: string): string | null {
+  const digits = number.replace(/\D/g, '').slice(0, 50);
+  return digits === '' ? null : digits;
+}
+
+interface ContactRow {
+  id: number;
+  number: string;
+}
+
+interface TicketRow {
+  id: number;
+  contactId: number;
+  status: string;
+  userId: number | null;
+  queueId: number | null;
+  isGroup: boolean;
+}
+
+/** Finds or makes each number's contact (one per company and number: a unique index says so). */
+async function contactsByNumber(
+  trx: Knex.Transaction,
+  companyId: number,
+  options: StageOutboundOptions,
+  people: Map<string, StageOutboundItem>,
+): Promise<Map<string, number>> {
+  const numbers = [...people.keys()];
+  const names = numbers.map((number) => (people.get(number)?.name?.trim() || number).slice(0, 250));
+  const emails = numbers.map((number) => people.get(number)?.email?.trim().slice(0, 255) || null);
+  await trx.raw(
+    `INSERT INTO contacts (company_id, name, number, email, channel, whatsapp_id)
+     SELECT ?, p.name, p.number, p.email, ?, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS p(number, name, email)
+     ON CONFLICT (company_id, number) WHERE number IS NOT NULL DO NOTHING`,
+    bindings([companyId, options.channel.slice(0, 20), options.whatsappId, numbers, names, emails]),
+  );
+  const rows = (await trx('contacts')
+    .where({ companyId })
+    .whereRaw('number = ANY(?::text[])', [numbers])
+    .select('id', 'number')) as ContactRow[];
+  return new Map(rows.map((row) => [row.number, row.id]));
+}
+
+/** The active ticket on the connection of each contact, making the missing ones (`options.newTicket`). */
+async function ticketsOf(
+  trx: Knex.Transaction,
+  companyId: number,
+  options: StageOutboundOptions,
+  contactIds: number[],
+): Promise<{ byContact: Map<number, TicketRow>; created: Set<number> }> {
+  const active = async (ids: number[]) =>
+    (await trx('tickets')
+      .where({ companyId })
+      .whereRaw('contact_id = ANY(?::int[])', [ids])
+      .whereRaw('coalesce(whatsapp_id, 0) = ?', [options.whatsappId])
+      .whereNot('status', 'closed')
+      .select('id', 'contactId', 'status', 'userId', 'queueId', 'isGroup')) as TicketRow[];
+  const byContact = new Map<number, TicketRow>();
+  for (const row of await active(contactIds)) byContact.set(row.contactId, row);
+  const missing = contactIds.filter((id) => !byContact.has(id));
+  const created = new Set<number>();
+  if (missing.length === 0) return { byContact, created };
+
+  const userId = options.newTicket.userId ?? null;
+  const status = options.newTicket.status === 'open' && userId === null ? 'pending' : options.newTicket.status;
+  const queueId = options.newTicket.queueId ?? null;
+  // a contact made active by an inbound message meanwhile keeps that ticket (the one-active index refuses
+  // a second): insert what the index allows, then read the rest again
+  const inserted = (await trx.raw(
+    `INSERT INTO tickets (company_id, contact_id, status, user_id, queue_id, whatsapp_id, channel, is_group, closed_at)
+     SELECT ?, c.id, ?, ?, ?, ?, ?, false, CASE WHEN ? = 'closed' THEN now() END FROM unnest(?::int[]) AS c(id)
+     ON CONFLICT (company_id, contact_id, coalesce(whatsapp_id, 0)) WHERE status <> 'closed' DO NOTHING
+     RETURNING id, contact_id AS "contactId", status, user_id AS "userId", queue_id AS "queueId", is_group AS "isGroup"`,
+    [
+      companyId,
+      status,
+      status === 'pending' ? null : userId,
+      queueId,
+      options.whatsappId,
+      options.channel.slice(0, 20),
+      status,
+      missing,
+    ],
+  )) as { rows: TicketRow[] };
+  for (const row of inserted.rows) {
+    byContact.set(row.contactId, row);
+    created.add(row.id);
+  }
+  const still = missing.filter((id) => !byContact.has(id));
+  if (still.length > 0) for (const row of await active(still)) byContact.set(row.contactId, row);
+  if (created.size > 0) {
+    const rows = inserted.rows.flatMap((row) => [
+      { companyId, ticketId: row.id, type: 'create', userId: null, queueId: row.queueId },
+      ...(row.status === 'open' ? [{ companyId, ticketId: row.id, type: 'open', userId: row.userId, queueId: row.queueId }] : []),
+      ...(row.status === 'closed' ? [{ companyId, ticketId: row.id, type: 'closed', userId: null, queueId: row.queueId }] : []),
+    ]);
+    await trx('ticketLogs').insert(rows);
+  }
+  return { byContact, created };
+}
+
+/** `InboxService.stageOutbound` (plugin-sdk/src/server/inbox.ts). */
+export async function stageOutbound(
+  ctx: PluginContext,
+  items: StageOutboundItem[],
+  options: StageOutboundOptions,
+): Promise<StagedOutbound[]> {
+  const companyId = companyOfScope('stageOutbound');
+  if (items.length === 0) return [];
+  const people = new Map<string, StageOutboundItem>();
+  for (const item of items) {
+    const number = digitsOf(item.number);
+    if (number === null) throw new Error(`inbox stageOutbound: item ${item.key} has no number`);
+    if (!people.has(number)) people.set(number, item);
+  }
+  const staged = await ctx.db.transaction(async (trx) => {
+    const contacts = await contactsByNumber(trx, companyId, options, people);
+    const { byContact, created } = await ticketsOf(trx, companyId, options, [...new Set(contacts.values())]);
+    const now = Date.now();
+    const rows = items.map((item, index) => {
+      const contactId = contacts.get(digitsOf(item.number) as string) as number;
+      const ticket = byContact.get(contactId) as TicketRow;
+      return { item, contactId, ticket, at: new Date(now + index) };
+    });
+    // the tickets first, then their messages, as every writer of messages does (migration 0002)
+    const last = new Map<number, { body: string; at: Date }>();
+    for (const row of rows) last.set(row.ticket.id, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
+    await trx.raw(
+      `UPDATE tickets t SET last_message = v.body, updated_at = v.at
+       FROM unnest(?::int[], ?::text[], ?::timestamptz[]) AS v(id, body, at)
+       WHERE t.company_id = ? AND t.id = v.id`,
+      [[...last.keys()], [...last.values()].map((value) => value.body), [...last.values()].map((value) => value.at), companyId],
+    );
+    const data = (item: StageOutboundItem) => {
+      const json: Record<string, string> = {};
+      if (item.media?.mimetype) json.mimetype = item.media.mimetype;
+      if (options.automation) json.automation = options.automation;
+      return Object.keys(json).length > 0 ? JSON.stringify(json) : null;
+    };
+    const inserted = (await trx.raw(
+      `INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, body, from_me, read, ack, media_type,
+         media_path, media_name, send_status, data_json, created_at, updated_at)
+       SELECT ?, v.ticket_id, v.contact_id, t.queue_id, ?, v.body, true, true, 0, v.media_type, v.media_path, v.media_name,
+         'pending', v.data_json::jsonb, v.at, v.at
+       FROM unnest(?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[])
+         WITH ORDINALITY AS v(ticket_id, contact_id, body, media_type, media_path, media_name, data_json, at, n)
+       JOIN tickets t ON t.company_id = ? AND t.id = v.ticket_id
+       ORDER BY v.n
+       RETURNING id`,
+      bindings([
+        companyId,
+        options.whatsappId,
+        rows.map((row) => row.ticket.id),
+        rows.map((row) => row.contactId),
+        rows.map((row) => row.item.body),
+        rows.map((row) => row.item.media?.mediaType ?? 'chat'),
+        rows.map((row) => row.item.media?.storageKey ?? null),
+        rows.map((row) => row.item.media?.fileName ?? null),
+        rows.map((row) => data(row.item)),
+        rows.map((row) => row.at),
+        companyId,
+      ]),
+    )) as { rows: Array<{ id: string | number }> };
+    // ids follow the insertion order of one statement: sort them back to the items' order
+    const ids = inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    const result: StagedOutbound[] = rows.map((row, index) => ({
+      key: row.item.key,
+      contactId: row.contactId,
+      ticketId: row.ticket.id,
+      messageId: ids[index] as number,
+      ticketCreated: created.has(row.ticket.id),
+    }));
+    await options.link?.(trx, result);
+    return { result, tickets: rows.map((row) => row.ticket) };
+  });
+  await announceStaged(ctx, companyId, staged.result, staged.tickets, options);
+  return staged.result;
+}
+
+/** After the commit: the entitled users see the tickets and messages; the bus hears of them. */
+async function announceStaged(
+  ctx: PluginContext,
+  companyId: number,
+  staged: StagedOutbound[],
+  tickets: TicketRow[],
+  options: StageOutboundOptions,
+): Promise<void> {
+  const { realtime } = inboxState(ctx);
+  const ticketIds = [...new Set(staged.map((row) => row.ticketId))];
+  const [loaded, messages] = await Promise.all([
+    loadTickets(ctx.db.knex, companyId, ticketIds),
+    loadMessages(
+      ctx,
+      companyId,
+      staged.map((row) => row.messageId),
+    ),
+  ]);
+  const ticketById = new Map(loaded.map((ticket) => [ticket.id, ticket]));
+  const before = new Map(tickets.map((ticket) => [ticket.id, ticket]));
+  for (const ticket of loaded) {
+    const created = staged.some((row) => row.ticketId === ticket.id && row.ticketCreated);
+    const previous = before.get(ticket.id);
+    await realtime.ticketChanged(
+      companyId,
+      ticket,
+      created || !previous
+        ? null
+        : { status: previous.status as never, userId: previous.userId, queueId: previous.queueId, isGroup: previous.isGroup },
+    );
+    if (created) {
+      await ctx.events.publish('ticket.created', {
+        companyId,
+        ticketId: ticket.id,
+        status: ticket.status,
+        whatsappId: ticket.whatsappId,
+        isGroup: ticket.isGroup,
+      });
+    }
+  }
+  for (const message of messages) {
+    const ticket = ticketById.get(message.ticketId);
+    if (ticket) await realtime.messageCreated(companyId, message, ticket);
+  }
+  for (const row of staged) {
+    const ticket = ticketById.get(row.ticketId);
+    await ctx.events.publish('message.sent', {
+      companyId,
+      ticketId: row.ticketId,
+      messageId: row.messageId,
+      whatsappId: options.whatsappId,
+      userId: null,
+      automation: options.automation ?? null,
+      ticket: { status: ticket?.status ?? 'closed', isGroup: ticket?.isGroup ?? false },
+    });
+  }
+}
+
+/** `InboxService.deliver`: the delivery job's step for each message, a few at a time, then the outcomes. */
+export async function deliverNow(ctx: PluginContext, messageIds: number[]): Promise<DeliveryOutcome[]> {
+  const companyId = companyOfScope('deliver');
+  if (messageIds.length === 0) return [];
+  let next = 0;
+  const worker = async () => {
+    for (;;) {
+      const index = next;
+      next += 1;
+      if (index >= messageIds.length) return;
+      await deliverMessage(ctx, companyId, messageIds[index] as number);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, messageIds.length) }, worker));
+  const rows = (await ctx.db
+    .knex('messages')
+    .where({ companyId })
+    .whereRaw('id = ANY(?::bigint[])', [messageIds])
+    .select('id', 'sendStatus', 'channelMessageId', 'sendError')) as Array<{
+    id: string | number;
+    sendStatus: 'sent' | 'failed' | 'pending';
+    channelMessageId: string | null;
+    sendError: string | null;
+  }>;
+  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  return messageIds.map((messageId) => {
+    const row = byId.get(messageId);
+    if (!row) return { messageId, status: 'pending', channelMessageId: null, error: null };
+    return {
+      messageId,
+      status: row.sendStatus,
+      channelMessageId: row.channelMessageId,
+      error: row.sendStatus === 'failed' ? row.sendError : null,
+    };
+  });
+}
+
+/** `InboxService.checkNumbers`: the channel driver's answer, or unknown for each number. */
+export async function checkNumbers(
+  ctx: PluginContext,
+  input: { whatsappId: number; channel: string; numbers: string[] },
+): Promise<Array<boolean | null>> {
+  const unknown = () => input.numbers.map(() => null);
+  const driver = driverFor(ctx, input.channel);
+  if (!driver?.checkNumbers || input.numbers.length === 0) return unknown();
+  const answer = await driver.checkNumbers(input.whatsappId, input.numbers);
+  return input.numbers.map((_number, index) => answer[index] ?? null);
+}
