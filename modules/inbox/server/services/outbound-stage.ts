@@ -1,6 +1,7 @@
 import {
   currentTenant,
   type DeliveryOutcome,
+  isAppError,
   type PluginContext,
   type StagedOutbound,
   type StageOutboundItem,
@@ -270,22 +271,130 @@ async function announceStaged(
   }
 }
 
-/** `InboxService.deliver`: the delivery job's step for each message, a few at a time, then the outcomes. */
+/** A stored outbound message with its ticket and where it goes, read in one query for a batch. */
+interface DeliveryRow {
+  id: string | number;
+  sendStatus: 'pending' | 'sent' | 'failed';
+  channelMessageId: string | null;
+  sendError: string | null;
+  isPrivate: boolean;
+  isDeleted: boolean;
+  fromMe: boolean;
+  body: string;
+  mediaType: string;
+  mediaPath: string | null;
+  mediaName: string | null;
+  quotedMsgId: string | number | null;
+  isForwarded: boolean;
+  dataJson: { mimetype?: string } | null;
+  ticketId: number;
+  uuid: string;
+  isGroup: boolean;
+  channel: string;
+  whatsappId: number | null;
+  contactId: number;
+  status: string;
+  userId: number | null;
+  queueId: number | null;
+  number: string | null;
+  identifiers: string[];
+}
+
+/** What a delivery stores on its message. */
+type DeliveryResult = {
+  id: number;
+  status: 'sent' | 'failed';
+  channelMessageId: string | null;
+  ack: number;
+  error: string | null;
+};
+
+/**
+ * `InboxService.deliver`: the delivery job's step (jobs/deliver-message.ts) for a batch — the same outcomes
+ * (no driver: ERR_WAPP_NOT_INITIALIZED; a driver's AppError code, else ERR_SENDING_WAPP_MSG; sent with the
+ * channel's id and ack), the same skips (sent, private, deleted, inbound), the same `appMessage update` —
+ * with one read and one write for the whole batch instead of a few statements per message. A message that
+ * quotes another, or whose write meets the channel's echo of it, takes the job's own path.
+ */
 export async function deliverNow(ctx: PluginContext, messageIds: number[]): Promise<DeliveryOutcome[]> {
   const companyId = companyOfScope('deliver');
   if (messageIds.length === 0) return [];
+  const { knex } = ctx.db;
+  const rows = (await knex.raw(
+    `SELECT m.id, m.send_status AS "sendStatus", m.channel_message_id AS "channelMessageId", m.send_error AS "sendError",
+       m.is_private AS "isPrivate", m.is_deleted AS "isDeleted", m.from_me AS "fromMe", m.body, m.media_type AS "mediaType",
+       m.media_path AS "mediaPath", m.media_name AS "mediaName", m.quoted_msg_id AS "quotedMsgId",
+       m.is_forwarded AS "isForwarded", m.data_json AS "dataJson",
+       t.id AS "ticketId", t.uuid, t.is_group AS "isGroup", t.channel, t.whatsapp_id AS "whatsappId", t.contact_id AS "contactId",
+       t.status, t.user_id AS "userId", t.queue_id AS "queueId", c.number,
+       coalesce((SELECT array_agg(ci.identifier ORDER BY ci.id) FROM contact_identities ci
+         WHERE ci.company_id = t.company_id AND ci.contact_id = t.contact_id AND ci.channel = t.channel), '{}') AS identifiers
+     FROM messages m
+     JOIN tickets t ON t.company_id = m.company_id AND t.id = m.ticket_id
+     LEFT JOIN contacts c ON c.company_id = t.company_id AND c.id = t.contact_id
+     WHERE m.company_id = ? AND m.id = ANY(?::bigint[])`,
+    [companyId, messageIds],
+  )) as { rows: DeliveryRow[] };
+  const due = rows.rows.filter(
+    (row) => row.sendStatus !== 'sent' && !row.isPrivate && !row.isDeleted && row.fromMe && row.quotedMsgId === null,
+  );
+  const byJob = rows.rows.filter(
+    (row) => row.sendStatus !== 'sent' && !row.isPrivate && !row.isDeleted && row.fromMe && row.quotedMsgId !== null,
+  );
+
+  const results: DeliveryResult[] = [];
   let next = 0;
   const worker = async () => {
     for (;;) {
-      const index = next;
+      const row = due[next];
       next += 1;
-      if (index >= messageIds.length) return;
-      await deliverMessage(ctx, companyId, messageIds[index] as number);
+      if (!row) return;
+      results.push(await sendOne(ctx, companyId, row));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, messageIds.length) }, worker));
-  const rows = (await ctx.db
-    .knex('messages')
+  await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, due.length) }, worker));
+
+  if (results.length > 0) {
+    try {
+      await knex.raw(
+        `UPDATE messages m SET send_status = v.status, channel_message_id = coalesce(v.channel_id, m.channel_message_id),
+           ack = CASE WHEN v.status = 'sent' THEN v.ack ELSE m.ack END, send_error = v.error, updated_at = now()
+         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[]) AS v(id, status, channel_id, ack, error)
+         WHERE m.company_id = ? AND m.id = v.id AND m.send_status <> 'sent'`,
+        bindings([
+          results.map((result) => result.id),
+          results.map((result) => result.status),
+          results.map((result) => result.channelMessageId),
+          results.map((result) => result.ack),
+          results.map((result) => result.error),
+          companyId,
+        ]),
+      );
+    } catch (error) {
+      // the channel echoed one of them back first (a unique channel id): the job's path settles each
+      ctx.log.info({ err: error }, 'batched delivery write refused: delivering one by one');
+      for (const result of results) await deliverMessage(ctx, companyId, result.id);
+    }
+    const ticketOf = new Map(due.map((row) => [Number(row.id), row]));
+    const { realtime } = inboxState(ctx);
+    for (const message of await loadMessages(
+      ctx,
+      companyId,
+      results.map((result) => result.id),
+    )) {
+      const row = ticketOf.get(message.id);
+      if (!row) continue;
+      await realtime.messageUpdated(companyId, message, {
+        status: row.status as never,
+        userId: row.userId,
+        queueId: row.queueId,
+        isGroup: row.isGroup,
+      });
+    }
+  }
+  for (const row of byJob) await deliverMessage(ctx, companyId, Number(row.id));
+
+  const final = (await knex('messages')
     .where({ companyId })
     .whereRaw('id = ANY(?::bigint[])', [messageIds])
     .select('id', 'sendStatus', 'channelMessageId', 'sendError')) as Array<{
@@ -294,7 +403,7 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
     channelMessageId: string | null;
     sendError: string | null;
   }>;
-  const byId = new Map(rows.map((row) => [Number(row.id), row]));
+  const byId = new Map(final.map((row) => [Number(row.id), row]));
   return messageIds.map((messageId) => {
     const row = byId.get(messageId);
     if (!row) return { messageId, status: 'pending', channelMessageId: null, error: null };
@@ -305,6 +414,48 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
       error: row.sendStatus === 'failed' ? row.sendError : null,
     };
   });
+}
+
+/** One message through its channel's driver, as the delivery job does it. */
+async function sendOne(ctx: PluginContext, companyId: number, row: DeliveryRow): Promise<DeliveryResult> {
+  const id = Number(row.id);
+  const driver = driverFor(ctx, row.channel);
+  if (!driver) return { id, status: 'failed', channelMessageId: null, ack: 0, error: 'ERR_WAPP_NOT_INITIALIZED' };
+  const mediaPath = row.mediaPath;
+  try {
+    const sent = await driver.send(
+      {
+        companyId,
+        whatsappId: row.whatsappId,
+        channel: row.channel,
+        ticket: { id: row.ticketId, uuid: row.uuid, isGroup: row.isGroup },
+        contact: { id: row.contactId, number: row.number, identifiers: row.identifiers },
+      },
+      {
+        messageId: id,
+        body: row.body,
+        mediaType: row.mediaType,
+        ...(mediaPath
+          ? {
+              media: {
+                fileName: row.mediaName ?? mediaPath.split('/').pop() ?? 'file',
+                mimetype: row.dataJson?.mimetype ?? null,
+                storageKey: mediaPath,
+                open: () => ctx.storage.get(companyId, mediaPath),
+              },
+            }
+          : {}),
+        quoted: null,
+        vCard: row.mediaType === 'contactMessage' ? row.body : null,
+        isForwarded: row.isForwarded,
+      },
+    );
+    return { id, status: 'sent', channelMessageId: sent.channelMessageId, ack: sent.ack ?? 1, error: null };
+  } catch (error) {
+    const code = isAppError(error) ? error.code : 'ERR_SENDING_WAPP_MSG';
+    if (!isAppError(error)) ctx.log.warn({ err: error, messageId: id }, 'channel driver failed to send');
+    return { id, status: 'failed', channelMessageId: null, ack: 0, error: code.slice(0, 60) };
+  }
 }
 
 /** `InboxService.checkNumbers`: the channel driver's answer, or unknown for each number. */
