@@ -222,7 +222,7 @@ export async function createItem(
   const fields = await itemFields(ctx, companyId, body);
   let row: ContactListItem;
   try {
-    row = await ContactListItem.query().insert(fields);
+    row = (await ContactListItem.query().insert(fields).returning('*')) as unknown as ContactListItem;
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError('ERR_CONTACT_LIST_ITEM_EXISTS');
     throw error;

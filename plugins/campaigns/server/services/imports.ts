@@ -128,13 +128,9 @@ export async function startImport(
     await ctx.storage.delete(companyId, key).catch(() => {});
     throw error;
   }
-  const row = await ContactListImport.query().insert({
-    contactListId,
-    fileName: file.fileName.slice(0, 255),
-    storageKey: key,
-    format,
-    status: 'queued',
-  });
+  const row = (await ContactListImport.query()
+    .insert({ contactListId, fileName: file.fileName.slice(0, 255), storageKey: key, format, status: 'queued' })
+    .returning('*')) as unknown as ContactListImport;
   await ctx.jobs.enqueue('import-list', { importId: row.id }, { companyId, jobId: `import-${row.id}` });
   await announceImport(ctx, companyId, row);
   return importJson(row);
@@ -186,7 +182,8 @@ async function* xlsxRows(stream: Readable): AsyncGenerator<SheetRow> {
   for await (const worksheet of reader) {
     for await (const row of worksheet as AsyncIterable<ExcelJS.Row>) {
       const values = (row.values as unknown[]) ?? [];
-      yield { row: row.number, cells: checkCells(values.slice(1).map(cellText)) };
+      // a sparse array: empty cells are holes
+      yield { row: row.number, cells: checkCells(Array.from(values.slice(1), cellText)) };
     }
     return;
   }

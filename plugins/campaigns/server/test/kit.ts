@@ -127,3 +127,18 @@ export async function campaignsKit(options: TestAppOptions & { dispatcher?: bool
 export function numbers(count: number, prefix = '55119'): string[] {
   return Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(8, '0')}`);
 }
+
+let boundaries = 0;
+/** A multipart body of one file under `field` (for `inject`: spread into its options). */
+export function multipartFile(file: { name: string; type: string; data: Buffer }, field = 'file') {
+  boundaries += 1;
+  const boundary = `----campaigns${Date.now()}${boundaries}`;
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+    ),
+    file.data,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
