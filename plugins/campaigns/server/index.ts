@@ -5,7 +5,7 @@ import { seedCampaignsFixtures } from './seed/fixtures';
 import { checkNumbers } from './services/contact-lists';
 import { campaignDispatcher, WAKE_TOPIC } from './services/dispatcher';
 import { runImport } from './services/imports';
-import { onAnswer, tick } from './services/lifecycle';
+import { onAnswer, startDue, tick } from './services/lifecycle';
 import { forgetSettings, SETTINGS_CHANGED } from './services/settings';
 
 /** Each app's subscriptions (two apps in one test process keep theirs). */
@@ -19,8 +19,12 @@ export default definePlugin({
   id: 'campaigns',
   permissions: { 'campaigns:manage': ['admin'] },
   jobs: {
-    // starts due campaigns, finishes done ones (every second, one worker)
+    // the safety net: due campaigns, done ones, dead imports (every 15 s, one worker)
     'campaign-tick': { handler: async (_data, ctx) => tick(ctx) },
+    // a campaign's start, queued for its scheduledAt
+    'campaign-start': {
+      handler: async (data, ctx, job) => (job.companyId === null ? false : startDue(ctx, job.companyId, Number(data.campaignId))),
+    },
     'import-list': {
       handler: async (data, ctx, job) => (job.companyId === null ? false : runImport(ctx, job.companyId, Number(data.importId))),
       concurrency: 2,
@@ -30,7 +34,7 @@ export default definePlugin({
         job.companyId === null ? false : checkNumbers(ctx, job.companyId, Number(data.contactListId)),
     },
   },
-  schedules: [{ name: 'campaign-tick', everyMs: 1_000, job: 'campaign-tick' }],
+  schedules: [{ name: 'campaign-tick', everyMs: 15_000, job: 'campaign-tick' }],
   on: {
     'message.received': (payload, ctx) => onAnswer(ctx, payload),
   },

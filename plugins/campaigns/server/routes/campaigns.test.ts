@@ -125,7 +125,7 @@ describe('a campaign at work', () => {
     const restarted = await kit.api('POST', `/campaigns/${id}/restart`);
     expect(restarted.body.status).toBe('EM_ANDAMENTO');
     await kit.provider.waitFor(() => recipients.every((number) => kit.provider.perRecipient().get(number) === 1));
-    await expect.poll(async () => (await kit.api('GET', `/campaigns/${id}`)).body.status).toBe('FINALIZADA');
+    await expect.poll(async () => (await kit.api('GET', `/campaigns/${id}`)).body.status, { timeout: 10_000 }).toBe('FINALIZADA');
     const report = (await kit.api('GET', `/campaigns/${id}`)).body.report;
     expect(report).toMatchObject({ recipients: 30, valid: 30, delivered: 30, failed: 0, pending: 0 });
 

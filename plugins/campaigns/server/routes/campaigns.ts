@@ -104,6 +104,8 @@ export default defineRoutes((app, ctx) => {
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => {
+      // the campaign first: another company's id is a 404 whatever was sent
+      await campaigns.loadCampaign(ctx, companyOf(request), request.params.id);
       if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
       for await (const part of request.parts({ limits: { fileSize: campaigns.CAMPAIGN_MEDIA_MAX_BYTES + 1, files: 1 } })) {
         if (part.type !== 'file') continue;

@@ -95,6 +95,8 @@ export default defineRoutes((app, ctx) => {
       config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
     },
     async (request, reply) => {
+      // the list first: another company's id is a 404 whatever was sent
+      await lists.loadList(ctx, companyOf(request), request.params.id);
       if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
       for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES + 1, files: 1 } })) {
         if (part.type !== 'file') continue;

@@ -233,9 +233,27 @@ export async function createCampaign(ctx: PluginContext, companyId: number, inpu
   const status: CampaignStatus = fields.scheduledAt ? 'PROGRAMADA' : 'INATIVA';
   if (status === 'PROGRAMADA') requireReady(fields);
   const row = await Campaign.query().insert({ ...fields, status });
+  if (status === 'PROGRAMADA') await scheduleStart(ctx, companyId, row.id, fields.scheduledAt as Date);
   const record = await loadCampaign(ctx, companyId, row.id);
   await emitToManagers(ctx, companyId, 'campaign', { action: 'create', record });
   return record;
+}
+
+/**
+ * Queues a campaign's start for its start time (a durable delayed job; the id names the time, so a
+ * campaign scheduled again gets a new one and the old one finds nothing due). The tick starts it anyway
+ * if the job is lost.
+ */
+async function scheduleStart(ctx: PluginContext, companyId: number, id: number, at: Date): Promise<void> {
+  try {
+    await ctx.jobs.enqueue(
+      'campaign-start',
+      { campaignId: id },
+      { companyId, jobId: `start-${id}-${at.getTime()}`, delayMs: Math.max(0, at.getTime() - Date.now()) },
+    );
+  } catch (error) {
+    ctx.log.warn({ err: error, campaignId: id }, 'campaign start not queued: the tick starts it');
+  }
 }
 
 /** The campaign locked for a change (in `trx`), or 404. */
@@ -257,7 +275,7 @@ export async function updateCampaign(
   input: CampaignInput,
 ): Promise<CampaignJson> {
   const fields = await fieldsOf(ctx, companyId, input);
-  await ctx.db.transaction(async (trx) => {
+  const status = await ctx.db.transaction(async (trx) => {
     const current = await locked(trx, id);
     const view = { status: current.status, scheduledAt: current.scheduledAt ? current.scheduledAt.toISOString() : null };
     if (!isSavable(view)) throw new AppError('ERR_CAMPAIGN_NOT_EDITABLE');
@@ -268,7 +286,9 @@ export async function updateCampaign(
     await Campaign.query(trx)
       .findById(id)
       .patch({ ...fields, status, updatedAt: new Date() });
+    return status;
   });
+  if (status === 'PROGRAMADA') await scheduleStart(ctx, companyId, id, fields.scheduledAt as Date);
   const record = await loadCampaign(ctx, companyId, id);
   await emitToManagers(ctx, companyId, 'campaign', { action: 'update', record });
   return record;

@@ -3,6 +3,7 @@ import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboun
 import type { Knex } from 'knex';
 import { type CampaignSettings, fillVariables, sendingWindow, variantsOf } from '../../shared/campaigns';
 import { announceCampaign } from './campaigns';
+import { finishDone } from './lifecycle';
 import { campaignSettings } from './settings';
 
 /**
@@ -148,14 +149,20 @@ export class CampaignDispatcher {
 
   /** Ends idle waits at once (a campaign started, restarted or confirmed). */
   wake(): void {
+    this.idleMs = 0;
     const wakers = this.wakers;
     this.wakers = [];
     for (const wake of wakers) wake();
   }
 
+  /** Idle waits grow from `idleMs` to this while nothing is due (a wake-up or work resets them). */
+  private static readonly MAX_IDLE_MS = 5_000;
+  private idleMs = 0;
+
   private idle(): Promise<void> {
+    this.idleMs = Math.min(CampaignDispatcher.MAX_IDLE_MS, this.idleMs === 0 ? this.options.idleMs : this.idleMs * 2);
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.options.idleMs);
+      const timer = setTimeout(done, this.idleMs);
       timer.unref();
       const wakers = this.wakers;
       function done() {
@@ -176,7 +183,8 @@ export class CampaignDispatcher {
       } catch (error) {
         this.ctx.log.error({ err: error }, 'campaign dispatch failed');
       }
-      if (sent === 0 && !this.stopped) await this.idle();
+      if (sent > 0) this.idleMs = 0;
+      else if (!this.stopped) await this.idle();
     }
   }
 
@@ -230,6 +238,7 @@ export class CampaignDispatcher {
     } finally {
       this.announceSoon(campaign);
     }
+    if (rows.length < this.options.batch) await finishDone(ctx, now, campaign.id);
     return rows.length;
   }
 
@@ -366,7 +375,9 @@ export class CampaignDispatcher {
         for (const entry of result) staged.set(entry.key, entry);
       } catch (error) {
         if (!(error instanceof LostClaim)) throw error;
-        // cancelled, deleted, or the lease passed to another process meanwhile: nothing was stored
+        // cancelled, deleted, or the lease passed to another process meanwhile: nothing was stored; what is
+        // still ours goes back at once (a restart takes it without waiting for the lease)
+        await knex('campaignShippings').where({ companyId, leaseToken: token }).update({ leaseUntil: null, leaseToken: null });
         return;
       }
     }

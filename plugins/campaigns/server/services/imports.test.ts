@@ -177,10 +177,12 @@ describe('contact list items', () => {
       await kit.api('POST', '/contact-list-items', { name: `N ${number}`, number, contactListId: listId });
     }
     await expect
-      .poll(async () =>
-        (await kit.api('GET', `/contact-list-items?contactListId=${listId}`)).body.contacts.map(
-          (c: { isWhatsappValid: boolean | null }) => c.isWhatsappValid,
-        ),
+      .poll(
+        async () =>
+          (await kit.api('GET', `/contact-list-items?contactListId=${listId}`)).body.contacts.map(
+            (c: { isWhatsappValid: boolean | null }) => c.isWhatsappValid,
+          ),
+        { timeout: 10_000 },
       )
       .toEqual([true, false]);
   });

@@ -16,7 +16,10 @@ import { campaignSettings } from './settings';
 /** Answers to a confirmation are awaited this long; a campaign waiting only for later ones finishes. */
 export const CONFIRMATION_WINDOW_MS = 72 * 60 * 60 * 1000;
 
-/** The `campaign-tick` job (every second, one worker): starts due campaigns, finishes done ones, fails stale imports. */
+/**
+ * The `campaign-tick` job (every 15 s, one worker), the safety net of what events drive: starts due campaigns
+ * whose start job was lost, finishes done ones, fails imports whose process died.
+ */
 export async function tick(ctx: PluginContext, now = new Date()): Promise<void> {
   const { knex } = ctx.db;
   const due = (await knex('campaigns')
@@ -58,6 +61,38 @@ export async function tick(ctx: PluginContext, now = new Date()): Promise<void> 
     const record = await knex('contactListImports').where({ id: row.id }).first();
     await emitToManagers(ctx, row.companyId, 'ContactList', { action: 'import', import: record });
   }
+}
+
+/**
+ * Running campaigns with nothing left to send (no row queued, no confirmation asked within the window)
+ * become FINALIZADA — all of them, or the one named.
+ */
+export async function finishDone(ctx: PluginContext, now: Date, only?: number): Promise<void> {
+  const done = (await ctx.db.knex.raw(
+    `SELECT c.id, c.company_id AS "companyId" FROM campaigns c
+     WHERE c.status = 'EM_ANDAMENTO' AND (?::int IS NULL OR c.id = ?::int)
+       AND NOT EXISTS (SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'queued')
+       AND NOT EXISTS (SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'awaiting'
+         AND s.confirmation_requested_at > ?)
+     LIMIT 50`,
+    [only ?? null, only ?? null, new Date(now.getTime() - CONFIRMATION_WINDOW_MS)],
+  )) as { rows: Array<{ id: number; companyId: number }> };
+  for (const campaign of done.rows) {
+    const finished = await ctx.db
+      .knex('campaigns')
+      .where({ id: campaign.id, status: 'EM_ANDAMENTO' })
+      .update({ status: 'FINALIZADA', completedAt: now, updatedAt: now });
+    if (finished > 0)
+      await runInTenant({ companyId: campaign.companyId }, () => announceCampaign(ctx, campaign.companyId, campaign.id));
+  }
+}
+
+/**
+ * The `campaign-start` job, queued for a campaign's start time when it is scheduled (the tick starts any
+ * whose job was lost): starts it if it is still PROGRAMADA and due.
+ */
+export async function startDue(ctx: PluginContext, companyId: number, id: number, now = new Date()): Promise<void> {
+  await startCampaign(ctx, companyId, id, now);
 }
 
 /** Starts a due campaign (once: the row is locked and its status checked again). */
