@@ -79,7 +79,7 @@ export const campaignsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).inj
   endpoints: (build) => ({
     campaigns: build.query<Paged<Campaign>, PageArgs>({
       query: ({ searchParam, pageNumber }) => ({
-        url: '/campaigns/',
+        url: '/campaigns',
         params: { searchParam: searchParam || undefined, pageNumber },
       }),
       serializeQueryArgs: ({ queryArgs }) => `campaigns(${queryArgs.searchParam})`,
@@ -152,7 +152,7 @@ export const campaignsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).inj
 
     contactLists: build.query<Paged<ContactList>, PageArgs>({
       query: ({ searchParam, pageNumber }) => ({
-        url: '/contact-lists/',
+        url: '/contact-lists',
         params: { searchParam: searchParam || undefined, pageNumber },
       }),
       serializeQueryArgs: ({ queryArgs }) => `contactLists(${queryArgs.searchParam})`,
@@ -272,7 +272,7 @@ export const campaignsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).inj
       query: () => '/queue',
     }),
     userChoices: build.query<Ref[], string>({
-      query: (searchParam) => ({ url: '/users/', params: { searchParam, pageNumber: 1 } }),
+      query: (searchParam) => ({ url: '/users', params: { searchParam, pageNumber: 1 } }),
       transformResponse: (response: { users: Ref[] }) => response.users,
     }),
   }),
