@@ -277,7 +277,14 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
   const push = reportTo(options);
   const log = options.log ?? console.log;
   const provider = await startLoopbackProvider();
-  const env = { BALCAO_PLUGINS: LOOPBACK, CAMPAIGN_LOOPBACK_URL: provider.url, CAMPAIGN_LEASE_MS: '5000' };
+  const env = {
+    BALCAO_PLUGINS: LOOPBACK,
+    CAMPAIGN_LOOPBACK_URL: provider.url,
+    CAMPAIGN_LEASE_MS: '5000',
+    // the bench database may hold other benches' WhatsApp connections: their sessions stay on loopback
+    WHATSAPP_VERSION: '2,3000,1023223821',
+    WHATSAPP_WS_URL: 'ws://127.0.0.1:9/ws/chat',
+  };
   log(`campaigns: a list of ${RECIPIENTS.toLocaleString('en-US')} recipients…`);
   const setup = await prepare(RECIPIENTS);
   const server = await startServer(options.port, { ...env, ROLE: 'web' });
