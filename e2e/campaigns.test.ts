@@ -71,7 +71,7 @@ beforeAll(async () => {
   const workbook = new ExcelJS.Workbook();
   const rows = workbook.addWorksheet('Contatos');
   rows.addRow(['Nome', 'Número', 'Email']);
-  NUMBERS.forEach((number, index) => rows.addRow([`Cliente ${index + 1}`, number, '']));
+  for (const [index, number] of NUMBERS.entries()) rows.addRow([`Cliente ${index + 1}`, number, '']);
   rows.addRow(['', '5511970000009', '']);
   sheet = path.join(t.config.storageDir, 'contatos-e2e.xlsx');
   await import('node:fs/promises').then(async (fs) => {
