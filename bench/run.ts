@@ -6,13 +6,16 @@
  * inbox's list, search, messages and inbound receive on a generated data set (bench/inbox.ts).
  * Run one section with `npm run bench -- startup` (names: startup, memory, me, bundle, and `inbox` for
  * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
- * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts; `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts).
+ * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts;
+ * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
+ * campaign dispatch, bench/campaigns.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
+import { campaignsBenchmarks } from './campaigns';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
@@ -136,6 +139,7 @@ const SECTION_TITLES: Record<string, string> = {
   webchat: 'Webchat',
   insights: 'Insights',
   whatsapp: 'WhatsApp',
+  campaigns: 'Campaigns',
 };
 
 /**
@@ -198,6 +202,7 @@ async function main(): Promise<void> {
   if (wants('webchat')) await webchatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('insights')) await insightsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('whatsapp')) await whatsappBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('campaigns')) await campaignsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

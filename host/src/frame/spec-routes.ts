@@ -1,6 +1,7 @@
 /**
- * The private routes of 1-core §2 that features serve (/financeiro-aberto is the shell's own). The
- * campaign routes that exist only with the local `cshow` flag are left to the campaigns feature.
+ * The private routes of 1-core §2 and 3-automation §2 that features serve (/financeiro-aberto is the
+ * shell's own). The campaign routes are listed whatever the spec's local `cshow` flag says (the campaigns
+ * plugin shows them to every plan with useCampaigns: docs/campaigns.md).
  */
 export const SPEC_PRIVATE_ROUTES: readonly string[] = [
   '/',
@@ -33,6 +34,11 @@ export const SPEC_PRIVATE_ROUTES: readonly string[] = [
   '/subscription',
   '/financeiro',
   '/companies',
+  '/campaigns',
+  '/campaign/:campaignId/report',
+  '/campaigns-config',
+  '/contact-lists',
+  '/contact-lists/:contactListId/contacts',
 ];
 
 /**

@@ -4,6 +4,7 @@
  * channels plugin (and any third-party channel) uses it with `ctx.services.use('inbox')`.
  */
 import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 
 /** Ack of a message (1-core §4): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
 export type MessageAck = 0 | 1 | 2 | 3 | 4 | 5;
@@ -130,6 +131,65 @@ export interface ChannelDriver {
   /** Read receipts, sent only when an agent opens the ticket (never on arrival). */
   markRead?(target: OutboundTarget, channelMessageIds: string[]): Promise<void>;
   profilePicture?(whatsappId: number, identifier: string): Promise<string | null>;
+  /**
+   * Whether each phone number (digits, country code first) has an account on the channel, asked through
+   * the connection `whatsappId` (WhatsApp: "is on WhatsApp"), in the order given; null where the channel
+   * can't tell now (no session in this process, not connected). Channels without it answer unknown.
+   */
+  checkNumbers?(whatsappId: number, numbers: string[]): Promise<Array<boolean | null>>;
+}
+
+/** One message a product feature sends to a person it knows by phone number (a campaign's recipient). */
+export interface StageOutboundItem {
+  /** The caller's own key of the item (a campaign's shipping row), handed back with what was staged. */
+  key: number;
+  /** Digits of the number, country code first. */
+  number: string;
+  name?: string | null;
+  email?: string | null;
+  body: string;
+  /** A stored file of the company (`ctx.storage`), sent with `body` as its caption. */
+  media?: { storageKey: string; fileName: string; mimetype: string | null; mediaType: string } | null;
+}
+
+/** How `stageOutbound` places its messages. */
+export interface StageOutboundOptions {
+  /** The connection every item goes through, and its channel (`ConnectionProfile.channel`). */
+  whatsappId: number;
+  channel: string;
+  /**
+   * The ticket made for a person without an active (not closed) ticket on the connection; an active one is
+   * reused as it is. `open` needs `userId` (without one the ticket starts `pending`).
+   */
+  newTicket: { status: 'pending' | 'open' | 'closed'; userId?: number | null; queueId?: number | null };
+  /** Which automation sends them (`SystemMessage.automation`), carried by `message.sent`. */
+  automation?: string | null;
+  /**
+   * Runs inside the staging transaction, after the messages are stored and before the commit: the caller
+   * records what it staged (its rows' message ids) atomically with the messages. Throwing rolls everything
+   * back: nothing is staged.
+   */
+  link?(trx: Knex.Transaction, staged: StagedOutbound[]): Promise<void>;
+}
+
+/** What `stageOutbound` stored for one item. */
+export interface StagedOutbound {
+  key: number;
+  contactId: number;
+  ticketId: number;
+  messageId: number;
+  ticketCreated: boolean;
+}
+
+/** The outcome of delivering one stored outbound message (`InboxService.deliver`). */
+export interface DeliveryOutcome {
+  messageId: number;
+  /** `pending`: the message was not found (deleted) or not delivered for a reason the inbox keeps to itself. */
+  status: 'sent' | 'failed' | 'pending';
+  /** The channel's id of the message once sent. */
+  channelMessageId: string | null;
+  /** The `ERR_...` code of a failure. */
+  error: string | null;
 }
 
 /** A message the product itself sends on a ticket (greetings, bot menus, farewells). */
@@ -205,6 +265,30 @@ export interface InboxService {
    * exist in the company.
    */
   recordLgpdConsent(contactId: number, at?: Date): Promise<boolean>;
+  /**
+   * Stores outbound messages to people known by phone number, in the caller's tenant scope and in one
+   * transaction: each person's contact (found by number, else made), the ticket the message goes on (their
+   * active ticket on the connection, else a new one as `options.newTicket` says) and the message, stored
+   * pending like an agent's — but not queued for delivery: the caller delivers them with `deliver`, whose
+   * answer carries the channel's message id. `options.link` joins the caller's own writes to the same
+   * transaction, so a message exists exactly when the caller's record of it does. After the commit the
+   * entitled users are told and `ticket.created` / `message.sent` are published, as for an agent's message.
+   */
+  stageOutbound(items: StageOutboundItem[], options: StageOutboundOptions): Promise<StagedOutbound[]>;
+  /**
+   * Delivers stored outbound messages of the caller's company now, in this process, through their
+   * channel's driver — the very step of the inbox's own delivery job (outcome stored on the message, the
+   * agents told) — and answers each outcome in the order given. A message already sent is not sent again:
+   * its stored channel id is answered. The driver receives the same `messageId` on every try: that id is
+   * the idempotency key a channel keeps one message per (WhatsApp's message id is derived from it), so a
+   * delivery repeated after a crash between the channel's acceptance and its record is one message.
+   */
+  deliver(messageIds: number[]): Promise<DeliveryOutcome[]>;
+  /**
+   * Asks the channel's driver whether phone numbers have an account on it (`ChannelDriver.checkNumbers`),
+   * through the connection; null for each number where it can't tell (or has no such check).
+   */
+  checkNumbers(input: { whatsappId: number; channel: string; numbers: string[] }): Promise<Array<boolean | null>>;
 }
 
 /** A change the product makes to a ticket (`InboxService.applyTicketChange`). */

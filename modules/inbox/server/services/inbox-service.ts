@@ -23,6 +23,7 @@ import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
 import { fillMessageVariables } from './message-variables';
+import { checkNumbers, deliverNow, stageOutbound } from './outbound-stage';
 import { type NamedStatement, named, runStatement, valuesOf } from './prepared';
 import { writeTicketLog } from './ticket-logs';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
@@ -1071,6 +1072,10 @@ export function createInboxService(ctx: PluginContext): InboxService {
     },
 
     registerDriver: (channel, driver) => registerDriver(ctx, channel, driver),
+
+    stageOutbound: (items, options) => stageOutbound(ctx, items, options),
+    deliver: (messageIds) => deliverNow(ctx, messageIds),
+    checkNumbers: (input) => checkNumbers(ctx, input),
 
     async applyTicketChange(change) {
       const companyId = currentTenant()?.companyId;

@@ -69,6 +69,11 @@ export function whatsappDriver(ctx: PluginContext): ChannelDriver {
       const socket = whatsappHost(ctx).session(whatsappId);
       return socket ? socket.profilePicture(identifier) : null;
     },
+    async checkNumbers(whatsappId, numbers) {
+      // asked where the session runs (a campaign's list check is a worker's job); elsewhere: unknown
+      const session = whatsappHost(ctx).session(whatsappId);
+      return session ? session.onWhatsApp(numbers) : numbers.map(() => null);
+    },
   };
 }
 

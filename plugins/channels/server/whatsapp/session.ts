@@ -156,6 +156,18 @@ export class WhatsAppSession {
     if (this.socket && !this.open) await this.requestPairingCode();
   }
 
+  /**
+   * Whether each number (digits) has a WhatsApp account, asked in one query; null for each while not
+   * connected or when WhatsApp doesn't answer.
+   */
+  async onWhatsApp(numbers: string[]): Promise<Array<boolean | null>> {
+    if (!this.socket || !this.open || numbers.length === 0) return numbers.map(() => null);
+    const found = await this.socket.onWhatsApp(...numbers.map((number) => `${number}@s.whatsapp.net`)).catch(() => undefined);
+    if (!found) return numbers.map(() => null);
+    const exists = new Map(found.map((entry) => [String(entry.jid).split('@')[0]?.split(':')[0] ?? '', entry.exists === true]));
+    return numbers.map((number) => exists.get(number) ?? false);
+  }
+
   /** A contact's profile picture address (a JID or a number), or null when hidden or not connected. */
   async profilePicture(identifier: string): Promise<string | null> {
     if (!this.socket || !this.open) return null;

@@ -1,0 +1,132 @@
+import { AppError, access, defineRoutes, IdParams, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
+import * as campaigns from '../services/campaigns';
+import { CampaignBody, CampaignSchema, Empty, errorResponses, SearchQuery } from '../services/schemas';
+
+/** Who manages campaigns and lists (admins; profile users have no access, 3-automation §6). */
+export const MANAGE = access.permission('campaigns:manage');
+
+/** A valid campaign body for the route walkers: company A's connection and list. */
+const fixtureBody = (ids: Record<string, number | string>) => ({
+  name: 'Walker campaign',
+  message1: 'Olá {nome}',
+  whatsappId: Number(ids.whatsapp),
+  contactListId: Number(ids.contactList),
+  statusTicket: 'closed',
+  openTicket: 'disabled',
+});
+
+/** Campaigns (3-automation §7 "Campaigns"). */
+export default defineRoutes((app, ctx) => {
+  const companyOf = (request: { session: { companyId: number } | null }) => (request.session as { companyId: number }).companyId;
+
+  app.get(
+    '/campaigns',
+    {
+      schema: {
+        querystring: SearchQuery,
+        response: { 200: Type.Object({ records: Type.Array(CampaignSchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
+      },
+      config: { ...MANAGE },
+    },
+    async (request) => campaigns.listCampaigns(ctx, companyOf(request), request.query),
+  );
+
+  app.get(
+    '/campaigns/:id',
+    {
+      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request) => campaigns.loadCampaign(ctx, companyOf(request), request.params.id),
+  );
+
+  app.post(
+    '/campaigns',
+    {
+      schema: { body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404) } },
+      config: { ...MANAGE, fixtureBody },
+    },
+    async (request) => campaigns.createCampaign(ctx, companyOf(request), request.body),
+  );
+
+  app.put(
+    '/campaigns/:id',
+    {
+      schema: { params: IdParams, body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' }, fixtureBody },
+    },
+    async (request) => campaigns.updateCampaign(ctx, companyOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/campaigns/:id',
+    {
+      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request, reply) => {
+      await campaigns.deleteCampaign(ctx, companyOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/cancel',
+    {
+      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request) => campaigns.cancelCampaign(ctx, companyOf(request), request.params.id),
+  );
+
+  app.post(
+    '/campaigns/:id/restart',
+    {
+      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request) => {
+      const record = await campaigns.restartCampaign(ctx, companyOf(request), request.params.id);
+      await ctx.broadcast.publish('campaign-wake', {});
+      return record;
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/media-upload',
+    {
+      schema: {
+        params: IdParams,
+        // multipart (`file`): parsed below; a JSON body is refused
+        body: NoBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404, 409, 413, 415) },
+      },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request) => {
+      // the campaign first: another company's id is a 404 whatever was sent
+      await campaigns.loadCampaign(ctx, companyOf(request), request.params.id);
+      if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+      for await (const part of request.parts({ limits: { fileSize: campaigns.CAMPAIGN_MEDIA_MAX_BYTES + 1, files: 1 } })) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        const data = await campaigns.readAttachment(part.file);
+        if (part.file.truncated) throw new AppError('ERR_PAYLOAD_TOO_LARGE');
+        return campaigns.attachMedia(ctx, companyOf(request), request.params.id, { fileName: part.filename || 'file', data });
+      }
+      throw new AppError('ERR_VALIDATION', { details: [{ field: 'body.file', message: 'is required' }] });
+    },
+  );
+
+  app.delete(
+    '/campaigns/:id/media-upload',
+    {
+      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
+    },
+    async (request) => campaigns.detachMedia(ctx, companyOf(request), request.params.id),
+  );
+});

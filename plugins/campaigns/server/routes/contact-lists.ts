@@ -1,0 +1,143 @@
+import { AppError, defineRoutes, Id, IdParams, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import * as lists from '../services/contact-lists';
+import { exampleSheet, IMPORT_MAX_BYTES, latestImport, startImport } from '../services/imports';
+import { ContactListBody, ContactListSchema, Empty, errorResponses, ImportSchema, SearchQuery } from '../services/schemas';
+import { MANAGE } from './campaigns';
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Contact lists (3-automation §7 "Contact lists"). */
+export default defineRoutes((app, ctx) => {
+  const companyOf = (request: { session: { companyId: number } | null }) => (request.session as { companyId: number }).companyId;
+
+  app.get(
+    '/contact-lists',
+    {
+      schema: {
+        querystring: SearchQuery,
+        response: {
+          200: Type.Object({ records: Type.Array(ContactListSchema), count: Type.Integer(), hasMore: Type.Boolean() }),
+        },
+      },
+      config: { ...MANAGE },
+    },
+    async (request) => lists.pageLists(ctx, companyOf(request), request.query),
+  );
+
+  app.get(
+    '/contact-lists/list',
+    {
+      // the spec's client sends companyId; the company is always the session's
+      schema: { querystring: StrictObject({ companyId: Type.Optional(Id) }), response: { 200: Type.Array(ContactListSchema) } },
+      config: { ...MANAGE },
+    },
+    async (request) => lists.allLists(ctx, companyOf(request)),
+  );
+
+  app.get(
+    '/contact-lists/example-sheet',
+    { schema: { querystring: NoQuery, response: { 200: Type.Unknown() } }, config: { ...MANAGE } },
+    async (_request, reply) =>
+      reply
+        .header('content-type', XLSX_TYPE)
+        .header('content-disposition', 'attachment; filename="planilha-exemplo.xlsx"')
+        .send(await exampleSheet()),
+  );
+
+  app.get(
+    '/contact-lists/:id',
+    {
+      schema: { params: IdParams, querystring: NoQuery, response: { 200: ContactListSchema, ...errorResponses(404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request) => lists.loadList(ctx, companyOf(request), request.params.id),
+  );
+
+  app.post(
+    '/contact-lists',
+    {
+      schema: { body: ContactListBody, response: { 200: ContactListSchema, ...errorResponses(400, 404) } },
+      config: { ...MANAGE },
+    },
+    async (request) => lists.createList(ctx, companyOf(request), request.body),
+  );
+
+  app.put(
+    '/contact-lists/:id',
+    {
+      schema: { params: IdParams, body: ContactListBody, response: { 200: ContactListSchema, ...errorResponses(400, 404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request) => lists.updateList(ctx, companyOf(request), request.params.id, request.body),
+  );
+
+  app.delete(
+    '/contact-lists/:id',
+    {
+      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request, reply) => {
+      await lists.deleteList(ctx, companyOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/contact-lists/:id/upload',
+    {
+      schema: {
+        params: IdParams,
+        // multipart (`file`: .xlsx, .xls or .csv): parsed below; a JSON body is refused
+        body: NoBody,
+        response: { 202: ImportSchema, ...errorResponses(400, 404, 409, 413, 415) },
+      },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request, reply) => {
+      // the list first: another company's id is a 404 whatever was sent
+      await lists.loadList(ctx, companyOf(request), request.params.id);
+      if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
+      for await (const part of request.parts({ limits: { fileSize: IMPORT_MAX_BYTES + 1, files: 1 } })) {
+        if (part.type !== 'file') continue;
+        if (part.fieldname !== 'file') {
+          part.file.resume();
+          continue;
+        }
+        const started = await startImport(ctx, companyOf(request), request.params.id, {
+          fileName: part.filename || 'file',
+          stream: part.file,
+          truncated: () => part.file.truncated,
+        });
+        return reply.status(202).send(started);
+      }
+      throw new AppError('ERR_VALIDATION', { details: [{ field: 'body.file', message: 'is required' }] });
+    },
+  );
+
+  app.get(
+    '/contact-lists/:id/import',
+    {
+      schema: {
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: Type.Union([ImportSchema, Type.Null()]), ...errorResponses(404) },
+      },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request) => latestImport(request.params.id),
+  );
+
+  app.post(
+    '/contact-lists/:id/check-numbers',
+    {
+      schema: { params: IdParams, body: NoBody, response: { 202: Empty, ...errorResponses(404) } },
+      config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
+    },
+    async (request, reply) => {
+      await lists.loadList(ctx, companyOf(request), request.params.id);
+      await lists.requestNumberCheck(ctx, companyOf(request), request.params.id);
+      return reply.status(202).send(null);
+    },
+  );
+});
