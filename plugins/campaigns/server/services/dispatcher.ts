@@ -238,7 +238,8 @@ export class CampaignDispatcher {
     } finally {
       this.announceSoon(campaign);
     }
-    if (rows.length < this.options.batch) await finishDone(ctx, now, campaign.id);
+    // a full batch may have been the last one: the check is one indexed query, so it runs after every batch
+    await finishDone(ctx, now, campaign.id);
     return rows.length;
   }
 

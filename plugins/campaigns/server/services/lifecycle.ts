@@ -33,22 +33,7 @@ export async function tick(ctx: PluginContext, now = new Date()): Promise<void> 
     await runInTenant({ companyId: campaign.companyId }, () => startCampaign(ctx, campaign.companyId, campaign.id, now));
   }
 
-  const done = (await knex.raw(
-    `SELECT c.id, c.company_id AS "companyId" FROM campaigns c
-     WHERE c.status = 'EM_ANDAMENTO'
-       AND NOT EXISTS (SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'queued')
-       AND NOT EXISTS (SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'awaiting'
-         AND s.confirmation_requested_at > ?)
-     LIMIT 50`,
-    [new Date(now.getTime() - CONFIRMATION_WINDOW_MS)],
-  )) as { rows: Array<{ id: number; companyId: number }> };
-  for (const campaign of done.rows) {
-    const finished = await knex('campaigns')
-      .where({ id: campaign.id, status: 'EM_ANDAMENTO' })
-      .update({ status: 'FINALIZADA', completedAt: now, updatedAt: now });
-    if (finished > 0)
-      await runInTenant({ companyId: campaign.companyId }, () => announceCampaign(ctx, campaign.companyId, campaign.id));
-  }
+  await finishDone(ctx, now);
 
   const stale = (await knex('contactListImports')
     .whereIn('status', ['queued', 'running'])
