@@ -80,6 +80,12 @@ function firstContentfulPaint(page: Page): Promise<number> {
   );
 }
 
+/** A script's decoded size and its gzip (level 9) size, read again from the server. */
+async function scriptSize(url: string, phase: LoadedScript['phase']): Promise<Omit<LoadedScript, 'responseEndMs'>> {
+  const body = Buffer.from(await (await fetch(url)).arrayBuffer());
+  return { url, rawBytes: body.length, gzipBytes: gzipSync(body, { level: 9 }).length, phase };
+}
+
 const sum = (scripts: LoadedScript[]) => scripts.reduce((total, script) => total + script.gzipBytes, 0);
 
 /** Loads /login, then logs in, and reports the JS each step needed (see `BundleSizes`). */
@@ -88,21 +94,11 @@ export async function measureBundles(baseUrl: string): Promise<BundleSizes> {
   try {
     const { page, context } = await openPage(browser, baseUrl);
     let phase: LoadedScript['phase'] = 'login';
-    const pending: Array<Promise<Omit<LoadedScript, 'responseEndMs'> | null>> = [];
+    // bodies are read after the run, from the server: asking chromium for them while the page loads keeps
+    // its network from ever counting as idle (chromium 156)
+    const seen: Array<{ url: string; phase: LoadedScript['phase'] }> = [];
     context.on('response', (response) => {
-      if (!isScript(response) || response.status() !== 200) return;
-      const seenIn = phase;
-      pending.push(
-        response.body().then(
-          (body) => ({
-            url: response.url(),
-            rawBytes: body.length,
-            gzipBytes: gzipSync(body, { level: 9 }).length,
-            phase: seenIn,
-          }),
-          () => null,
-        ),
-      );
+      if (isScript(response) && response.status() === 200) seen.push({ url: response.url(), phase });
     });
 
     await page.goto(new URL('/login', baseUrl).href);
@@ -119,12 +115,10 @@ export async function measureBundles(baseUrl: string): Promise<BundleSizes> {
     await page.waitForLoadState('networkidle');
     const shellEnds = await resourceEndTimes(page);
 
-    const scripts = (await Promise.all(pending))
-      .filter((script): script is Omit<LoadedScript, 'responseEndMs'> => script !== null)
-      .map((script) => ({
-        ...script,
-        responseEndMs: loginEnds.get(script.url) ?? shellEnds.get(script.url) ?? Number.POSITIVE_INFINITY,
-      }));
+    const scripts = (await Promise.all(seen.map(({ url, phase: seenIn }) => scriptSize(url, seenIn)))).map((script) => ({
+      ...script,
+      responseEndMs: loginEnds.get(script.url) ?? shellEnds.get(script.url) ?? Number.POSITIVE_INFINITY,
+    }));
     const beforePaint = scripts.filter((script) => script.phase === 'login' && script.responseEndMs <= loginFirstPaintMs);
     const loginReady = scripts.filter((script) => script.phase === 'login');
     return {

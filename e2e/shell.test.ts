@@ -72,7 +72,7 @@ describe('login and the app frame', () => {
     await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     await page.getByText('v4.2.0').waitFor();
     // a route of the spec whose feature isn't installed says so instead of "page not found"
-    await page.goto(`${baseUrl}/reports`);
+    await page.goto(`${baseUrl}/todolist`);
     await page.getByText('Recurso indisponível').waitFor();
     expect(await page.getByText('Página não encontrada').count()).toBe(0);
     const hello = page.getByRole('menuitem', { name: 'Olá' });
@@ -183,9 +183,11 @@ describe('login and the app frame', () => {
     const inUserRoom = async () =>
       (await t.balcao.core.realtime.io.of(`/${acme}`).in(ROOMS.user(t.demo.users.acmeAgent)).fetchSockets()).length;
     await expect.poll(inUserRoom, { timeout: 15_000 }).toBe(1);
+    // the toast shows when the second login is answered, maybe before the second page has painted its frame
+    const toastShown = first.page.getByText('Sua conta foi acessada em outro computador.').waitFor();
     const second = await open();
     await logInThroughUi(second.page, baseUrl, 'agent@acme.test');
-    await first.page.getByText('Sua conta foi acessada em outro computador.').waitFor();
+    await toastShown;
     // the page reloads a second later (asked while it reloads, the page has no answer yet: ask again)
     const navigationType = () =>
       first.page.evaluate<string>("performance.getEntriesByType('navigation')[0]?.type ?? ''").catch(() => '');

@@ -12,16 +12,19 @@ export const TAKEOVER_RELOAD_DELAY_MS = 1_000;
 export function useSessionTakeover(companyId: number, userId: number): void {
   const { t } = useTranslation('shell');
   useEffect(() => {
-    let reload: ReturnType<typeof setTimeout> | undefined;
+    let takenOver = false;
     const stop = subscribeSocketEvent<{ user?: { id?: number } }>(companyEvent(companyId, 'auth'), (payload) => {
-      if (payload?.user?.id !== userId || reload !== undefined) return;
-      toast.warning(t('session.takenOver'), 'top-center');
+      if (payload?.user?.id !== userId || takenOver) return;
+      takenOver = true;
       try {
         globalThis.localStorage.clear();
       } catch {
         // nothing stored
       }
-      reload = setTimeout(() => globalThis.location.reload(), TAKEOVER_RELOAD_DELAY_MS);
+      // the second counts from when the toast is on screen: its code may still be loading on a slow machine
+      void toast.warning(t('session.takenOver'), 'top-center').then(() => {
+        setTimeout(() => globalThis.location.reload(), TAKEOVER_RELOAD_DELAY_MS);
+      });
     });
     return stop;
   }, [companyId, userId, t]);

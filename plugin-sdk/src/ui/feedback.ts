@@ -52,23 +52,27 @@ export const toastDemand = {
   requested: (): boolean => toastRequested,
 };
 
-function show(kind: ToastKind, text: string, placement: ToastPlacement): void {
-  const open = ({ message, notification }: ToastApis) => {
-    if (placement === 'top-center') {
-      void message.open({ type: kind, content: text, duration: TOP_CENTER_TOAST_DURATION_SECONDS });
-    } else {
-      notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'topRight' });
+/** Shows a toast now, or as soon as a host mounts; resolves once it is on screen. */
+function show(kind: ToastKind, text: string, placement: ToastPlacement): Promise<void> {
+  return new Promise((resolve) => {
+    const open = ({ message, notification }: ToastApis) => {
+      if (placement === 'top-center') {
+        void message.open({ type: kind, content: text, duration: TOP_CENTER_TOAST_DURATION_SECONDS });
+      } else {
+        notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'topRight' });
+      }
+      resolve();
+    };
+    if (holders) {
+      open(holders);
+      return;
     }
-  };
-  if (holders) {
-    open(holders);
-    return;
-  }
-  if (waiting.push(open) > MAX_WAITING_TOASTS) waiting.shift();
-  if (!toastRequested) {
-    toastRequested = true;
-    for (const listener of requestListeners) listener();
-  }
+    if (waiting.push(open) > MAX_WAITING_TOASTS) waiting.shift();
+    if (!toastRequested) {
+      toastRequested = true;
+      for (const listener of requestListeners) listener();
+    }
+  });
 }
 
 /** Toasts: `toast.success(t('saved'))`. Texts are already translated by the caller. */
