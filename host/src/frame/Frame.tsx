@@ -176,15 +176,18 @@ export function Frame({ user, modules, plugins }: FrameProps) {
                 )}
               {unservedSpecRoutes(servedPaths).map((path) => {
                 const flag = planFlagOf(path);
-                // the plan decides once it is known; a page of a feature that isn't installed just says so
-                const refused = flag !== null && plan !== undefined && plan[flag] !== true;
-                return (
-                  <Route
-                    key={`unavailable:${path}`}
-                    path={path}
-                    element={refused ? <PlanRefusedPage home={home} /> : <FeatureUnavailablePage home={home} />}
-                  />
-                );
+                // a plan-gated route waits for the plan; a page of a feature that isn't installed just says so
+                const element =
+                  flag === null ? (
+                    <FeatureUnavailablePage home={home} />
+                  ) : plan === undefined ? (
+                    <ContentSkeleton />
+                  ) : plan[flag] === true ? (
+                    <FeatureUnavailablePage home={home} />
+                  ) : (
+                    <PlanRefusedPage home={home} />
+                  );
+                return <Route key={`unavailable:${path}`} path={path} element={element} />;
               })}
               <Route path="*" element={<NotFoundPage home={home} />} />
             </Routes>
