@@ -14,7 +14,10 @@ export const FIXTURE_PLUGIN = 'server/test/fixtures/hello-plugin';
 /** Sources the host and the fixture remote are built from. */
 function sources(): string[] {
   const modules = path.join(REPO_ROOT, 'modules');
-  const moduleUis = existsSync(modules) ? readdirSync(modules).map((name) => path.join(modules, name, 'ui')) : [];
+  // a module's UI bundles its shared/ folder too (types, constants, texts the server shares)
+  const moduleUis = existsSync(modules)
+    ? readdirSync(modules).flatMap((name) => [path.join(modules, name, 'ui'), path.join(modules, name, 'shared')])
+    : [];
   return [
     path.join(REPO_ROOT, 'host', 'src'),
     path.join(REPO_ROOT, 'plugin-sdk', 'src', 'ui'),

@@ -72,7 +72,8 @@ describe('login and the app frame', () => {
     await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     await page.getByText('v4.2.0').waitFor();
     // a route of the spec whose feature isn't installed says so instead of "page not found"
-    await page.goto(`${baseUrl}/todolist`);
+    // (/files: no feature serves it yet, and no plan flag gates it)
+    await page.goto(`${baseUrl}/files`);
     await page.getByText('Recurso indisponível').waitFor();
     expect(await page.getByText('Página não encontrada').count()).toBe(0);
     const hello = page.getByRole('menuitem', { name: 'Olá' });

@@ -80,7 +80,7 @@ describe('the app frame', () => {
     const { unmount } = renderFrame('/tickets/0b8f/whatever/else');
     expect(screen.getByText('Página não encontrada')).toBeTruthy();
     unmount();
-    renderFrame('/Kanban', { modules: [] });
+    renderFrame('/files', { modules: [] });
     expect(screen.getByText('Recurso indisponível')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Ir para o início' })).toBeNull();
   });

@@ -1,4 +1,5 @@
 import {
+  can,
   type Language,
   type PluginListing,
   type PluginUi,
@@ -16,12 +17,12 @@ import { useAppName } from '../pages/public/useAppName';
 import { ContentSkeleton } from './ContentSkeleton';
 import { buildMenuSections, type GateableMenuEntry } from './menu/menu-gating';
 import { SideMenu } from './menu/SideMenu';
-import { FeatureUnavailablePage, type HomePath, NotFoundPage } from './NotFoundPage';
+import { FeatureUnavailablePage, type HomePath, NotFoundPage, PlanRefusedPage } from './NotFoundPage';
 import { PluginErrorBoundary } from './remotes/PluginErrorBoundary';
 import { pluginMenuEntries, remotesForMenuBadges, usePluginMenuBadgeUis } from './remotes/plugin-menu-badges';
 import { hasRemote } from './remotes/plugin-remotes';
 import { RemoteRoute } from './remotes/RemoteRoute';
-import { unservedSpecRoutes } from './spec-routes';
+import { planFlagOf, unservedSpecRoutes } from './spec-routes';
 import { TopBar, type TopBarSlot } from './top-bar/TopBar';
 import { useNarrowScreen } from './useNarrowScreen';
 
@@ -75,9 +76,13 @@ export function Frame({ user, modules, plugins }: FrameProps) {
     [modules, plugins],
   );
 
-  // '/' when a feature serves it (the dashboard), else the first page of the menu, else nowhere
+  /**
+   * '/' when a feature serves it (the dashboard) and the user may see it (dashboard:view: admins, and
+   * profile users with showDashboard); else /tickets when served; else the first page of the menu.
+   */
   const home = useMemo<HomePath>(() => {
-    if (servedPaths.includes('/')) return '/';
+    if (servedPaths.includes('/') && can(user, 'dashboard:view', permissionTable())) return '/';
+    if (servedPaths.includes('/tickets/:ticketId?')) return '/tickets';
     const sections = buildMenuSections(
       (menuEntries ?? []).filter((entry) => !(entry as UiMenuEntry).useVisible),
       { user, plan, table: permissionTable() },
@@ -169,9 +174,21 @@ export function Frame({ user, modules, plugins }: FrameProps) {
                     />
                   )),
                 )}
-              {unservedSpecRoutes(servedPaths).map((path) => (
-                <Route key={`unavailable:${path}`} path={path} element={<FeatureUnavailablePage home={home} />} />
-              ))}
+              {unservedSpecRoutes(servedPaths).map((path) => {
+                const flag = planFlagOf(path);
+                // a plan-gated route waits for the plan; a page of a feature that isn't installed just says so
+                const element =
+                  flag === null ? (
+                    <FeatureUnavailablePage home={home} />
+                  ) : plan === undefined ? (
+                    <ContentSkeleton />
+                  ) : plan[flag] === true ? (
+                    <FeatureUnavailablePage home={home} />
+                  ) : (
+                    <PlanRefusedPage home={home} />
+                  );
+                return <Route key={`unavailable:${path}`} path={path} element={element} />;
+              })}
               <Route path="*" element={<NotFoundPage home={home} />} />
             </Routes>
           ) : (

@@ -1,6 +1,11 @@
+import { toast } from '@balcao/plugin-sdk/ui';
 import { Button, Result } from 'antd';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+
+/** 3-automation §8 "Plan-gated pages": the toast, then home after 1 second. */
+export const PLAN_REFUSED_REDIRECT_MS = 1000;
 
 /** Where the pages below send the user: '/', or the first page of the menu when no feature serves '/'. */
 export type HomePath = string | null;
@@ -23,12 +28,28 @@ export function NotFoundPage({ home = '/' }: { home?: HomePath }) {
 }
 
 /**
- * The frame's page for a route of the spec (/tickets, /Kanban, …) whose feature is not installed, or is a
- * plugin outside the company's plan: it says so, instead of "page not found".
+ * The frame's page for a route of the spec (/tickets, /reports, …) whose feature is not installed: it says
+ * so, instead of "page not found". (A route outside the company's plan is `PlanRefusedPage`'s.)
  */
 export function FeatureUnavailablePage({ home }: { home: HomePath }) {
   const { t } = useTranslation('shell');
   return (
     <Result status="info" title={t('unavailable.title')} subTitle={t('unavailable.text')} extra={<HomeButton home={home} />} />
   );
+}
+
+/**
+ * A route of the spec that the company's plan doesn't include (/Kanban without useKanban, …): the spec's
+ * toast "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando." and home
+ * after 1 second (3-automation §8). The page stays blank meanwhile: there is nothing of it to show.
+ */
+export function PlanRefusedPage({ home }: { home: HomePath }) {
+  const { t } = useTranslation('shell');
+  const navigate = useNavigate();
+  useEffect(() => {
+    toast.error(t('planRefused'));
+    const timer = setTimeout(() => navigate(home ?? '/', { replace: true }), PLAN_REFUSED_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [home, navigate, t]);
+  return <div data-testid="plan-refused" />;
 }

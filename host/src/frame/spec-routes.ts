@@ -1,3 +1,5 @@
+import type { PlanFlag } from '@balcao/plugin-sdk/ui';
+
 /**
  * The private routes of 1-core §2 and 3-automation §2 that features serve (/financeiro-aberto is the
  * shell's own). The campaign routes are listed whatever the spec's local `cshow` flag says (the campaigns
@@ -40,6 +42,33 @@ export const SPEC_PRIVATE_ROUTES: readonly string[] = [
   '/contact-lists',
   '/contact-lists/:contactListId/contacts',
 ];
+
+/**
+ * The plan flag each plan-gated route of the spec needs (1-core §2 menu, 2-administration §2 Kanban,
+ * 3-automation §2 and §8 "Plan-gated pages"). A company whose plan lacks it is refused the page with the
+ * spec's toast and sent home after 1 second, whether or not the feature is installed.
+ */
+export const SPEC_ROUTE_PLAN_FLAGS: Readonly<Record<string, PlanFlag>> = {
+  '/kanban': 'useKanban',
+  '/tagskanban': 'useKanban',
+  '/schedules': 'useSchedules',
+  '/chats/:id?': 'useInternalChat',
+  '/messages-api': 'useExternalApi',
+  '/campaigns': 'useCampaigns',
+  '/campaign/:campaignId/report': 'useCampaigns',
+  '/campaigns-config': 'useCampaigns',
+  '/contact-lists': 'useCampaigns',
+  '/contact-lists/:contactListId/contacts': 'useCampaigns',
+  '/prompts': 'useOpenAi',
+  '/queue-integration': 'useIntegrations',
+  '/flowbuilders': 'useIntegrations',
+  '/flowbuilder/:id?': 'useIntegrations',
+};
+
+/** The plan flag a spec route needs, or null (paths compare case-insensitively). */
+export function planFlagOf(path: string): PlanFlag | null {
+  return SPEC_ROUTE_PLAN_FLAGS[path.toLowerCase()] ?? null;
+}
 
 /**
  * The spec's routes that no installed (or, for plugins, allowed) feature declares: the frame shows a

@@ -7,8 +7,11 @@ export const TOAST_DURATION_SECONDS = 2;
 /** …and after 3 seconds in the top-centre toast setup. */
 export const TOP_CENTER_TOAST_DURATION_SECONDS = 3;
 
-/** Where a toast shows: the corner stack (2 s) or the top-centre bar (3 s). */
-export type ToastPlacement = 'top-right' | 'top-center';
+/**
+ * How a toast shows, both at the top centre of the window (1-core §8): a notification of the stack (2 s),
+ * or the slim top-centre message bar (3 s).
+ */
+export type ToastPlacement = 'stack' | 'top-center';
 
 /** What a toast says about itself. */
 export type ToastKind = 'success' | 'info' | 'warning' | 'error';
@@ -59,7 +62,7 @@ function show(kind: ToastKind, text: string, placement: ToastPlacement): Promise
       if (placement === 'top-center') {
         void message.open({ type: kind, content: text, duration: TOP_CENTER_TOAST_DURATION_SECONDS });
       } else {
-        notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'topRight' });
+        notification.open({ type: kind, title: text, duration: TOAST_DURATION_SECONDS, placement: 'top' });
       }
       resolve();
     };
@@ -77,10 +80,10 @@ function show(kind: ToastKind, text: string, placement: ToastPlacement): Promise
 
 /** Toasts: `toast.success(t('saved'))`. Texts are already translated by the caller. */
 export const toast = {
-  success: (text: string, placement: ToastPlacement = 'top-right') => show('success', text, placement),
-  info: (text: string, placement: ToastPlacement = 'top-right') => show('info', text, placement),
-  warning: (text: string, placement: ToastPlacement = 'top-right') => show('warning', text, placement),
-  error: (text: string, placement: ToastPlacement = 'top-right') => show('error', text, placement),
+  success: (text: string, placement: ToastPlacement = 'stack') => show('success', text, placement),
+  info: (text: string, placement: ToastPlacement = 'stack') => show('info', text, placement),
+  warning: (text: string, placement: ToastPlacement = 'stack') => show('warning', text, placement),
+  error: (text: string, placement: ToastPlacement = 'stack') => show('error', text, placement),
 };
 
 /** The error code carried by an API error, an `Error('ERR_…')`, or a bare code string. */
@@ -117,6 +120,6 @@ export function errorMessage(error: unknown): string {
 }
 
 /** Shows an error toast with `errorMessage(error)`. */
-export function showError(error: unknown, placement: ToastPlacement = 'top-right'): void {
+export function showError(error: unknown, placement: ToastPlacement = 'stack'): void {
   show('error', errorMessage(error), placement);
 }

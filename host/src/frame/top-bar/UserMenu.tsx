@@ -12,6 +12,7 @@ import { Avatar, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { LANGUAGE_NAMES } from '../../language-names';
 import { useLogoutMutation } from '../../shell-api';
 
 function initials(name: string): string {
@@ -43,7 +44,10 @@ export function UserMenu({ user, items }: { user: SessionUser; items: UserMenuIt
       key: 'language',
       label: t('language.choose'),
       icon: <TranslationOutlined />,
-      children: LANGUAGES.map((language) => ({ key: `language:${language}`, label: t(`language.${language}`) })),
+      children: LANGUAGES.map((language) => ({
+        key: `language:${language}`,
+        label: <span lang={language}>{LANGUAGE_NAMES[language]}</span>,
+      })),
     },
     { type: 'divider' },
     { key: 'logout', label: t('topBar.logout'), icon: <LogoutOutlined />, danger: true },

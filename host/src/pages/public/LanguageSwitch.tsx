@@ -2,6 +2,7 @@ import { currentLanguage, LANGUAGES, type Language, setLanguage } from '@balcao/
 import Button from 'antd/es/button';
 import Flex from 'antd/es/flex';
 import { useTranslation } from 'react-i18next';
+import { LANGUAGE_NAMES } from '../../language-names';
 
 /** Four small buttons to pick the interface language (pt, en, es, tr), stored on this device. */
 export function LanguageSwitch() {
@@ -15,7 +16,8 @@ export function LanguageSwitch() {
           size="small"
           type={language === active ? 'primary' : 'text'}
           aria-pressed={language === active}
-          title={t(`language.${language}`)}
+          lang={language}
+          title={LANGUAGE_NAMES[language]}
           onClick={() => void setLanguage(language)}
         >
           {language.toUpperCase()}

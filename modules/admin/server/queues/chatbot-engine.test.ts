@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultSchedules, type ServiceHours } from '../../shared/queues';
 import { LGPD_MAX_ASKS, LGPD_TEXTS, onCollectiveVacation } from './services/conversation-start';
+import { looksLikeQuestion, WAITING_TEXTS } from './services/handoff';
 import { rotateTicketJob } from './services/rotation';
 
 /**
@@ -86,6 +87,7 @@ beforeEach(async () => {
     lgpdConsent: 'disabled',
     lgpdMessage: '',
     lgpdLink: '',
+    chatbotWaitingMessage: '',
   })) {
     await settings(key, value);
   }
@@ -237,16 +239,17 @@ describe('the menu of queues', () => {
     expect(sent).toEqual(['Olá! Escolha um setor:\n\n*[ 1 ]* - Suporte\n*[ 2 ]* - Vendas']);
   });
 
-  it('answers an invalid choice with the menu again, at most maxUseBotQueues times', async () => {
+  it('answers an invalid choice with the menu again, at most maxUseBotQueues times, then says people will answer', async () => {
     await queue('Vendas', { orderQueue: 1 });
     await queue('Suporte', { orderQueue: 2 });
     const joao = contact();
     expect(await joao.say('Oi')).toHaveLength(1);
     expect(await joao.say('9')).toEqual(['Olá! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte']);
     expect(await joao.say('quero comprar')).toHaveLength(1);
-    // the default limit of 3 menus is spent: the ticket waits for an agent, without a queue
-    expect(await joao.say('?')).toEqual([]);
+    // the default limit of 3 menus is spent: the contact is told, and the ticket waits for an agent, without a queue
+    expect(await joao.say('x')).toEqual([WAITING_TEXTS.pt]);
     expect(await joao.say('1')).toEqual([]);
+    expect(await joao.say('alguém aí?')).toEqual([]);
     expect(await joao.ticket()).toMatchObject({ queueId: null, amountUsedBotQueues: 3, isBot: false });
   });
 
@@ -260,7 +263,8 @@ describe('the menu of queues', () => {
     await knex()('chatbotTickets')
       .where({ ticketId: ana.ticketId })
       .update({ startedAt: new Date(Date.now() - 2 * 60_000) });
-    expect(await ana.say('y')).toEqual([]);
+    expect(await ana.say('y')).toEqual([WAITING_TEXTS.pt]);
+    expect(await ana.say('z')).toEqual([]);
   });
 
   it('picks the only queue by itself; its greeting only with sendGreetingMessageOneQueues', async () => {
@@ -286,6 +290,79 @@ describe('the menu of queues', () => {
     expect(before).toEqual([]);
     const phone = contact();
     expect(await phone.say('Mensagem do celular', { fromMe: true })).toEqual([]);
+  });
+});
+
+describe('handing over to people', () => {
+  const tree: OptionSeed[] = [
+    {
+      name: 'Planos',
+      greetingMessage: 'Qual plano?',
+      options: [
+        { name: 'Básico', greetingMessage: 'O básico custa R$ 49.' },
+        { name: 'Completo', greetingMessage: 'O completo custa R$ 199.' },
+      ],
+    },
+    { name: 'Entregas', greetingMessage: 'Entregamos em todo o Rio.' },
+  ];
+
+  it('takes a question asked at a sub-menu as a question: people will answer, in the queue picked', async () => {
+    const sales = await queue('Vendas', { orderQueue: 1 }, tree);
+    await queue('Suporte', { orderQueue: 2 });
+    const bia = contact();
+    await bia.say('Oi');
+    expect(await bia.say('1')).toEqual(['Fila Vendas\n\n*[ 1 ]* - Planos\n*[ 2 ]* - Entregas\n*[ # ]* - Menu inicial']);
+    expect(await bia.say('Vocês entregam em Niterói?')).toEqual([WAITING_TEXTS.pt]);
+    expect(await bia.ticket()).toMatchObject({ status: 'pending', queueId: sales, userId: null, isBot: false });
+    expect(await knex()('chatbotTickets').where({ ticketId: bia.ticketId }).first()).toMatchObject({ stage: 'done' });
+    // the bot says nothing more: the queue's people have the conversation
+    expect(await bia.say('E qual o prazo de entrega para lá')).toEqual([]);
+    expect(await bia.say('1')).toEqual([]);
+  });
+
+  it('takes a question at the menu of queues the same way; a short miss gets the menu again', async () => {
+    await queue('Vendas', { orderQueue: 1 });
+    await queue('Suporte', { orderQueue: 2 });
+    const caio = contact();
+    await caio.say('Bom dia');
+    expect(await caio.say('vendas')).toEqual(['Olá! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte']);
+    expect(await caio.say('quanto custa o plano completo')).toEqual([WAITING_TEXTS.pt]);
+    expect(await caio.ticket()).toMatchObject({ status: 'pending', queueId: null, isBot: false });
+  });
+
+  it("free text at a sub-menu gets it again within maxUseBotQueues, then the handover, once; the company's text when written", async () => {
+    await settings('chatbotWaitingMessage', 'Aguarde: nossa equipe já vem.');
+    const sales = await queue('Vendas', { orderQueue: 1 }, tree);
+    await queue('Suporte', { orderQueue: 2 });
+    const davi = contact();
+    await davi.say('Oi'); // menu 1
+    await davi.say('1'); // menu 2: Vendas' options
+    expect(await davi.say('preço')).toHaveLength(1); // menu 3
+    expect(await davi.say('ok')).toEqual(['Aguarde: nossa equipe já vem.']);
+    expect(await davi.say('ok')).toEqual([]);
+    expect(await davi.ticket()).toMatchObject({ queueId: sales, amountUsedBotQueues: 3, isBot: false });
+  });
+
+  it('tells a question from a missed choice: a question mark, a sentence, or a question word in pt, en, es or tr', () => {
+    for (const question of [
+      '?',
+      'Vocês entregam em Niterói?',
+      'quanto custa',
+      'Qual o horário',
+      'preciso de ajuda com meu pedido',
+      'how much',
+      'What is the price',
+      '¿Cuánto cuesta?',
+      'cuanto cuesta',
+      'Nasıl ödeme yaparım',
+      'fiyat ne kadar',
+      'kargo var mı',
+    ]) {
+      expect(looksLikeQuestion(question), question).toBe(true);
+    }
+    for (const miss of ['', '9', 'oi', 'Vendas', 'quero comprar', 'ok', 'bom dia', '*1*', 'mi pedido']) {
+      expect(looksLikeQuestion(miss), miss).toBe(false);
+    }
   });
 });
 

@@ -32,8 +32,9 @@ const listen = async () => {
   address ??= await t.listen();
   return address;
 };
-const post = (body: unknown, token = admin.token) =>
-  t.inject({ method: 'POST', url: '/api/queue', token, payload: body as object });
+/** A queue as the dialog sends it: with its chatbot list (empty unless the test gives one). */
+const post = (body: object, token = admin.token) =>
+  t.inject({ method: 'POST', url: '/api/queue', token, payload: { chatbots: [], ...body } });
 const put = (id: number, body: unknown, token = admin.token) =>
   t.inject({ method: 'PUT', url: `/api/queue/${id}`, token, payload: body as object });
 
@@ -151,6 +152,24 @@ describe('POST /queue, GET /queue/:queueId', () => {
     expect(res.json()).toEqual({ error: 'ERR_WAPP_GREETING_REQUIRED' });
     const queue = (await post({ name: 'Com saudação', color: color(), greetingMessage: 'Olá' })).json();
     expect((await put(queue.id, { greetingMessage: '  ' })).json()).toEqual({ error: 'ERR_WAPP_GREETING_REQUIRED' });
+  });
+
+  it('requires the chatbot list on create (2-administration §5); an empty list is a queue without a menu', async () => {
+    const res = await t.inject({
+      method: 'POST',
+      url: '/api/queue',
+      token: admin.token,
+      payload: { name: 'Sem lista', color: color(), greetingMessage: 'Olá' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'ERR_VALIDATION' });
+    expect(JSON.stringify(res.json().details)).toContain('chatbots');
+    expect(await knex()('queues').where({ companyId: acme, name: 'Sem lista' }).first()).toBeUndefined();
+    const empty = await post({ name: 'Sem lista', color: color(), greetingMessage: 'Olá', chatbots: [] });
+    expect(empty.statusCode).toBe(201);
+    expect(empty.json().chatbots).toEqual([]);
+    // a change of name alone keeps the tree
+    expect((await put(empty.json().id, { name: 'Sem lista 2' })).statusCode).toBe(200);
   });
 
   it('requires the out-of-hours message when scheduleType is queue', async () => {

@@ -1,9 +1,9 @@
 import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { errorResponses, QueueSchema, queueBodyFields } from '../queues/schemas';
+import { ChatbotTreeInput, errorResponses, QueueSchema, queueBodyFields } from '../queues/schemas';
 import { createQueue, deleteQueue, loadQueue, updateQueue } from '../queues/services/queue.service';
 
 const QueueParams = StrictObject({ queueId: Id });
-const { name, color, ...optional } = queueBodyFields;
+const { name, color, chatbots, ...optional } = queueBodyFields;
 
 /**
  * Queues administration (2-administration §7 Queues): read one with its option tree, create, change,
@@ -23,7 +23,8 @@ export default defineRoutes((app, ctx) => {
     '/queue',
     {
       schema: {
-        body: StrictObject({ name, color, ...optional }),
+        // 2-administration §5: the chatbot list is required (empty: a queue without a menu)
+        body: StrictObject({ name, color, chatbots: ChatbotTreeInput, ...optional }),
         response: { 201: QueueSchema, ...errorResponses(400, 403) },
       },
       config: access.admin,
@@ -36,7 +37,8 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         params: QueueParams,
-        body: StrictObject({ name: Type.Optional(name), color: Type.Optional(color), ...optional }),
+        // the tree is left as it is when `chatbots` is absent (a change of name or colour alone)
+        body: StrictObject({ name: Type.Optional(name), color: Type.Optional(color), chatbots, ...optional }),
         response: { 200: QueueSchema, ...errorResponses(400, 404) },
       },
       config: access.admin,

@@ -54,6 +54,8 @@ export const SETTINGS: Readonly<Record<string, SettingDefinition>> = {
   greetingAcceptedMessage: { rule: message },
   AcceptCallWhatsappMessage: { rule: message },
   sendQueuePositionMessage: { rule: message },
+  /** Ours: what the chatbot says when it hands a conversation over to people (empty: the product's text). */
+  chatbotWaitingMessage: { rule: message },
   showNotificationPending: { rule: toggle },
   primaryColorLight: { rule: { kind: 'text', maxLength: 9 }, readOnly: true },
   primaryColorDark: { rule: { kind: 'text', maxLength: 9 }, readOnly: true },

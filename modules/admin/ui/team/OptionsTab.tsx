@@ -9,6 +9,7 @@ import {
   REQUIRED_MESSAGES,
   SCHEDULE_TYPES,
 } from '../../server/team/setting-keys';
+import { WAITING_TEXTS } from '../../shared/chatbot-texts';
 import { useListCompanySettingsQuery, useUpdateCompanySettingMutation } from './api';
 
 type Control = 'toggle' | 'text' | 'link' | { choices: readonly string[]; labels?: string };
@@ -49,6 +50,7 @@ const SECTIONS: Array<{ key: string; superOnly?: boolean; rows: Array<[string, C
       ['transferMessage', 'text'],
       ['sendQueuePosition', 'toggle'],
       ['sendQueuePositionMessage', 'text'],
+      ['chatbotWaitingMessage', 'text'],
     ],
   },
   {
@@ -78,7 +80,7 @@ const SECTIONS: Array<{ key: string; superOnly?: boolean; rows: Array<[string, C
  * turned on before the message is written.
  */
 export function OptionsTab() {
-  const { t } = useTranslation('admin');
+  const { t, i18n } = useTranslation('admin');
   const session = useSession();
   const { data: settings, isLoading, error } = useListCompanySettingsQuery();
   const [updateSetting] = useUpdateCompanySettingMutation();
@@ -124,6 +126,19 @@ export function OptionsTab() {
       : t('settings.messageRequired', { toggle: t(`settings.keys.${rule.toggle}`) });
   };
 
+  /** What goes while a message with a product default is empty (the contact reads Portuguese, the product's). */
+  const defaultHint = (key: string, value: string): string | null => {
+    if (key !== 'chatbotWaitingMessage' || value.trim() !== '') return null;
+    const language = i18n.language as keyof typeof WAITING_TEXTS;
+    const own = language !== 'pt' && WAITING_TEXTS[language] ? WAITING_TEXTS[language] : null;
+    return [
+      t('settings.hints.emptySends', { text: WAITING_TEXTS.pt }),
+      own ? t('settings.hints.inYourLanguage', { text: own }) : '',
+    ]
+      .join(' ')
+      .trim();
+  };
+
   const control = (key: string, kind: Control): ReactNode => {
     const value = settings[key] ?? '';
     const busy = saving.has(key);
@@ -155,7 +170,7 @@ export function OptionsTab() {
         />
       );
     }
-    const hint = requiredHint(key);
+    const hint = requiredHint(key) ?? defaultHint(key, value);
     const problem = flagged === key || (hint !== null && value.trim() === '') ? (hint ?? t('settings.writeMessageFirst')) : null;
     return (
       <MessageField

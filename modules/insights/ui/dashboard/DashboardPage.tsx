@@ -17,9 +17,9 @@ import {
   Typography,
 } from 'antd';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import { Navigate } from 'react-router';
 import type { DashboardAttendant, DashboardCounters, TicketsDayPoint } from '../../shared/types';
 import { useGetDashboardQuery, useGetTicketsDayQuery, useGetTicketsUsersQuery, useSetTimeZoneMutation } from '../api';
-import { AccessDenied } from '../shared/AccessDenied';
 import { formatDay, formatMinutes, monthToDate } from '../shared/format';
 import { type DayRangeValue, RangeFilter } from '../shared/RangeFilter';
 
@@ -34,11 +34,12 @@ const ChartFallback = () => <Skeleton.Node active style={{ width: '100%', height
 
 /**
  * The dashboard, home page `/` (1-core §2): Indicators, Assessments (NPS) and Attendants of a range of days
- * (the month so far by default), for admins and profile users with showDashboard; others get the 403 screen.
+ * (the month so far by default), for admins and profile users with showDashboard; others go to /tickets.
  */
 export function DashboardPage() {
   const allowed = usePermission('dashboard:view');
-  return allowed ? <Dashboard /> : <AccessDenied />;
+  // `/` is never a dead end: whoever may not see the dashboard starts at the tickets
+  return allowed ? <Dashboard /> : <Navigate to="/tickets" replace />;
 }
 
 function Dashboard() {

@@ -21,6 +21,7 @@ import {
   lgpdQuestion,
   onCollectiveVacation,
 } from './conversation-start';
+import { looksLikeQuestion, waitingMessage } from './handoff';
 import { scheduleRotation } from './rotation';
 import { isWithinHours } from './schedules';
 
@@ -258,10 +259,23 @@ function mayAsk(turn: Turn): boolean {
   return true;
 }
 
-/** Sends a menu, counting it against maxUseBotQueues; false when the bot may not ask any more. */
+/**
+ * The bot hands the conversation over (its limits are spent, or the contact asked a question rather than
+ * choosing): the contact is told that people will answer (the company's chatbotWaitingMessage, else the
+ * product's text), the bot is done, and the ticket waits — in its queue when it has one, which then does
+ * what a queue does for a newcomer (userRandom, sendQueuePosition, rotation).
+ */
+async function handOver(turn: Turn): Promise<void> {
+  await send(turn, waitingMessage(turn.settings));
+  await finish(turn);
+  const queue = turn.ticket.queueId ? await queueOf(turn, turn.ticket.queueId) : undefined;
+  if (queue) await afterLanding(turn, queue);
+}
+
+/** Sends a menu, counting it against maxUseBotQueues; past the bot's limits it hands over instead (false). */
 async function ask(turn: Turn, text: string): Promise<boolean> {
   if (!mayAsk(turn)) {
-    await finish(turn);
+    await handOver(turn);
     return false;
   }
   await send(turn, text);
@@ -389,7 +403,7 @@ async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, greet = 
  */
 async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: number): Promise<void> {
   if (steps > MAX_AUTO_STEPS) {
-    await finish(turn);
+    await handOver(turn);
     return;
   }
   const children = levelOf(rows, option.id);
@@ -466,6 +480,11 @@ async function queueTurn(turn: Turn, body: string, firstTurn: boolean): Promise<
     await enterQueue(turn, queue, 0);
     return;
   }
+  // an answer to the menu that is plainly a question waits for people rather than getting the menu again
+  if (!firstTurn && looksLikeQuestion(body)) {
+    await handOver(turn);
+    return;
+  }
   await askQueue(turn, queues);
 }
 
@@ -494,6 +513,10 @@ async function optionTurn(turn: Turn, body: string): Promise<void> {
     const option = choice === null ? undefined : level[choice - 1];
     if (option) {
       await choose(turn, option, rows, 0);
+      return;
+    }
+    if (looksLikeQuestion(text)) {
+      await handOver(turn);
       return;
     }
   }

@@ -1,5 +1,5 @@
 import { CalendarOutlined, PlusOutlined } from '@ant-design/icons';
-import { formatDate, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { formatDate, showError, toast, useNarrowScreen, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Popconfirm, Skeleton, Space, Table, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
@@ -17,6 +17,7 @@ import { dueHighlight } from './due-highlight';
 export function CompaniesManager({ title }: { title?: string }) {
   const { t } = useTranslation('admin');
   const { token } = theme.useToken();
+  const narrow = useNarrowScreen();
   const { data, isLoading, isError } = useListCompaniesQuery();
   useLoadErrorToast(isError);
   const [advance, advancing] = useAdvanceDueDateMutation();
@@ -53,7 +54,13 @@ export function CompaniesManager({ title }: { title?: string }) {
       render: (_value, company) => (company.status ? t('platform.common.yes') : t('platform.common.no')),
     },
     { key: 'name', title: t('platform.companies.fields.name'), dataIndex: 'name' },
-    { key: 'email', title: t('platform.companies.fields.email'), dataIndex: 'email' },
+    {
+      key: 'email',
+      title: t('platform.companies.fields.email'),
+      dataIndex: 'email',
+      // an address is one long word: it breaks rather than widen the table
+      render: (email: string) => <span style={{ wordBreak: 'break-all' }}>{email}</span>,
+    },
     { key: 'plan', title: t('platform.companies.fields.plan'), render: (_value, company) => company.plan.name },
     { key: 'value', title: t('platform.companies.fields.value'), render: (_value, company) => formatMoney(company.value) },
     {
@@ -153,7 +160,8 @@ export function CompaniesManager({ title }: { title?: string }) {
           columns={columns}
           dataSource={data ?? []}
           pagination={{ pageSize: 20, hideOnSinglePage: true }}
-          scroll={{ x: 'max-content' }}
+          // a sideways scroll only on a phone: on wider screens the columns wrap, so none hides under the actions
+          scroll={narrow ? { x: 'max-content' } : undefined}
           locale={{ emptyText: <Empty description={t('platform.common.empty')} /> }}
           onRow={(company) => {
             const highlight = dueHighlight(company.dueDate);

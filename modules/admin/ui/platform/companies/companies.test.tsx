@@ -145,7 +145,7 @@ describe('Companies page', () => {
     await signIn({ super: false, companyId: 2 });
     const calls = serveApi();
     renderPage(<CompaniesPage />);
-    expect(await screen.findByText(/não possui permissão/, {}, { timeout: 3000 })).toBeTruthy();
+    expect(await screen.findByText(/Você não tem permissão para acessar esta página/, {}, { timeout: 3000 })).toBeTruthy();
     expect(await screen.findByText('home page', {}, { timeout: 3000 })).toBeTruthy();
     expect(calls.some((call) => call.path === '/companies/list')).toBe(false);
   });

@@ -1,6 +1,6 @@
 import { CheckOutlined } from '@ant-design/icons';
 import { PLAN_FLAGS, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Checkbox, Col, Flex, Form, Input, InputNumber, Row, Space, Switch } from 'antd';
+import { Button, Checkbox, Col, Flex, Form, Input, InputNumber, Row, Space, Switch, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import {
@@ -60,12 +60,26 @@ export function PlansManager() {
       align: 'center',
       render: (_value, plan) => yes(plan.isPublic),
     },
-    ...PLAN_FLAGS.map((flag) => ({
-      key: flag,
-      title: t(`platform.plans.flags.${flag}`),
-      align: 'center' as const,
-      render: (_value: unknown, plan: Plan) => yes(plan[flag]),
-    })),
+    {
+      // one column of the plan's features, wrapping, instead of ten flag columns that pushed the table
+      // into a sideways scroll under the sticky actions column
+      key: 'features',
+      title: t('platform.plans.fields.features'),
+      render: (_value, plan) => {
+        const on = PLAN_FLAGS.filter((flag) => plan[flag]);
+        return on.length === 0 ? (
+          '—'
+        ) : (
+          <Flex wrap gap={4} data-testid={`plan-features-${plan.id}`}>
+            {on.map((flag) => (
+              <Tag key={flag} style={{ marginInlineEnd: 0 }}>
+                {t(`platform.plans.flags.${flag}`)}
+              </Tag>
+            ))}
+          </Flex>
+        );
+      },
+    },
     {
       key: 'actions',
       title: t('platform.common.actions'),

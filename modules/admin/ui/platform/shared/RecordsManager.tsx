@@ -1,5 +1,5 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { useNarrowScreen, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Modal, Skeleton, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ReactNode } from 'react';
@@ -26,6 +26,8 @@ export function RecordsManager<T extends { id: number }>({
   dialog: { open: boolean; title: string; width?: number; onClose(): void; form: ReactNode };
 }) {
   const { t } = useTranslation('admin');
+  // a sideways scroll only on a phone: on wider screens the columns wrap, so none hides under the actions
+  const narrow = useNarrowScreen();
   return (
     <>
       <Flex justify="end" style={{ marginBottom: 12 }}>
@@ -44,7 +46,7 @@ export function RecordsManager<T extends { id: number }>({
           columns={columns}
           dataSource={data ?? []}
           pagination={false}
-          scroll={{ x: 'max-content' }}
+          scroll={narrow ? { x: 'max-content' } : undefined}
           locale={{ emptyText: <Empty description={t('platform.common.empty')} /> }}
         />
       )}

@@ -5,7 +5,10 @@ import { useNavigate } from 'react-router';
 /** 2-administration §2 Companies: others get the error toast and go to / after 1 second. */
 export const REDIRECT_DELAY_MS = 1000;
 
-/** Whether the session is the super user's; anyone else is told so and sent to / after 1 second. */
+/**
+ * Whether the session is the super user's; anyone else is told they may not see the page (their role, not
+ * the company's plan, refuses it) and sent to / after 1 second.
+ */
 export function useSuperOnly(): boolean {
   const user = useSession();
   const navigate = useNavigate();
@@ -13,7 +16,7 @@ export function useSuperOnly(): boolean {
   const allowed = user?.super === true;
   useEffect(() => {
     if (!user || allowed) return;
-    toast.error(t('platform.common.noPermission'));
+    toast.error(t('platform.common.roleRefused'));
     const timer = setTimeout(() => navigate('/'), REDIRECT_DELAY_MS);
     return () => clearTimeout(timer);
   }, [user, allowed, navigate, t]);

@@ -182,13 +182,14 @@ export function TicketHeader({ ticket, narrow, onOpenContact }: TicketHeaderProp
       </button>
       <Flex gap={4} align="center">
         {available.map((action) => {
-          // the main action keeps its label on wide screens; the others are icons, named by their tooltips
-          const main = action === 'accept' || action === 'reopen' || action === 'close';
-          const labelled = main && !narrow;
+          // the main action keeps its label, on a phone too (a bare icon has no hover tooltip to explain it
+          // there; it is a small button instead); the others are icons, named by their tooltips
+          const labelled = action === 'accept' || action === 'reopen' || action === 'close';
           return (
             <Tooltip key={action} title={labelled ? undefined : t(`tickets.actions.${action}`)}>
               <Button
-                type={main ? 'primary' : 'default'}
+                size={narrow && labelled ? 'small' : undefined}
+                type={labelled ? 'primary' : 'default'}
                 danger={action === 'ignore'}
                 icon={ACTION_ICONS[action]}
                 loading={busy && (action === 'accept' || action === 'reopen' || action === 'return' || action === 'ignore')}
