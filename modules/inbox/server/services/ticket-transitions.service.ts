@@ -1,11 +1,11 @@
 import { AppError, type ConnectionProfile, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
+import { fillMessageVariables } from '../../shared/message-variables';
 import type { TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { Ticket } from '../models/ticket';
 import { inboxState } from './inbox-state';
 import { readContactMessages, sendReadReceipts } from './message-actions.service';
 import { sendTextMessage } from './message-send.service';
-import { fillMessageVariables } from './message-variables';
 import {
   isOneActiveTicketViolation,
   otherActiveTicketId,
