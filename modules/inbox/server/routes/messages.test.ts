@@ -582,10 +582,28 @@ describe('cross-tenant', () => {
     expect(driver.sent).toHaveLength(1);
   });
 
+  it("fills the message variables of an agent's message (a quick reply's {{name}}) before it is stored and sent", async () => {
+    const ticket = await agentTicket();
+    const contact = await kit.knex('contacts').where({ id: ticket.contactId }).first('name');
+    const message = await sendOne(agent, ticket.id, { body: 'Olá, {{firstName}}! Eu sou {{userName}}, {{unknown}}.' });
+    const expected = `Olá, ${String(contact.name).split(/\s+/)[0]}! Eu sou Ana Agente, {{unknown}}.`;
+    expect(message.body).toBe(expected);
+    expect(await kit.settled(message.id)).toMatchObject({ body: expected, sendStatus: 'sent' });
+    expect(driver.sent.map((sent) => sent.message.body)).toEqual([expected]);
+  });
+
   it('fails a message at once, with why, when its connection is not connected — by the job and by deliver alike', async () => {
+    // an id of its own: the kit's tickets name connection 1 without a row, whose absence other tests cached
     const [connection] = await kit
       .knex('whatsapps')
-      .insert({ companyId: acme, name: 'Desconectado', channel: 'whatsapp', status: 'DISCONNECTED', token: `dc${Date.now()}` })
+      .insert({
+        id: 700_000 + Math.floor(Math.random() * 100_000),
+        companyId: acme,
+        name: 'Desconectado',
+        channel: 'whatsapp',
+        status: 'DISCONNECTED',
+        token: `dc${Date.now()}`,
+      })
       .returning('id');
     const ticket = await agentTicket({ whatsappId: connection.id });
     const message = await sendOne(agent, ticket.id, { body: 'não vai sair' });
