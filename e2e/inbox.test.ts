@@ -139,13 +139,27 @@ describe('the Tickets screen', () => {
       status: true,
     });
     await inboxServiceOf(t).receive(
-      fixtureInbound(acme, WHATSAPP_ID, { number: '5511933332222', name: 'Carla Souza', queueId: queues.vendas }),
+      fixtureInbound(acme, WHATSAPP_ID, {
+        number: '5511933332222',
+        name: 'Carla Souza',
+        body: '*Urgente:* preciso _hoje_ ~amanhã~ ```PED-1``` <b onmouseover="window.__xss=1">x</b>',
+        queueId: queues.vendas,
+      }),
     );
     const agent = await openTickets('agent@acme.test');
     await agent.page.getByRole('tab', { name: /Aguardando/ }).click();
+    // WhatsApp's markup shows as emphasis in the list's preview and in the conversation; HTML stays text
+    await item(agent.page, 'Carla Souza').locator('strong').getByText('Urgente:').waitFor();
     await item(agent.page, 'Carla Souza').getByRole('button', { name: 'Aceitar' }).click();
     const ticket = await ticketOf('Carla Souza');
     await agent.page.waitForURL(`**/tickets/${ticket.uuid}`);
+    const bubble = agent.page.locator('p').filter({ hasText: 'preciso' }).last();
+    await bubble.locator('strong').getByText('Urgente:').waitFor();
+    expect(await bubble.locator('em').innerText()).toBe('hoje');
+    expect(await bubble.locator('s').innerText()).toBe('amanhã');
+    expect(await bubble.locator('code').innerText()).toBe('PED-1');
+    expect(await bubble.locator('b').count()).toBe(0);
+    expect(await bubble.innerText()).toContain('<b onmouseover');
 
     const composer = agent.page.getByLabel('Digite uma mensagem ou "/" para respostas rápidas');
     await composer.fill('/bomd');
