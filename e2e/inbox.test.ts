@@ -153,7 +153,7 @@ describe('the Tickets screen', () => {
     await item(agent.page, 'Carla Souza').getByRole('button', { name: 'Aceitar' }).click();
     const ticket = await ticketOf('Carla Souza');
     await agent.page.waitForURL(`**/tickets/${ticket.uuid}`);
-    const bubble = agent.page.locator('p').filter({ hasText: 'preciso' }).last();
+    const bubble = agent.page.getByTestId('message').filter({ hasText: 'preciso' });
     await bubble.locator('strong').getByText('Urgente:').waitFor();
     expect(await bubble.locator('em').innerText()).toBe('hoje');
     expect(await bubble.locator('s').innerText()).toBe('amanhã');
@@ -167,7 +167,7 @@ describe('the Tickets screen', () => {
     await expect.poll(() => composer.inputValue()).toBe('Bom dia, {{name}}! Fila {{queue}}.');
     await expect
       .poll(() => agent.page.getByTestId('composer-preview').innerText())
-      .toContain('Será enviado: Bom dia, Carla Souza! Fila Vendas.');
+      .toMatch(/^Será enviado:\s*Bom dia, Carla Souza! Fila Vendas\.$/);
     await agent.page.getByRole('button', { name: 'Assinar mensagens' }).click();
     await composer.press('Enter');
     await driver.waitFor(() => driver.sent.some((sent) => sent.message.body === 'Bom dia, Carla Souza! Fila Vendas.'));
