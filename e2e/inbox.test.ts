@@ -127,6 +127,99 @@ describe('the Tickets screen', () => {
     expect(second.pageErrors).toEqual([]);
   });
 
+  it("fills a quick reply's variables: the composer previews them and the customer receives them filled", async () => {
+    const acme = t.demo.companies.acme;
+    await t.balcao.core.knex('quickMessages').insert({
+      companyId: acme,
+      userId: t.demo.users.acmeAgent,
+      shortcode: 'bomdia',
+      message: 'Bom dia, {{name}}! Fila {{queue}}.',
+      geral: true,
+      visao: true,
+      status: true,
+    });
+    await inboxServiceOf(t).receive(
+      fixtureInbound(acme, WHATSAPP_ID, {
+        number: '5511933332222',
+        name: 'Carla Souza',
+        body: '*Urgente:* preciso _hoje_ ~amanhã~ ```PED-1``` <b onmouseover="window.__xss=1">x</b>',
+        queueId: queues.vendas,
+      }),
+    );
+    const agent = await openTickets('agent@acme.test');
+    await agent.page.getByRole('tab', { name: /Aguardando/ }).click();
+    // WhatsApp's markup shows as emphasis in the list's preview and in the conversation; HTML stays text
+    await item(agent.page, 'Carla Souza').locator('strong').getByText('Urgente:').waitFor();
+    await item(agent.page, 'Carla Souza').getByRole('button', { name: 'Aceitar' }).click();
+    const ticket = await ticketOf('Carla Souza');
+    await agent.page.waitForURL(`**/tickets/${ticket.uuid}`);
+    const bubble = agent.page.getByTestId('message').filter({ hasText: 'preciso' });
+    await bubble.locator('strong').getByText('Urgente:').waitFor();
+    expect(await bubble.locator('em').innerText()).toBe('hoje');
+    expect(await bubble.locator('s').innerText()).toBe('amanhã');
+    expect(await bubble.locator('code').innerText()).toBe('PED-1');
+    expect(await bubble.locator('b').count()).toBe(0);
+    expect(await bubble.innerText()).toContain('<b onmouseover');
+
+    const composer = agent.page.getByLabel('Digite uma mensagem ou "/" para respostas rápidas');
+    await composer.fill('/bomd');
+    await agent.page.getByRole('option').filter({ hasText: 'bomdia' }).first().click();
+    await expect.poll(() => composer.inputValue()).toBe('Bom dia, {{name}}! Fila {{queue}}.');
+    await expect
+      .poll(() => agent.page.getByTestId('composer-preview').innerText())
+      .toMatch(/^Será enviado:\s*Bom dia, Carla Souza! Fila Vendas\.$/);
+    await agent.page.getByRole('button', { name: 'Assinar mensagens' }).click();
+    await composer.press('Enter');
+    await driver.waitFor(() => driver.sent.some((sent) => sent.message.body === 'Bom dia, Carla Souza! Fila Vendas.'));
+    const stored = await t.balcao.core
+      .knex('messages')
+      .where({ ticketId: ticket.id, fromMe: true })
+      .orderBy('id', 'desc')
+      .first('body');
+    expect(stored.body).toBe('Bom dia, Carla Souza! Fila Vendas.');
+    await agent.page.getByText('Bom dia, Carla Souza! Fila Vendas.').waitFor();
+    expect(agent.pageErrors).toEqual([]);
+  });
+
+  it('marks a message on a disconnected connection failed with why, and sends it on retry once connected', async () => {
+    const acme = t.demo.companies.acme;
+    const knex = t.balcao.core.knex;
+    const [connection] = await knex('whatsapps')
+      // an id of its own: the other tests' messages arrive on connection 1, which has no row
+      .insert({
+        id: 700_000 + Math.floor(Math.random() * 100_000),
+        companyId: acme,
+        name: 'Celular Vendas',
+        channel: 'whatsapp',
+        status: 'DISCONNECTED',
+        token: `e2e${Date.now()}`,
+      })
+      .returning('id');
+    await inboxServiceOf(t).receive(
+      fixtureInbound(acme, connection.id, { number: '5511977776666', name: 'Davi Lima', queueId: queues.vendas }),
+    );
+    const agent = await openTickets('agent@acme.test');
+    await agent.page.getByRole('tab', { name: /Aguardando/ }).click();
+    await item(agent.page, 'Davi Lima').getByRole('button', { name: 'Aceitar' }).click();
+    const ticket = await ticketOf('Davi Lima');
+    await agent.page.waitForURL(`**/tickets/${ticket.uuid}`);
+
+    const composer = agent.page.getByLabel('Digite uma mensagem ou "/" para respostas rápidas');
+    await agent.page.getByRole('button', { name: 'Assinar mensagens' }).click();
+    await composer.fill('Tem alguém aí?');
+    await composer.press('Enter');
+    await agent.page.getByText('Esta sessão do WhatsApp não foi inicializada. Verifique a página de conexões.').waitFor();
+    expect(driver.sent.some((sent) => sent.message.body === 'Tem alguém aí?')).toBe(false);
+
+    // the phone is back: the retry sends it (after the connection's cached profile expires)
+    await knex('whatsapps').where({ id: connection.id }).update({ status: 'CONNECTED' });
+    await new Promise((resolve) => setTimeout(resolve, 5_500));
+    await agent.page.getByRole('button', { name: 'Reenviar' }).click();
+    await driver.waitFor(() => driver.sent.some((sent) => sent.message.body === 'Tem alguém aí?'));
+    await expect.poll(() => agent.page.getByRole('button', { name: 'Reenviar' }).count()).toBe(0);
+    expect(agent.pageErrors).toEqual([]);
+  });
+
   it('refuses to resolve a ticket whose contact has no tag while requiredTag is on', async () => {
     const ctx = inboxCtx(t);
     await ctx.settings.set(t.demo.companies.acme, 'requiredTag', 'enabled');

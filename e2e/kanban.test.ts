@@ -37,7 +37,7 @@ let baseUrl: string;
 let browser: Browser;
 let demo: { url: string; server: Server };
 let embedKey: string;
-const ids = { proposta: 0, fechado: 0, ticket: 0 };
+const ids = { proposta: 0, fechado: 0, ticket: 0, formatted: 0 };
 const opened: OpenedPage[] = [];
 
 beforeAll(async () => {
@@ -56,7 +56,19 @@ beforeAll(async () => {
     .insert({ companyId, contactId: contact.id, status: 'pending', queueId: queue.id, lastMessage: 'Pode me mandar a proposta?' })
     .returning('id');
   await knex('ticketTags').insert({ companyId, ticketId: ticket.id, tagId: proposta.id });
-  Object.assign(ids, { proposta: proposta.id, fechado: fechado.id, ticket: ticket.id });
+  // a last message in WhatsApp's markup, with HTML that must stay text
+  const [other] = await knex('contacts').insert({ companyId, name: 'Rafael Dias', number: '5511988770000' }).returning('id');
+  const [formatted] = await knex('tickets')
+    .insert({
+      companyId,
+      contactId: other.id,
+      status: 'pending',
+      queueId: queue.id,
+      lastMessage: '*Ana Admin:* envio a _proposta_ ~ontem~ <img src=x onerror="window.__xss=1">',
+    })
+    .returning('id');
+  await knex('ticketTags').insert({ companyId, ticketId: formatted.id, tagId: proposta.id });
+  Object.assign(ids, { proposta: proposta.id, fechado: fechado.id, ticket: ticket.id, formatted: formatted.id });
 
   // the plain page of another origin, and a key that allows exactly that origin
   demo = await startKanbanDemoPage({ appUrl: baseUrl, port: 0, embedKey: 'pending' });
@@ -111,6 +123,13 @@ describe('the kanban board', () => {
     await admin.page.getByTestId(`kanban-card-${ids.ticket}`).waitFor();
     expect(await boardLaneOf(admin.page, ids.ticket)).toBe(`kanban-lane-${ids.proposta}`);
     await admin.page.getByText('Pode me mandar a proposta?').waitFor();
+    // WhatsApp's markup shows as emphasis on the card, and HTML in a message stays text
+    const card = admin.page.getByTestId(`kanban-card-${ids.formatted}`);
+    await card.locator('strong').getByText('Ana Admin:').waitFor();
+    expect(await card.locator('em').innerText()).toBe('proposta');
+    expect(await card.locator('s').innerText()).toBe('ontem');
+    expect(await card.locator('img').count()).toBe(0);
+    expect(await card.innerText()).toContain('<img src=x');
 
     const agent = await open();
     await logInThroughUi(agent.page, baseUrl, 'agent@acme.test');
@@ -124,6 +143,14 @@ describe('the kanban board', () => {
     await site.page.goto(demo.url);
     await expect.poll(() => widgetLaneOf(site.page, ids.ticket), { timeout: 15_000 }).toBe(String(ids.proposta));
     await site.page.getByTestId('events').getByText('ready').waitFor();
+    // the widget renders the same markup, and no HTML of a message
+    expect(
+      await site.page.evaluate<string[]>(
+        `(() => { const card = document.getElementById('balcao-kanban').shadowRoot.querySelector('[data-ticket-id="${ids.formatted}"]');
+          return [card.querySelector('strong')?.textContent ?? '', card.querySelector('em')?.textContent ?? '', String(card.querySelectorAll('img').length)]; })()`,
+      ),
+    ).toEqual(['Ana Admin:', 'proposta', '0']);
+    expect(await site.page.evaluate('window.__xss === undefined')).toBe(true);
     // the widget's requests went to the app's origin: cross-origin for real
     expect(site.network.some((entry) => entry.url.startsWith(`${baseUrl}/api/kanban-embed/`))).toBe(true);
     expect(new URL(demo.url).origin).not.toBe(new URL(baseUrl).origin);

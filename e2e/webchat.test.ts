@@ -185,6 +185,15 @@ describe('the chat widget on the demo page', () => {
       })
       .toBe(true);
 
+    // resolved with a farewell, though neither the agent nor the connection wrote one: the visitor still
+    // reads the product's default farewell (in the agent's interface language)
+    await agent.page.getByRole('button', { name: 'Resolver' }).first().click();
+    await agent.page.getByRole('button', { name: 'Resolver com despedida' }).click();
+    await expect.poll(async () => (await ticketOfVisitor())?.status).toBe('closed');
+    await conversationLog(site.page)
+      .getByText('Atendimento encerrado. Obrigado pelo contato!', { exact: false })
+      .waitFor({ timeout: 15_000 });
+
     // the widget talked to the app's origin, cross-origin for real, and nothing broke on the page
     expect(site.network.some((entry) => entry.url.startsWith(`${baseUrl}/api/webchat/${DEMO_WIDGET_KEY}/`))).toBe(true);
     expect(new URL(demo.url).origin).not.toBe(new URL(baseUrl).origin);

@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { SessionUser } from '../shared/session';
 
 /** Ack of a message (1-core §4): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
 export type MessageAck = 0 | 1 | 2 | 3 | 4 | 5;
@@ -289,6 +290,20 @@ export interface InboxService {
    * through the connection; null for each number where it can't tell (or has no such check).
    */
   checkNumbers(input: { whatsappId: number; channel: string; numbers: string[] }): Promise<Array<boolean | null>>;
+  /**
+   * Whether `user` may see the ticket — the inbox's one visibility rule (1-core §6: their own tickets, the
+   * unassigned ones of their queues, queue-less ones with allTicket, groups only with allowGroup; admins
+   * and allUserChat users everything). Every route that acts on a ticket applies it and answers a ticket
+   * the user can't see as absent (404 `ERR_NO_TICKET_FOUND`). False when the ticket isn't the user's
+   * company's.
+   */
+  canSeeTicket(user: SessionUser, ticketId: number): Promise<boolean>;
+  /**
+   * The ids of the company's users who may see the ticket (the same rule), for events about it that a
+   * feature sends itself (`ctx.realtime.emit(..., { rooms: ids.map(ROOMS.user) })`); empty when the ticket
+   * doesn't exist in the company. Membership is cached for a few seconds, as for the inbox's own events.
+   */
+  ticketAudience(companyId: number, ticketId: number): Promise<number[]>;
 }
 
 /** A change the product makes to a ticket (`InboxService.applyTicketChange`). */

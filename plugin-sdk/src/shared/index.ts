@@ -2,6 +2,7 @@
  * Types, data and pure functions that the server and the browser share: plan flags, permissions,
  * error codes, the session shape and the plugin listing.
  */
+export * from './chat-markup';
 export * from './connection-profile';
 export * from './errors';
 export * from './permissions';

@@ -1,6 +1,7 @@
 import type { Dispatch } from '@reduxjs/toolkit';
 import { type BaseQueryFn, type FetchArgs, type FetchBaseQueryError, fetchBaseQuery } from '@reduxjs/toolkit/query/react';
 import type { AuthResponse } from '../shared/session';
+import { currentLanguage } from './i18n';
 import { sessionEnded, sessionStarted, subscriptionExpired } from './session-slice';
 import type { TokenStore } from './token-storage';
 
@@ -65,6 +66,8 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
     prepareHeaders(headers) {
       const token = tokens.read();
       if (token && !headers.has('authorization')) headers.set('authorization', `Bearer ${token}`);
+      // the interface's language: what the server picks its default customer texts by (a farewell)
+      if (!headers.has('accept-language')) headers.set('accept-language', currentLanguage());
       return headers;
     },
   });

@@ -7,6 +7,7 @@
 
 export { skipToken } from '@reduxjs/toolkit/query/react';
 export { Trans, useTranslation } from 'react-i18next';
+export { type MarkupSegment, parseChatMarkup, plainChatText } from '../shared/chat-markup';
 export type { Permission, PermissionSubject, PermissionTable, Profile } from '../shared/permissions';
 export { CORE_PERMISSION_TABLE, can } from '../shared/permissions';
 export type { PlanFlag, PlanFlags } from '../shared/plan-flags';
@@ -30,6 +31,7 @@ export {
   createAuthBaseQuery,
   errorCodeOf,
 } from './base-query';
+export { ChatText } from './chat-text';
 export { daysUntil, formatDate } from './dates';
 export {
   activatePluginUi,

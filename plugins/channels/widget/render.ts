@@ -1,3 +1,4 @@
+import { parseChatMarkup } from '@balcao/plugin-sdk/shared';
 import type { WebchatMessage } from '../shared/webchat';
 import { type DeliveryState, deliveryState, type PendingMessage } from './conversation';
 import type { WindowTexts } from './i18n';
@@ -10,42 +11,35 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className = ''
   return element;
 }
 
-const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)]/gi;
-/** The chat markup agents and bots write (WhatsApp's): *bold*, _italic_, ~strike~, within one line. */
-const MARKUP_PATTERN = /([*_~])([^*_~\n]*[^\s*_~])\1/g;
-const MARKUP_TAGS = { '*': 'strong', _: 'em', '~': 's' } as const;
-
-/** Text with its web addresses as links (opened in a new tab, never as the page's opener). */
-function appendLinked(parent: Node, text: string): void {
-  let last = 0;
-  for (const match of text.matchAll(URL_PATTERN)) {
-    const start = match.index ?? 0;
-    if (start > last) parent.appendChild(document.createTextNode(text.slice(last, start)));
-    const link = el('a', '', match[0]);
-    link.href = match[0];
-    link.target = '_blank';
-    link.rel = 'noopener noreferrer';
-    parent.appendChild(link);
-    last = start + match[0].length;
-  }
-  if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
-}
-
-/** A message's text as DOM nodes (never HTML): the chat markup as emphasis, web addresses as links. */
+/**
+ * A message's text as DOM nodes (never HTML): the chat markup as emphasis, web addresses as links — the
+ * SDK's one markup reading (`parseChatMarkup`), as the inbox and the kanban show it.
+ */
 export function formattedText(text: string): DocumentFragment {
   const fragment = document.createDocumentFragment();
-  let last = 0;
-  for (const match of text.matchAll(MARKUP_PATTERN)) {
-    const start = match.index ?? 0;
-    // a marker inside a word (snake_case, 2*3*4) is not markup
-    if (start > 0 && /\w/.test(text[start - 1] ?? '')) continue;
-    if (start > last) appendLinked(fragment, text.slice(last, start));
-    const emphasis = el(MARKUP_TAGS[match[1] as keyof typeof MARKUP_TAGS]);
-    appendLinked(emphasis, match[2] ?? '');
-    fragment.append(emphasis);
-    last = start + match[0].length;
+  for (const segment of parseChatMarkup(text)) {
+    let node: Node = document.createTextNode(segment.text);
+    if (segment.link) {
+      const link = el('a');
+      link.href = segment.link;
+      link.target = '_blank';
+      link.rel = 'noopener noreferrer';
+      link.appendChild(node);
+      node = link;
+    }
+    for (const [flag, tag] of [
+      ['mono', 'code'],
+      ['strike', 's'],
+      ['italic', 'em'],
+      ['bold', 'strong'],
+    ] as const) {
+      if (!segment[flag]) continue;
+      const wrapper = el(tag);
+      wrapper.appendChild(node);
+      node = wrapper;
+    }
+    fragment.appendChild(node);
   }
-  if (last < text.length) appendLinked(fragment, text.slice(last));
   return fragment;
 }
 

@@ -255,6 +255,30 @@ describe('TagsKanbanPage', () => {
     expect(screen.getByText('Adicionar coluna')).toBeTruthy();
     expect(calls.find((call) => call.path === '/tags')?.query.get('kanban')).toBe('1');
   });
+
+  it('offers edit, delete and add only to those who may manage lanes (not to an agent who opens it by URL)', async () => {
+    const lanes = () =>
+      serveApi(
+        answer('GET', '/tags', { tags: [lane(7, 'Proposta')], hasMore: false }),
+        answer('GET', '/tag/kanban', { lista: [lane(7, 'Proposta')] }),
+      );
+    signIn({ profile: 'user', showDashboard: 'disabled' });
+    lanes();
+    const agentView = renderPage(<TagsKanbanPage />);
+    expect(await screen.findByText('Proposta')).toBeTruthy();
+    expect(screen.queryByLabelText('Editar')).toBeNull();
+    expect(screen.queryByLabelText('Excluir')).toBeNull();
+    expect(screen.queryByText('Adicionar coluna')).toBeNull();
+    expect(screen.getByText('Voltar para o Kanban')).toBeTruthy();
+    agentView.unmount();
+    signIn();
+    lanes();
+    renderPage(<TagsKanbanPage />);
+    expect(await screen.findByText('Proposta')).toBeTruthy();
+    expect(screen.getByLabelText('Editar')).toBeTruthy();
+    expect(screen.getByLabelText('Excluir')).toBeTruthy();
+    expect(screen.getByText('Adicionar coluna')).toBeTruthy();
+  });
 });
 
 describe('EmbedKeysPage', () => {

@@ -1,3 +1,4 @@
+import { parseChatMarkup } from '@balcao/plugin-sdk/shared';
 import { cardTime, groupByLane, visibleWindow } from '../shared/format';
 import { textsFor, type WidgetTexts } from './i18n';
 import { WIDGET_CSS } from './styles';
@@ -364,7 +365,7 @@ export class KanbanWidget {
     element.innerHTML = `
       <div class="top"><span class="name">#${card.id} ${escapeHtml(card.contact.name)}</span><span class="muted">${escapeHtml(cardTime(card.updatedAt))}</span></div>
       <div class="muted">${escapeHtml(card.contact.number ?? '')} · ${escapeHtml(card.channel)}</div>
-      <div class="top"><span class="msg">${escapeHtml(card.lastMessage)}</span>${card.unreadMessages > 0 ? `<span class="badge">${card.unreadMessages}</span>` : ''}</div>
+      <div class="top"><span class="msg">${markupHtml(card.lastMessage)}</span>${card.unreadMessages > 0 ? `<span class="badge">${card.unreadMessages}</span>` : ''}</div>
       <div class="bottom">${card.user ? `<span class="user">${escapeHtml(card.user.name)}</span>` : `<span class="muted">${escapeHtml(this.texts.noUser)}</span>`}<button type="button" class="open">${escapeHtml(this.texts.open)}</button></div>`;
     element
       .querySelector('button')
@@ -468,4 +469,22 @@ function placeholderRow(index: number): HTMLElement {
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/**
+ * A card's last message with its chat markup as emphasis — the SDK's one reading (`parseChatMarkup`), as the
+ * board and the inbox show it. Every text is escaped; only the fixed emphasis tags are markup (addresses
+ * stay text: the card is one link already).
+ */
+function markupHtml(text: string): string {
+  return parseChatMarkup(text)
+    .map((segment) => {
+      let html = escapeHtml(segment.text);
+      if (segment.mono) html = `<code>${html}</code>`;
+      if (segment.strike) html = `<s>${html}</s>`;
+      if (segment.italic) html = `<em>${html}</em>`;
+      if (segment.bold) html = `<strong>${html}</strong>`;
+      return html;
+    })
+    .join('');
 }

@@ -205,6 +205,12 @@ export function OptionsTab() {
                   ) : null}
                 </Flex>
                 <div style={{ flex: kind === 'text' || kind === 'link' ? '2 1 320px' : '0 0 auto' }}>{control(key, kind)}</div>
+                {key === 'userRating' ? (
+                  // what else a rating needs, and the defaults that apply without it
+                  <Typography.Text type="secondary" style={{ flexBasis: '100%', fontSize: 12 }} data-testid="userRating-hint">
+                    {t('settings.hints.userRating')}
+                  </Typography.Text>
+                ) : null}
               </Flex>
             ))}
           </Flex>

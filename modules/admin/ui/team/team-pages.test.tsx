@@ -226,6 +226,8 @@ describe('Settings page, Options tab', () => {
     });
     expect(await screen.findByText('Operação atualizada com sucesso')).toBeTruthy();
     await waitFor(() => expect(screen.getByRole('switch', { name: 'Avaliações' }).getAttribute('aria-checked')).toBe('true'));
+    // what else a rating needs, and the defaults without it
+    expect(screen.getByTestId('userRating-hint').textContent).toContain('pergunta padrão e 15 minutos');
   });
 
   it('keeps a switch off until its required message is written, then saves the message on leaving the field', async () => {

@@ -1,7 +1,8 @@
-import { isAppError, type JobDefinition, type OutboundMessage, type PluginContext } from '@balcao/plugin-sdk/server';
+import type { JobDefinition, OutboundMessage, PluginContext } from '@balcao/plugin-sdk/server';
 import { Message } from '../models/message';
 import { Ticket } from '../models/ticket';
-import { driverFor, outboundTarget } from '../services/driver-registry';
+import { attemptDelivery } from '../services/delivery-attempt';
+import { outboundTarget } from '../services/driver-registry';
 import { inboxState } from '../services/inbox-state';
 import { loadMessage } from '../services/message-serializer';
 
@@ -21,10 +22,8 @@ type Outcome =
 
 /**
  * Delivers one stored outbound message through its ticket's channel driver (`deliver-message`, queued
- * with the job id `deliver-<messageId>`), and records the outcome on the message:
- * - no driver registered for the channel: failed, `ERR_WAPP_NOT_INITIALIZED`;
- * - the driver throws: failed, its `AppError` code or `ERR_SENDING_WAPP_MSG`;
- * - success: `sent`, the channel's message id and ack (default 1).
+ * with the job id `deliver-<messageId>`), and records the outcome of `attemptDelivery` on the message
+ * (failed with why: no driver, connection missing or not connected, the channel refused; or sent).
  * Each outcome emits `appMessage update`. Idempotent: a sent (or private, or vanished) message is left alone.
  */
 export async function deliverMessage(ctx: PluginContext, companyId: number, messageId: number): Promise<void> {
@@ -33,21 +32,16 @@ export async function deliverMessage(ctx: PluginContext, companyId: number, mess
   const ticket = await Ticket.query().findById(message.ticketId);
   if (!ticket) return;
 
-  let outcome: Outcome;
-  const driver = driverFor(ctx, ticket.channel);
-  if (!driver) {
-    outcome = { sendStatus: 'failed', sendError: 'ERR_WAPP_NOT_INITIALIZED' };
-  } else {
-    try {
-      const target = await outboundTarget(ctx, companyId, ticket);
-      const result = await driver.send(target, await outboundMessage(ctx, companyId, message));
-      outcome = { sendStatus: 'sent', channelMessageId: result.channelMessageId, ack: result.ack ?? 1, sendError: null };
-    } catch (error) {
-      const code = isAppError(error) ? error.code : 'ERR_SENDING_WAPP_MSG';
-      if (!isAppError(error)) ctx.log.warn({ err: error, messageId }, 'channel driver failed to send');
-      outcome = { sendStatus: 'failed', sendError: code.slice(0, 60) };
-    }
-  }
+  const attempt = await attemptDelivery(
+    ctx,
+    companyId,
+    await outboundTarget(ctx, companyId, ticket),
+    await outboundMessage(ctx, companyId, message),
+  );
+  const outcome: Outcome =
+    attempt.status === 'sent'
+      ? { sendStatus: 'sent', channelMessageId: attempt.channelMessageId, ack: attempt.ack, sendError: null }
+      : { sendStatus: 'failed', sendError: attempt.error };
 
   try {
     await Message.query()

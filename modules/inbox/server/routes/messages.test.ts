@@ -5,7 +5,7 @@ import { MESSAGES_PAGE_SIZE, type Message, type Ticket } from '../../shared/type
 import { deliverMessage } from '../jobs/deliver-message';
 import { pageReadStats } from '../services/message-serializer';
 import { type KitUser, MessageKit, SAMPLES, type SendAnswer } from '../test/message-kit';
-import { createFixtureDriver, type FixtureDriver, registerFixtureDriver } from '../testing/fixture-driver';
+import { createFixtureDriver, type FixtureDriver, inboxServiceOf, registerFixtureDriver } from '../testing/fixture-driver';
 
 /** docs/inbox-api.md "Messages": lists, sends, delivery, edit, delete, reactions, forward, counts, media. */
 let t: TestApp;
@@ -580,6 +580,49 @@ describe('cross-tenant', () => {
     expect(await kit.messageRow(message.id)).toEqual(before);
     expect(await kit.knex('messages').where({ ticketId: ticket.id })).toHaveLength(1);
     expect(driver.sent).toHaveLength(1);
+  });
+
+  it("fills the message variables of an agent's message (a quick reply's {{name}}) before it is stored and sent", async () => {
+    const ticket = await agentTicket();
+    const contact = await kit.knex('contacts').where({ id: ticket.contactId }).first('name');
+    const message = await sendOne(agent, ticket.id, { body: 'Olá, {{firstName}}! Eu sou {{userName}}, {{unknown}}.' });
+    const expected = `Olá, ${String(contact.name).split(/\s+/)[0]}! Eu sou Ana Agente, {{unknown}}.`;
+    expect(message.body).toBe(expected);
+    expect(await kit.settled(message.id)).toMatchObject({ body: expected, sendStatus: 'sent' });
+    expect(driver.sent.map((sent) => sent.message.body)).toEqual([expected]);
+  });
+
+  it('fails a message at once, with why, when its connection is not connected — by the job and by deliver alike', async () => {
+    // an id of its own: the kit's tickets name connection 1 without a row, whose absence other tests cached
+    const [connection] = await kit
+      .knex('whatsapps')
+      .insert({
+        id: 700_000 + Math.floor(Math.random() * 100_000),
+        companyId: acme,
+        name: 'Desconectado',
+        channel: 'whatsapp',
+        status: 'DISCONNECTED',
+        token: `dc${Date.now()}`,
+      })
+      .returning('id');
+    const ticket = await agentTicket({ whatsappId: connection.id });
+    const message = await sendOne(agent, ticket.id, { body: 'não vai sair' });
+    expect(await kit.settled(message.id)).toMatchObject({ sendStatus: 'failed', sendError: 'ERR_WAPP_NOT_INITIALIZED', ack: 0 });
+    // the product's own delivery (a campaign's) meets the same rule
+    const [stored] = await kit
+      .knex('messages')
+      .insert({
+        companyId: acme,
+        ticketId: ticket.id,
+        body: 'campanha',
+        fromMe: true,
+        whatsappId: connection.id,
+        sendStatus: 'pending',
+      })
+      .returning('id');
+    const [outcome] = await runInTenant({ companyId: acme }, () => inboxServiceOf(t).deliver([Number(stored.id)]));
+    expect(outcome).toMatchObject({ status: 'failed', error: 'ERR_WAPP_NOT_INITIALIZED' });
+    expect(driver.sent).toHaveLength(0);
   });
 
   it("delivers a message with a fresh driver registered per app (the registry is the app's)", async () => {

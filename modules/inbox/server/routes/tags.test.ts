@@ -60,6 +60,39 @@ describe('tags', () => {
     }
   });
 
+  it('lets only lane managers (dashboard:view) create, change or delete lanes; plain tags stay open', async () => {
+    const lane = (await post({ name: 'Managed lane', kanban: 1 })).json() as Tag;
+    const plain = (await post({ name: 'Agent plain' }, agent.token)).json() as Tag;
+    const refused = [
+      await post({ name: 'Agent lane', kanban: 1 }, agent.token),
+      await t.inject({ method: 'PUT', url: `/api/tags/${lane.id}`, token: agent.token, payload: { name: 'Renamed lane' } }),
+      await t.inject({ method: 'PUT', url: `/api/tags/${lane.id}`, token: agent.token, payload: { name: 'Lane', kanban: 0 } }),
+      await t.inject({
+        method: 'PUT',
+        url: `/api/tags/${plain.id}`,
+        token: agent.token,
+        payload: { name: 'Now a lane', kanban: 1 },
+      }),
+      await t.inject({ method: 'DELETE', url: `/api/tags/${lane.id}`, token: agent.token }),
+    ];
+    for (const res of refused) {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(res.json()).toEqual({ error: 'ERR_NO_PERMISSION' });
+    }
+    expect((await t.inject({ method: 'GET', url: `/api/tags/${lane.id}`, token: admin.token })).json()).toMatchObject({
+      name: 'Managed lane',
+      kanban: 1,
+    });
+    const renamed = await t.inject({
+      method: 'PUT',
+      url: `/api/tags/${plain.id}`,
+      token: agent.token,
+      payload: { name: 'Plain again' },
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await t.inject({ method: 'DELETE', url: `/api/tags/${lane.id}`, token: admin.token })).statusCode).toBe(204);
+  });
+
   it('takes lanes that are kanban tags of the company only', async () => {
     const lane = (await post({ name: 'Lane one', kanban: 1, color: '#00ff00' })).json() as Tag;
     const plain = (await post({ name: 'Plain one' })).json() as Tag;

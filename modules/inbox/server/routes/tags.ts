@@ -63,7 +63,7 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tags',
     {
-      schema: { body: TagBody, response: { 201: TagSchema, ...errorResponses(400) } },
+      schema: { body: TagBody, response: { 201: TagSchema, ...errorResponses(400, 403) } },
       config: access.authenticated,
     },
     async (request, reply) => reply.status(201).send(await tags.createTag(ctx, await callerOf(ctx, request), request.body)),
@@ -72,7 +72,7 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/tags/:id',
     {
-      schema: { params: IdParams, body: TagBody, response: { 200: TagSchema, ...errorResponses(400, 404) } },
+      schema: { params: IdParams, body: TagBody, response: { 200: TagSchema, ...errorResponses(400, 403, 404) } },
       config: { ...access.authenticated, fixtureParams: { id: 'tag' } },
     },
     async (request) => tags.updateTag(ctx, await callerOf(ctx, request), request.params.id, request.body),
@@ -81,7 +81,7 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/tags/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
       config: { ...access.authenticated, fixtureParams: { id: 'tag' } },
     },
     async (request, reply) => {

@@ -1,3 +1,4 @@
+import { DEFAULT_CUSTOMER_TEXTS } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExistingTicketInfo, Ticket, TicketLog } from '../../shared/types';
@@ -207,6 +208,33 @@ describe('PUT /tickets/:id — return to queue, resolve, ignore', () => {
     await put(agent1, ticket.id, { status: 'closed', sendFarewellMessage: true });
     expect(await messagesOf(ticket.id)).toEqual([{ body: 'Até logo, Júlia!', fromMe: true, userId: agent1.id }]);
     expect((await kit.row(ticket.id)).status).toBe('closed');
+  });
+
+  it("sends the product's default farewell, in the closer's language, when nobody wrote one", async () => {
+    // agent2 has no farewell of their own, and the ticket's connection none either
+    const ticket = await kit.ticket(companyId, {
+      contactId: await kit.contact(companyId),
+      status: 'open',
+      queueId: q2,
+      userId: agent2.id,
+    });
+    const res = await t.inject({
+      method: 'PUT',
+      url: `/api/tickets/${ticket.id}`,
+      token: agent2.token,
+      headers: { 'accept-language': 'es' },
+      payload: { status: 'closed', sendFarewellMessage: true },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await messagesOf(ticket.id)).toEqual([{ body: DEFAULT_CUSTOMER_TEXTS.es.farewell, fromMe: true, userId: agent2.id }]);
+    const other = await kit.ticket(companyId, {
+      contactId: await kit.contact(companyId),
+      status: 'open',
+      queueId: q2,
+      userId: agent2.id,
+    });
+    await put(agent2, other.id, { status: 'closed', sendFarewellMessage: true });
+    expect(await messagesOf(other.id)).toEqual([{ body: DEFAULT_CUSTOMER_TEXTS.pt.farewell, fromMe: true, userId: agent2.id }]);
   });
 
   it('with requiredTag, refuses to resolve a ticket whose contact has no tag', async () => {

@@ -205,7 +205,14 @@ export default defineRoutes((app, ctx) => {
     },
     async (request) => {
       const { viewer, companyId, mask } = await callerOf(ctx, request);
-      const ticket = await updateTicket(ctx, companyId, viewer, request.params.id, request.body);
+      const ticket = await updateTicket(
+        ctx,
+        companyId,
+        viewer,
+        request.params.id,
+        request.body,
+        request.headers['accept-language'] ?? null,
+      );
       return masked(ticket, mask);
     },
   );

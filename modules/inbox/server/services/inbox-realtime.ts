@@ -61,6 +61,11 @@ export class InboxRealtime {
     return { loadedAt: Date.now(), viewers, masksUsers: masksNumbers('user', settings) };
   }
 
+  /** The ids of the users who may see a ticket in this state (`InboxService.ticketAudience`). */
+  async entitledUserIds(companyId: number, ticket: VisibleTicketFields): Promise<number[]> {
+    return this.entitled(await this.audience(companyId), ticket).map((viewer) => viewer.id);
+  }
+
   /** Users entitled to a ticket in any of the given states. */
   private entitled(audience: Audience, ...states: Array<VisibleTicketFields | null>): Viewer[] {
     return audience.viewers.filter((viewer) => states.some((state) => state !== null && canSeeTicket(viewer, state)));

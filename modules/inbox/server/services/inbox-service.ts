@@ -7,7 +7,6 @@ import {
   type InboxService,
   type PluginContext,
   runInTenant,
-  type SystemMessage,
 } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { MediaType, MessageReaction, TicketLogType } from '../../shared/types';
@@ -22,13 +21,13 @@ import { type StoredMedia, storeInboundMedia } from './media-upload';
 import { emitMessageChanged } from './message-actions.service';
 import { previewOf, sendTextMessage } from './message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from './message-serializer';
-import { fillMessageVariables } from './message-variables';
 import { checkNumbers, deliverNow, stageOutbound } from './outbound-stage';
 import { type NamedStatement, named, runStatement, valuesOf } from './prepared';
 import { writeTicketLog } from './ticket-logs';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
-import { loadTicket, TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
-import type { VisibleTicketFields } from './visibility';
+import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from './ticket-serializer';
+import { fillTicketVariables } from './ticket-variables';
+import { canSeeTicket, type VisibleTicketFields, viewerOf } from './visibility';
 
 /** Postgres unique violation: a concurrent receive made the same contact, identity or ticket first. */
 const UNIQUE_VIOLATION = '23505';
@@ -944,24 +943,12 @@ function inScope<T>(companyId: number, fn: () => Promise<T>): Promise<T> {
   return runInTenant({ companyId }, fn);
 }
 
-/** A product message's text with the message variables (1-core §9) filled from its ticket, as the inbox's own. */
-async function withVariables(
-  ctx: PluginContext,
-  companyId: number,
-  ticketId: number,
-  template: string,
-  variables: NonNullable<SystemMessage['variables']>,
-): Promise<string> {
-  if (!template.includes('{{')) return template;
-  const ticket = await loadTicket(ctx.db.knex, companyId, ticketId);
-  if (!ticket) return template;
-  return fillMessageVariables(template, {
-    contact: ticket.contact,
-    user: ticket.user,
-    ticket,
-    queue: ticket.queue,
-    connection: variables.connection ?? ticket.whatsapp,
-  });
+/** The fields visibility reads of a ticket of the company; null when there is none. */
+async function visibilityFields(knex: Knex, companyId: number, ticketId: number): Promise<VisibleTicketFields | null> {
+  const row = (await knex('tickets').where({ companyId, id: ticketId }).first('userId', 'queueId', 'isGroup', 'status')) as
+    | VisibleTicketFields
+    | undefined;
+  return row ?? null;
 }
 
 /** The inbox service other features and channel drivers use (`ctx.services.use('inbox')`). */
@@ -1064,7 +1051,9 @@ export function createInboxService(ctx: PluginContext): InboxService {
       const message = await sendTextMessage(ctx, {
         companyId,
         ticketId: input.ticketId,
-        body: input.variables ? await withVariables(ctx, companyId, input.ticketId, input.body, input.variables) : input.body,
+        body: input.variables
+          ? await fillTicketVariables(ctx, companyId, input.ticketId, input.body, { connection: input.variables.connection })
+          : input.body,
         userId: input.userId ?? null,
         automation: input.automation ?? null,
       });
@@ -1076,6 +1065,16 @@ export function createInboxService(ctx: PluginContext): InboxService {
     stageOutbound: (items, options) => stageOutbound(ctx, items, options),
     deliver: (messageIds) => deliverNow(ctx, messageIds),
     checkNumbers: (input) => checkNumbers(ctx, input),
+
+    async canSeeTicket(user, ticketId) {
+      const ticket = await visibilityFields(knex, user.companyId, ticketId);
+      return ticket !== null && canSeeTicket(viewerOf(user), ticket);
+    },
+
+    async ticketAudience(companyId, ticketId) {
+      const ticket = await visibilityFields(knex, companyId, ticketId);
+      return ticket ? inboxState(ctx).realtime.entitledUserIds(companyId, ticket) : [];
+    },
 
     async applyTicketChange(change) {
       const companyId = currentTenant()?.companyId;

@@ -11,6 +11,7 @@ import { enqueueDelivery, type OutboundDraft, signBody, storeOutbound } from './
 import { loadMessage, loadTicketPageJson } from './message-serializer';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
 import { masksNumbers } from './ticket-serializer';
+import { fillTicketVariables } from './ticket-variables';
 import { canSeeTicket, type VisibleTicketFields, viewerOf } from './visibility';
 
 /** Whether deleted messages are dropped from lists and events (LGPD: both settings enabled). */
@@ -216,7 +217,8 @@ export function requireOpenTicket(ticket: TicketModel): void {
 
 /**
  * An agent's send on an open ticket: text, files (one message each, the caption on the first), a contact
- * card; signed when asked; replying to a message of the same ticket. Stored, delivered, emitted.
+ * card; message variables (1-core §9) filled, as the composer's preview shows them; signed when asked;
+ * replying to a message of the same ticket. Stored, delivered, emitted.
  */
 export async function sendAgentMessage(
   ctx: PluginContext,
@@ -235,7 +237,9 @@ export async function sendAgentMessage(
       });
     }
   }
-  const body = text !== '' && input.signMessage ? signBody(user.name, text) : text;
+  // variables (a quick reply's `{{name}}` …) are filled here, once, so what is stored is what the customer reads
+  const filled = text === '' ? text : await fillTicketVariables(ctx, user.companyId, ticket.id, text, { user });
+  const body = filled !== '' && input.signMessage ? signBody(user.name, filled) : filled;
   const drafts: OutboundDraft[] = [];
   if (input.files.length > 0) {
     input.files.forEach((file, index) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fillMessageVariables, greetingForHour, messageVariables, ticketProtocol } from './message-variables';
+import { fillMessageVariables, greetingForHour, messageVariables, ticketProtocol } from '../../shared/message-variables';
 
 /** The message variables of 1-core §9. */
 describe('message variables', () => {

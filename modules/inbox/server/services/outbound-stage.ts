@@ -1,7 +1,6 @@
 import {
   currentTenant,
   type DeliveryOutcome,
-  isAppError,
   type PluginContext,
   type StagedOutbound,
   type StageOutboundItem,
@@ -9,6 +8,7 @@ import {
 } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { deliverMessage } from '../jobs/deliver-message';
+import { attemptDelivery } from './delivery-attempt';
 import { driverFor } from './driver-registry';
 import { inboxState } from './inbox-state';
 import { loadMessages } from './message-serializer';
@@ -311,8 +311,7 @@ type DeliveryResult = {
 
 /**
  * `InboxService.deliver`: the delivery job's step (jobs/deliver-message.ts) for a batch — the same outcomes
- * (no driver: ERR_WAPP_NOT_INITIALIZED; a driver's AppError code, else ERR_SENDING_WAPP_MSG; sent with the
- * channel's id and ack), the same skips (sent, private, deleted, inbound), the same `appMessage update` —
+ * (the one rule of `attemptDelivery`), the same skips (sent, private, deleted, inbound), the same `appMessage update` —
  * with one read and one write for the whole batch instead of a few statements per message. A message that
  * quotes another, or whose write meets the channel's echo of it, takes the job's own path.
  */
@@ -416,46 +415,40 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
   });
 }
 
-/** One message through its channel's driver, as the delivery job does it. */
+/** One message through its channel, by the delivery job's own rule (`attemptDelivery`). */
 async function sendOne(ctx: PluginContext, companyId: number, row: DeliveryRow): Promise<DeliveryResult> {
   const id = Number(row.id);
-  const driver = driverFor(ctx, row.channel);
-  if (!driver) return { id, status: 'failed', channelMessageId: null, ack: 0, error: 'ERR_WAPP_NOT_INITIALIZED' };
   const mediaPath = row.mediaPath;
-  try {
-    const sent = await driver.send(
-      {
-        companyId,
-        whatsappId: row.whatsappId,
-        channel: row.channel,
-        ticket: { id: row.ticketId, uuid: row.uuid, isGroup: row.isGroup },
-        contact: { id: row.contactId, number: row.number, identifiers: row.identifiers },
-      },
-      {
-        messageId: id,
-        body: row.body,
-        mediaType: row.mediaType,
-        ...(mediaPath
-          ? {
-              media: {
-                fileName: row.mediaName ?? mediaPath.split('/').pop() ?? 'file',
-                mimetype: row.dataJson?.mimetype ?? null,
-                storageKey: mediaPath,
-                open: () => ctx.storage.get(companyId, mediaPath),
-              },
-            }
-          : {}),
-        quoted: null,
-        vCard: row.mediaType === 'contactMessage' ? row.body : null,
-        isForwarded: row.isForwarded,
-      },
-    );
-    return { id, status: 'sent', channelMessageId: sent.channelMessageId, ack: sent.ack ?? 1, error: null };
-  } catch (error) {
-    const code = isAppError(error) ? error.code : 'ERR_SENDING_WAPP_MSG';
-    if (!isAppError(error)) ctx.log.warn({ err: error, messageId: id }, 'channel driver failed to send');
-    return { id, status: 'failed', channelMessageId: null, ack: 0, error: code.slice(0, 60) };
-  }
+  const attempt = await attemptDelivery(
+    ctx,
+    companyId,
+    {
+      companyId,
+      whatsappId: row.whatsappId,
+      channel: row.channel,
+      ticket: { id: row.ticketId, uuid: row.uuid, isGroup: row.isGroup },
+      contact: { id: row.contactId, number: row.number, identifiers: row.identifiers },
+    },
+    {
+      messageId: id,
+      body: row.body,
+      mediaType: row.mediaType,
+      ...(mediaPath
+        ? {
+            media: {
+              fileName: row.mediaName ?? mediaPath.split('/').pop() ?? 'file',
+              mimetype: row.dataJson?.mimetype ?? null,
+              storageKey: mediaPath,
+              open: () => ctx.storage.get(companyId, mediaPath),
+            },
+          }
+        : {}),
+      quoted: null,
+      vCard: row.mediaType === 'contactMessage' ? row.body : null,
+      isForwarded: row.isForwarded,
+    },
+  );
+  return { id, ...attempt };
 }
 
 /** `InboxService.checkNumbers`: the channel driver's answer, or unknown for each number. */

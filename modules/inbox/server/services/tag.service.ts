@@ -123,8 +123,20 @@ async function emitTag(ctx: PluginContext, companyId: number, payload: TagEvent)
   await ctx.events.publish('tag.changed', { companyId, tagId: 'tag' in payload ? payload.tag.id : payload.tagId });
 }
 
+/**
+ * Kanban lanes are kanban tags: creating, changing or deleting one, or turning a tag into a lane or back,
+ * needs the permission behind the board's '+ Adicionar colunas' button (dashboard:view, 2-administration
+ * §Tags and kanban). Plain tags stay open to every user.
+ */
+function requireLaneManager(ctx: PluginContext, caller: Caller, ...kanban: Array<number | undefined>): void {
+  if (kanban.some((value) => value === 1) && !ctx.access.can(caller.user, 'dashboard:view')) {
+    throw new AppError('ERR_NO_PERMISSION');
+  }
+}
+
 /** Creates a tag (colour #7C7C7C and kanban 0 unless given). */
 export async function createTag(ctx: PluginContext, caller: Caller, input: TagInput): Promise<TagJson> {
+  requireLaneManager(ctx, caller, input.kanban);
   await requireCompanyUser(ctx, caller.companyId, input.userId);
   const columns = await tagColumns({ ...input, userId: undefined });
   const tag = await Tag.query().insert({
@@ -142,6 +154,7 @@ export async function createTag(ctx: PluginContext, caller: Caller, input: TagIn
 export async function updateTag(ctx: PluginContext, caller: Caller, id: number, input: TagInput): Promise<TagJson> {
   const current = await Tag.query().findById(id);
   if (!current) throw new AppError('ERR_NO_TAG_FOUND');
+  requireLaneManager(ctx, caller, current.kanban, input.kanban);
   await requireCompanyUser(ctx, caller.companyId, input.userId);
   const columns = await tagColumns({ ...input, userId: undefined }, id);
   await Tag.query()
@@ -176,6 +189,7 @@ async function notifyTicketsCarrying(ctx: PluginContext, companyId: number, tick
 export async function deleteTag(ctx: PluginContext, caller: Caller, id: number): Promise<void> {
   const tag = await Tag.query().findById(id);
   if (!tag) throw new AppError('ERR_NO_TAG_FOUND');
+  requireLaneManager(ctx, caller, tag.kanban);
   const tickets = await ticketsCarrying(id);
   await Tag.query().deleteById(id);
   await emitTag(ctx, caller.companyId, { action: 'delete', tagId: id });

@@ -1,11 +1,11 @@
-import { AppError, type ConnectionProfile, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type ConnectionProfile, defaultCustomerTexts, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
+import { fillMessageVariables } from '../../shared/message-variables';
 import type { TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { Ticket } from '../models/ticket';
 import { inboxState } from './inbox-state';
 import { readContactMessages, sendReadReceipts } from './message-actions.service';
 import { sendTextMessage } from './message-send.service';
-import { fillMessageVariables } from './message-variables';
 import {
   isOneActiveTicketViolation,
   otherActiveTicketId,
@@ -71,19 +71,16 @@ function connectionLookup(ctx: PluginContext, companyId: number): ConnectionLook
 
 /**
  * Whether resolving this ticket asks the contact for a rating first (issue 5 "rating"): the company's
- * userRating on, the connection's ratingMessage set, an open (not group) ticket with an agent and no rating
- * yet. The ticket then waits in `nps`; the channels plugin sends the question and closes it on the answer.
+ * userRating on, an open (not group) ticket with an agent and no rating yet. A connection without its own
+ * ratingMessage asks the product's default question (`DEFAULT_CUSTOMER_TEXTS`). The ticket then waits in `nps`; the channels plugin sends the question and closes it on the answer.
  */
 async function asksForRating(
   trx: Knex.Transaction,
   companyId: number,
   ticket: Ticket,
   settings: Record<string, string>,
-  connectionOf: ConnectionLookup,
 ): Promise<boolean> {
   if (settings.userRating !== 'enabled' || ticket.status !== 'open' || ticket.isGroup || ticket.userId === null) return false;
-  const connection = await connectionOf(ticket.whatsappId);
-  if (!connection?.ratingMessage.trim()) return false;
   const rated = await trx('ticketRatings').where({ companyId, ticketId: ticket.id }).first('id');
   return !rated;
 }
@@ -113,7 +110,8 @@ export async function findVisibleTicket(viewer: Viewer, ticketId: number, trx?: 
  * - reopen (closed → open): the caller's; log `reopen`; refused while the contact has another active ticket.
  * - return to queue (open → pending): no user; log `pending`.
  * - resolve (open → closed): requiredTag needs a contact tag; log `closed`; farewell on request (the agent's
- *   farewellMessage, else the connection's complationMessage). With ratings on (`asksForRating`) the
+ *   farewellMessage, else the connection's complationMessage, else the product's default in the closer's
+ *   language). With ratings on (`asksForRating`) the
  *   ticket goes to `nps` instead, to be closed by the rating flow (the farewell comes then).
  * - ignore (pending/lgpd → closed): only admins or userClosePendingTicket; log `closed`.
  * Without a status, a user on a waiting ticket accepts it and `userId: null` on an attended one returns it
@@ -128,7 +126,6 @@ async function planTransition(
   input: TicketUpdateInput,
   settings: Record<string, string>,
   trx: Knex.Transaction,
-  connectionOf: ConnectionLookup,
 ): Promise<TransitionPlan> {
   const plan: TransitionPlan = { patch: {}, logs: [], messages: [], reactivates: false };
   const now = new Date();
@@ -211,7 +208,7 @@ async function planTransition(
           const tagged = await knex('contactTags').where({ companyId, contactId: ticket.contactId }).first('tagId');
           if (!tagged) throw new AppError('ERR_TICKET_TAG_REQUIRED');
         }
-        if (await asksForRating(trx, companyId, ticket, settings, connectionOf)) {
+        if (await asksForRating(trx, companyId, ticket, settings)) {
           // resolved by the agent, closed by the rating flow (logged `closed` then)
           log('nps', viewer.id, queueId);
           // the answer's counter of invalid replies starts again (amountUsedBotQueues, unused while in nps)
@@ -254,6 +251,7 @@ async function sendTransitionMessages(
   messages: AfterMessage[],
   settings: Record<string, string>,
   connectionOf: ConnectionLookup,
+  language: string | null,
 ): Promise<void> {
   if (messages.length === 0) return;
   const actor = (await ctx.db.knex('users').where({ id: viewer.id, companyId }).first('name', 'farewellMessage')) as
@@ -271,7 +269,11 @@ async function sendTransitionMessages(
     let template: string | undefined;
     if (message.kind === 'greeting') template = settings.greetingAcceptedMessage;
     else if (message.kind === 'farewell') {
-      template = actor?.farewellMessage?.trim() || (await connectionOf(ticket.whatsappId))?.complationMessage;
+      // closing always tells the visitor something: the product's farewell, in the closer's language, last
+      template =
+        actor?.farewellMessage?.trim() ||
+        (await connectionOf(ticket.whatsappId))?.complationMessage.trim() ||
+        defaultCustomerTexts(language).farewell;
     } else if (message.kind === 'transferNotice') template = settings.transferMessage;
     else template = message.text;
     const body = template?.trim() ? fillMessageVariables(template, source) : '';
@@ -302,6 +304,8 @@ export async function updateTicket(
   viewer: Viewer,
   ticketId: number,
   input: TicketUpdateInput,
+  /** The closer's language (`Accept-Language`), for the product's default farewell. */
+  language: string | null = null,
 ): Promise<TicketShape> {
   const { knex } = ctx.db;
   const settings = await ctx.settings.all(companyId);
@@ -315,7 +319,7 @@ export async function updateTicket(
   try {
     outcome = await ctx.db.transaction(async (trx) => {
       const ticket = await findVisibleTicket(viewer, ticketId, trx);
-      const plan = await planTransition(knex, companyId, viewer, ticket, input, settings, trx, connectionOf);
+      const plan = await planTransition(knex, companyId, viewer, ticket, input, settings, trx);
       const changed = changes(ticket, plan.patch) || plan.logs.length > 0;
       if (changed) {
         if (plan.reactivates) {
@@ -352,7 +356,7 @@ export async function updateTicket(
     : await loadTicket(knex, companyId, ticketId);
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
   if (outcome.messages.length > 0) {
-    await sendTransitionMessages(ctx, companyId, viewer, ticket, outcome.messages, settings, connectionOf);
+    await sendTransitionMessages(ctx, companyId, viewer, ticket, outcome.messages, settings, connectionOf, language);
     ticket = (await loadTicket(knex, companyId, ticketId)) ?? ticket;
   }
   return ticket;

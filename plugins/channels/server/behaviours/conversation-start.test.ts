@@ -83,7 +83,7 @@ async function company(queueNames: string[] = [], companyGreeting = 'Saudação 
 
 /** A WhatsApp connection of the company (its fields as stored). */
 const connection = (companyId: number, fields: Record<string, unknown> & { queueIds?: number[] }) =>
-  kit.connection(companyId, { channel: 'whatsapp', name: 'Loja Centro', ...fields });
+  kit.connection(companyId, { channel: 'whatsapp', name: 'Loja Centro', status: 'CONNECTED', ...fields });
 
 /** A contact writing on a connection: each `say` is one inbound message; answers the bot's replies to it. */
 function contact(companyId: number, whatsappId: number, name = 'Maria Silva') {

@@ -1,5 +1,6 @@
 import {
   type ChannelDriver,
+  DEFAULT_CUSTOMER_TEXTS,
   type InboundMessage,
   type InboxService,
   type PluginContext,
@@ -9,7 +10,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChannelsKit, type KitConnectionFields, type KitUser } from '../test/kit';
 import { parseRating, RATING_INSTRUCTION, RATING_INVALID } from './rating';
-import { fireTimer, sweepTimers, type TimerKind } from './timers';
+import { DEFAULT_RATING_EXPIRY_MINUTES, fireTimer, sweepTimers, type TimerKind } from './timers';
 
 /**
  * How conversations go on and end on every channel (docs/channels/lifecycle.md), turn by turn: a
@@ -76,7 +77,12 @@ interface Conversation {
 
 /** A connection of the test's channel with `fields`, and a contact's first message on it (a pending ticket in queue A). */
 async function conversation(fields: KitConnectionFields = {}): Promise<Conversation> {
-  const whatsappId = await kit.connection(companyId, { channel: CHANNEL, queueIds: [queueA, queueB], ...fields });
+  const whatsappId = await kit.connection(companyId, {
+    channel: CHANNEL,
+    status: 'CONNECTED',
+    queueIds: [queueA, queueB],
+    ...fields,
+  });
   const number = newNumber();
   const { ticketId } = await inbox.receive(inbound(whatsappId, number, 'Olá, preciso de ajuda'));
   return { whatsappId, number, ticketId };
@@ -235,10 +241,35 @@ describe('rating (NPS 0–10)', () => {
     expect(await kit.knex('ticketRatings').where({ companyId, ticketId: c.ticketId })).toEqual([]);
   });
 
-  it('closes directly when the company has ratings off or the connection has no ratingMessage', async () => {
-    const c = await conversation({ ...rated, ratingMessage: '' });
+  it('works with defaults when the connection has no ratingMessage, expiresTicketNPS or farewell', async () => {
+    const c = await conversation({ ratingMessage: '', expiresTicketNPS: 0, complationMessage: '' });
     await accept(c);
-    expect((await resolve(c)).status).toBe('closed');
+    expect((await resolve(c)).status).toBe('nps');
+    const question = `${DEFAULT_CUSTOMER_TEXTS.pt.rating}\n\n${RATING_INSTRUCTION}`;
+    expect((await sentOn(c)).at(-1)).toEqual({ body: question, automation: 'rating' });
+    // unanswered, it closes after the default wait
+    await elapse(c, DEFAULT_RATING_EXPIRY_MINUTES - 1);
+    expect(await fire(c, 'rating')).toBe(false);
+    await elapse(c, 2);
+    expect(await fire(c, 'rating')).toBe(true);
+    expect((await ticketOf(c)).status).toBe('closed');
+    // answered, it closes with the default farewell
+    const answered = await conversation({ ratingMessage: '', complationMessage: '' });
+    await accept(answered);
+    await resolve(answered);
+    await contactWrites(answered, '10');
+    expect((await sentOn(answered)).at(-1)).toEqual({ body: DEFAULT_CUSTOMER_TEXTS.pt.farewell, automation: 'farewell' });
+  });
+
+  it('closes directly when the company has ratings off', async () => {
+    await ctx.settings.set(companyId, 'userRating', 'disabled');
+    try {
+      const c = await conversation(rated);
+      await accept(c);
+      expect((await resolve(c)).status).toBe('closed');
+    } finally {
+      await ctx.settings.set(companyId, 'userRating', 'enabled');
+    }
   });
 });
 

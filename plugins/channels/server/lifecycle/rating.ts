@@ -1,5 +1,5 @@
-import type { BalcaoEvents, PluginContext } from '@balcao/plugin-sdk/server';
-import { AUTOMATION } from './timers';
+import { type BalcaoEvents, defaultCustomerTexts, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AUTOMATION, DEFAULT_RATING_EXPIRY_MINUTES } from './timers';
 
 /**
  * The rating (NPS 0–10) of a resolved ticket (docs/channels/lifecycle.md "Rating"). The inbox puts
@@ -53,22 +53,26 @@ export async function ratingLimits(
   companyId: number,
   whatsappId: number | null,
 ): Promise<{ maxUseBotQueuesNPS: number; expiresTicketNPS: number }> {
-  if (whatsappId === null) return { maxUseBotQueuesNPS: 0, expiresTicketNPS: 0 };
+  if (whatsappId === null) return { maxUseBotQueuesNPS: 0, expiresTicketNPS: DEFAULT_RATING_EXPIRY_MINUTES };
   const row = (await ctx.db
     .knex('whatsapps')
     .where({ companyId, id: whatsappId })
     .first('maxUseBotQueuesNPS', 'expiresTicketNPS')) as Record<string, unknown> | undefined;
   const read = (camel: string) => Number(row?.[camel] ?? row?.[camel.replace(/NPS$/, 'Nps')] ?? 0) || 0;
-  return { maxUseBotQueuesNPS: read('maxUseBotQueuesNPS'), expiresTicketNPS: read('expiresTicketNPS') };
+  return {
+    maxUseBotQueuesNPS: read('maxUseBotQueuesNPS'),
+    expiresTicketNPS: read('expiresTicketNPS') || DEFAULT_RATING_EXPIRY_MINUTES,
+  };
 }
 
-/** The ticket went to `nps` (`ticket.updated`): the connection's ratingMessage and how to answer. */
+/** The ticket went to `nps` (`ticket.updated`): the connection's ratingMessage (or the default) and how to answer. */
 export async function askForRating(ctx: PluginContext, companyId: number, ticketId: number): Promise<void> {
   const ticket = await loadTicket(ctx, companyId, ticketId);
   if (ticket?.status !== 'nps') return;
   const connection = await connectionOf(ctx, companyId, ticket.whatsappId);
-  const question = connection?.ratingMessage.trim();
-  const body = question ? `${question}\n\n${RATING_INSTRUCTION}` : RATING_INSTRUCTION;
+  // a connection without its own question asks the product's default one
+  const question = connection?.ratingMessage.trim() || defaultCustomerTexts().rating;
+  const body = `${question}\n\n${RATING_INSTRUCTION}`;
   await ctx.services.use('inbox').send({
     ticketId,
     body,
@@ -80,7 +84,7 @@ export async function askForRating(ctx: PluginContext, companyId: number, ticket
 /**
  * Closes a ticket of the rating flow (from `nps` only: an agent who took it meanwhile keeps it), logged
  * `closed` by the system, then sends the farewell: the agent's own farewellMessage, else the connection's
- * complationMessage.
+ * complationMessage, else the product's default.
  */
 async function closeRated(ctx: PluginContext, companyId: number, ticket: RatingTicket, rated: boolean): Promise<boolean> {
   const inbox = ctx.services.use('inbox');
@@ -102,15 +106,14 @@ async function closeRated(ctx: PluginContext, companyId: number, ticket: RatingT
           | { farewellMessage: string | null }
           | undefined);
   const connection = await connectionOf(ctx, companyId, ticket.whatsappId);
-  const farewell = agent?.farewellMessage?.trim() || connection?.complationMessage.trim();
-  if (farewell) {
-    await inbox.send({
-      ticketId: ticket.id,
-      body: farewell,
-      automation: AUTOMATION.farewell,
-      variables: { connection: connection ? { name: connection.name } : null },
-    });
-  }
+  // closing always tells the contact something: the product's farewell when nobody wrote one
+  const farewell = agent?.farewellMessage?.trim() || connection?.complationMessage.trim() || defaultCustomerTexts().farewell;
+  await inbox.send({
+    ticketId: ticket.id,
+    body: farewell,
+    automation: AUTOMATION.farewell,
+    variables: { connection: connection ? { name: connection.name } : null },
+  });
   return true;
 }
 

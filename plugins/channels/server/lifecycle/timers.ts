@@ -2,6 +2,13 @@ import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 
 /**
+ * How long a rating question waits for its answer when the connection sets no expiresTicketNPS: ratings
+ * turned on in Settings work without filling the connection first, and a ticket never waits in `nps` for
+ * ever.
+ */
+export const DEFAULT_RATING_EXPIRY_MINUTES = 15;
+
+/**
  * The conversation timers of every connection (docs/channels/lifecycle.md): inactivity reminder,
  * expiry, rating expiry and redirect. Each is a delayed job named after the message or change that armed
  * it (`ctx.jobs.enqueue` with a jobId: armed twice, it is one job; Redis keeps it across restarts), plus a
@@ -68,10 +75,11 @@ const DUE_AT: Record<TimerKind, { where: string; dueAt: string }> = {
         ELSE coalesce((SELECT max(m.created_at) ${TICKET_MESSAGES} AND m.from_me AND ${NOT_REMINDER}), last.created_at)
       END + w.expires_ticket * interval '1 minute'`,
   },
-  // the rating question (or its repetition) unanswered for expiresTicketNPS minutes
+  // the rating question (or its repetition) unanswered for expiresTicketNPS minutes (default 15)
   rating: {
-    where: `w.expires_ticket_nps > 0 AND t.status = 'nps'`,
-    dueAt: `coalesce(last.created_at, t.updated_at) + w.expires_ticket_nps * interval '1 minute'`,
+    where: `t.status = 'nps'`,
+    dueAt: `coalesce(last.created_at, t.updated_at)
+      + (CASE WHEN w.expires_ticket_nps > 0 THEN w.expires_ticket_nps ELSE ${DEFAULT_RATING_EXPIRY_MINUTES} END) * interval '1 minute'`,
   },
   // waiting for an agent, in another queue than sendIdQueue, for timeSendQueue minutes since its last change
   redirect: {

@@ -4,8 +4,10 @@ import { publishLive } from '../webchat/live';
 
 /**
  * `POST /webchat-typing/:ticketId` `{ typing }` → 204: the inbox composer tells the visitor of a webchat
- * ticket that an agent is typing (debounced by the composer). Only someone who may work on the ticket:
- * an admin, its agent, or — while nobody took it — an agent of its queue. Other channels: nothing to do.
+ * ticket that an agent is typing (debounced by the composer). A ticket the agent can't see (the inbox's
+ * visibility rule, through the SDK) is answered as absent, as every inbox route does; of those they see,
+ * only someone who may work on it: an admin, its agent, or — while nobody took it — an agent of its queue.
+ * Other channels: nothing to do.
  */
 export default defineRoutes((app, ctx) => {
   app.post(
@@ -21,6 +23,9 @@ export default defineRoutes((app, ctx) => {
     },
     async (request, reply) => {
       const user = await ctx.access.sessionUser(request);
+      if (!(await ctx.services.use('inbox').canSeeTicket(user, request.params.ticketId))) {
+        throw new AppError('ERR_NO_TICKET_FOUND');
+      }
       const ticket = await ctx.db
         .knex('tickets')
         .where({ companyId: user.companyId, id: request.params.ticketId })

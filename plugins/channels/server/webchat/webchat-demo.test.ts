@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebchatMessage } from '../../shared/webchat';
 import { DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
 import { channelsCtx } from '../test/kit';
+import { DEMO_WHATSAPP_NAME } from '../whatsapp/seed';
 import { seedWebchatDemo } from './seed';
 
 /**
@@ -72,5 +73,31 @@ describe('Acme demo website chat', () => {
     expect(menu.body).toContain('Vendas');
     expect(menu.body).toContain('Suporte');
     expect(menu.authorName).toBeNull();
+  });
+
+  it('gives the demo’s WhatsApp conversations a DISCONNECTED demo connection, on which a message fails with why', async () => {
+    const knex = t.balcao.core.knex;
+    const acme = t.demo.companies.acme;
+    const connection = await knex('whatsapps').where({ companyId: acme, channel: 'whatsapp', name: DEMO_WHATSAPP_NAME }).first();
+    expect(connection).toMatchObject({ status: 'DISCONNECTED', isDefault: false });
+    expect(
+      await knex('tickets').where({ companyId: acme, channel: 'whatsapp' }).whereNull('whatsappId').first('id'),
+    ).toBeUndefined();
+    const ticket = await knex('tickets').where({ companyId: acme, channel: 'whatsapp', status: 'open', isGroup: false }).first();
+    expect(ticket.whatsappId).toBe(connection.id);
+    const admin = await t.login('admin@acme.test');
+    const sent = await t.inject({
+      method: 'POST',
+      url: `/api/messages/${ticket.id}`,
+      token: admin.token,
+      payload: { body: 'Alguém aí?' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const id = sent.json().messages[0].id as number;
+    const settled = await waitFor(async () => {
+      const row = await knex('messages').where({ id }).first('sendStatus', 'sendError');
+      return row.sendStatus === 'pending' ? undefined : row;
+    });
+    expect(settled).toEqual({ sendStatus: 'failed', sendError: 'ERR_WAPP_NOT_INITIALIZED' });
   });
 });

@@ -541,6 +541,35 @@ describe('live events', () => {
     expect(registry.byConnection.has(w.whatsappId)).toBe(false);
   });
 
+  it('refuses agent typing on a ticket the agent cannot see, as the inbox does (404), and tells the visitor nothing', async () => {
+    const w = await widget();
+    const { sessionToken } = await session(w, { name: 'Rita' });
+    const sent = await post(w, sessionToken, { clientId: randomUUID(), body: 'oi' });
+    const { ticketId } = await kit.knex('messages').where({ id: sent.json().id }).first('ticketId');
+    // a queue-less waiting ticket: visible only with allTicket, which this agent lacks
+    const agent = await kit.user(w.companyId, 'user');
+    const seen = await t.inject({ method: 'GET', url: `/api/tickets/${ticketId}`, token: agent.token });
+    expect(seen.statusCode).toBe(404);
+    const typing = await t.inject({
+      method: 'POST',
+      url: `/api/webchat-typing/${ticketId}`,
+      token: agent.token,
+      payload: { typing: true },
+    });
+    expect(typing.statusCode).toBe(404);
+    expect(typing.json()).toEqual({ error: 'ERR_NO_TICKET_FOUND' });
+    // one who sees it (allTicket) may
+    await kit.knex('users').where({ id: agent.id }).update({ allTicket: 'enable' });
+    const { email } = await kit.knex('users').where({ id: agent.id }).first('email');
+    const again = await t.inject({
+      method: 'POST',
+      url: `/api/webchat-typing/${ticketId}`,
+      token: (await t.login(email)).token,
+      payload: { typing: true },
+    });
+    expect(again.statusCode, again.body).toBe(204);
+  });
+
   it('tells the agents who have the ticket open that the visitor is typing', async () => {
     const w = await widget();
     const { sessionToken } = await session(w, { name: 'Rita' });

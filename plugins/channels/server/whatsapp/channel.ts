@@ -42,7 +42,12 @@ export function whatsappDriver(ctx: PluginContext): ChannelDriver {
   }
   return {
     async send(target, message) {
-      const channelMessageId = whatsappMessageId(connectionOf(target), message.messageId);
+      const whatsappId = connectionOf(target);
+      // a deleted connection has no session to ever send it: refused now, not queued for ever
+      if (!(await knex('whatsapps').where({ companyId: target.companyId, id: whatsappId }).first('id'))) {
+        throw new AppError('ERR_NO_WAPP_FOUND');
+      }
+      const channelMessageId = whatsappMessageId(whatsappId, message.messageId);
       await queue(target, 'send', channelMessageId, { ...sendPayloadOf(message) }, message.messageId);
       return { channelMessageId, ack: 0 };
     },

@@ -4,6 +4,7 @@ import type { ChannelsArea } from '../index';
 import { whatsappChannel } from './channel';
 import { dropWhatsappHost, whatsappHost } from './host';
 import { sweepOutbox } from './outbox';
+import { seedWhatsappDemo } from './seed';
 
 export { whatsappHost } from './host';
 export { setWhatsAppTransport, setWhatsAppTransportDefaults, type WhatsAppTransport, whatsappTransport } from './transport';
@@ -17,6 +18,11 @@ const unregisters = new WeakMap<object, () => void>();
  * import.
  */
 export const whatsappArea: ChannelsArea = {
+  seed: {
+    async demo(ctx, demo) {
+      await seedWhatsappDemo(ctx, demo);
+    },
+  },
   jobs: {
     'whatsapp-outbox-sweep': {
       async handler(_data, ctx) {

@@ -235,7 +235,7 @@ describe('sessions', () => {
     expect(sent.status).toBe(201);
     const [message] = sent.body.messages;
     await eventually(async () => (await kit.knex('messages').where({ id: message.id }).first()).sendStatus !== 'pending');
-    // queued in the outbox: failed once the admin disconnects (nobody runs the session)
+    // and it stays failed once the admin disconnects (the connection refused it before any outbox)
     const disconnect = await kit.call(company.admin, 'DELETE', `/whatsappsession/${company.whatsappId}`);
     expect(disconnect.status).toBe(200);
     await eventually(async () => (await kit.knex('messages').where({ id: message.id }).first()).sendStatus === 'failed');

@@ -1,8 +1,9 @@
 import { runInTenant } from '@balcao/plugin-sdk/server';
-import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { connectSocket, createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KanbanKit } from '../test/kit';
 import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes';
+import { kanbanChannel } from './live';
 
 /** Lane moves and the lane automation (docs/kanban.md "Lane automation"). */
 let t: TestApp;
@@ -87,6 +88,41 @@ describe('a move on the board (DELETE then PUT)', () => {
     expect(res.statusCode).toBe(204);
     expect(await placementOf(ticket.id)).toBeUndefined();
     expect(await kit.laneLogs(ticket.id)).toHaveLength(0);
+  });
+});
+
+describe('who hears of a move (company-{id}-kanban)', () => {
+  it('reaches only the users who may see the ticket, as the inbox decides', async () => {
+    const { companyId, admin } = await kit.company();
+    const queue = await kit.queue(companyId);
+    const agent = await kit.user(companyId, { queueIds: [queue] });
+    const lane = await kit.lane(companyId);
+    // the admin's own ticket: the agent can't see it; a waiting ticket of the agent's queue: they can
+    const hidden = await kit.ticket(companyId, { queueId: queue, userId: admin.id });
+    const shown = await kit.ticket(companyId, { queueId: queue, status: 'pending' });
+    const url = await t.listen();
+    const socket = await connectSocket(url, companyId, agent.token);
+    const adminSocket = await connectSocket(url, companyId, admin.token);
+    const heard: number[] = [];
+    const adminHeard: number[] = [];
+    socket.on(kanbanChannel(companyId), (payload: { ticketId: number }) => heard.push(payload.ticketId));
+    adminSocket.on(kanbanChannel(companyId), (payload: { ticketId: number }) => adminHeard.push(payload.ticketId));
+    try {
+      await kit.boardMove(admin.token, hidden.id, lane);
+      await kit.boardMove(admin.token, shown.id, lane);
+      await until(
+        async () => heard.length + adminHeard.length,
+        () => heard.includes(shown.id) && adminHeard.includes(shown.id) && adminHeard.includes(hidden.id),
+        5_000,
+      );
+      expect(adminHeard).toContain(hidden.id);
+      expect(adminHeard).toContain(shown.id);
+      expect(heard).toContain(shown.id);
+      expect(heard).not.toContain(hidden.id);
+    } finally {
+      socket.close();
+      adminSocket.close();
+    }
   });
 });
 

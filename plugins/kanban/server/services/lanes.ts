@@ -98,7 +98,7 @@ export async function onTagsChanged(
     }
     await writeLaneLog(ctx, change, ticket.queueId);
   }
-  announceChange(ctx, change.companyId, { ticketId: change.ticketId, laneId: entered?.id ?? null });
+  await announceChange(ctx, change.companyId, { ticketId: change.ticketId, laneId: entered?.id ?? null });
 }
 
 /** Records the ticket's new lane entry (a fresh entryId: timers of the previous entry become stale). */

@@ -1,4 +1,4 @@
-import { companyEvent, type PluginContext } from '@balcao/plugin-sdk/server';
+import { companyEvent, type PluginContext, ROOMS } from '@balcao/plugin-sdk/server';
 
 /** What the board and the widget are told when a card changed: only ids, never a card's contents. */
 export interface BoardChange {
@@ -106,9 +106,16 @@ export function kanbanChannel(companyId: number): string {
   return companyEvent(companyId, 'kanban');
 }
 
-/** Tells the company's boards (socket) and its embedded widgets (event streams) that a card changed. */
-export function announceChange(ctx: PluginContext, companyId: number, change: BoardChange): void {
-  ctx.realtime.emit(companyId, kanbanChannel(companyId), { action: 'update', ...change });
+/**
+ * Tells the boards (socket) of the users who may see the ticket — the inbox's visibility rule, through the
+ * SDK's `ticketAudience` — and the company's embedded widgets (event streams, which answer to their key's
+ * own lanes) that a card changed. A user who can't see the ticket hears nothing of it.
+ */
+export async function announceChange(ctx: PluginContext, companyId: number, change: BoardChange): Promise<void> {
+  const userIds = await ctx.services.use('inbox').ticketAudience(companyId, change.ticketId);
+  if (userIds.length > 0) {
+    ctx.realtime.emit(companyId, kanbanChannel(companyId), { action: 'update', ...change }, { rooms: userIds.map(ROOMS.user) });
+  }
   publishBoardChange(ctx, companyId, change);
 }
 

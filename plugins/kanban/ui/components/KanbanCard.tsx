@@ -6,7 +6,7 @@ import {
   UserOutlined,
   WhatsAppOutlined,
 } from '@ant-design/icons';
-import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { ChatText, useTranslation } from '@balcao/plugin-sdk/ui';
 import type { GlobalToken } from 'antd';
 import { Dropdown } from 'antd';
 import { type CSSProperties, type DragEvent, memo, useState } from 'react';
@@ -146,7 +146,9 @@ export const KanbanCard = memo(function KanbanCard({ ticket, draggable, onDragSt
         </div>
         <span className="kb-line kb-muted">{ticket.contact.number ?? ''}</span>
         <div className="kb-row">
-          <span className="kb-line kb-message">{ticket.lastMessage}</span>
+          <span className="kb-line kb-message">
+            <ChatText text={ticket.lastMessage ?? ''} />
+          </span>
           {unread ? (
             <span className="kb-badge" title={t('board.unread', { count: ticket.unreadMessages })}>
               {ticket.unreadMessages}

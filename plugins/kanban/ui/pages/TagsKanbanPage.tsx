@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SearchOutlined } from '@ant-design/icons';
-import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { showError, toast, usePermission, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Card, Tag as Chip, Empty, Flex, Input, Popconfirm, Skeleton, Space, Table, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useMemo, useState } from 'react';
@@ -15,7 +15,9 @@ const LOAD_MORE_PX = 100;
 
 /**
  * TagsKanban (/TagsKanban, 2-administration §2): the kanban tags, searchable, with their colour chip and
- * ticket count, edit, delete, add, and 'Voltar para o Kanban'.
+ * ticket count, edit, delete, add, and 'Voltar para o Kanban'. Edit, delete and add are offered only to
+ * those who may manage lanes (dashboard:view, the permission of the board's '+ Adicionar colunas'); the
+ * server refuses everyone else as well.
  */
 export function TagsKanbanPage() {
   const { t } = useTranslation('kanban');
@@ -27,6 +29,7 @@ export function TagsKanbanPage() {
   const page = useKanbanLanePageQuery({ searchParam, pageNumber });
   const allLanes = useKanbanLanesQuery();
   const [deleteLane] = useKanbanDeleteLaneMutation();
+  const managesLanes = usePermission('dashboard:view');
 
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -73,7 +76,9 @@ export function TagsKanbanPage() {
     },
     { key: 'tickets', title: t('lanes.fields.tickets'), dataIndex: 'ticketTags', align: 'center', width: 110 },
     { key: 'automation', title: t('lanes.fields.automation'), render: (_value, lane) => automation(lane) },
-    {
+  ];
+  if (managesLanes) {
+    columns.push({
       key: 'actions',
       title: t('lanes.fields.actions'),
       align: 'center',
@@ -102,8 +107,8 @@ export function TagsKanbanPage() {
           </Popconfirm>
         </Space>
       ),
-    },
-  ];
+    });
+  }
 
   const hasMore = page.data?.hasMore ?? false;
   return (
@@ -122,9 +127,11 @@ export function TagsKanbanPage() {
             prefix={<SearchOutlined />}
             style={{ flex: '1 1 180px', maxWidth: 320 }}
           />
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, lane: null })}>
-            {t('lanes.add')}
-          </Button>
+          {managesLanes && (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => setDialog({ open: true, lane: null })}>
+              {t('lanes.add')}
+            </Button>
+          )}
           <Button icon={<ArrowLeftOutlined />} onClick={() => navigate('/Kanban')}>
             {t('lanes.back')}
           </Button>

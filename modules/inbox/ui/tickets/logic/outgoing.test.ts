@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  contactMessageBody,
-  isSendableText,
-  mediaMessageForm,
-  parseLocation,
-  parseVCard,
-  splitLinks,
-  textMessageBody,
-} from './outgoing';
+import { contactMessageBody, isSendableText, mediaMessageForm, parseLocation, parseVCard, textMessageBody } from './outgoing';
 
 const options = { quotedMsgId: null, isPrivate: false, signMessage: true };
 
@@ -63,15 +55,5 @@ describe('reading special messages', () => {
     expect(parseLocation('https://maps.google.com/maps?q=-23.5505,-46.6333&z=17')).toEqual({ lat: -23.5505, lng: -46.6333 });
     expect(parseLocation('-23.5,200.1')).toBeNull();
     expect(parseLocation('sem posição')).toBeNull();
-  });
-
-  it('finds web addresses in text', () => {
-    expect(splitLinks('veja https://a.test/x?y=1 e http://b.test')).toEqual([
-      { link: false, text: 'veja ' },
-      { link: true, text: 'https://a.test/x?y=1' },
-      { link: false, text: ' e ' },
-      { link: true, text: 'http://b.test' },
-    ]);
-    expect(splitLinks('nada')).toEqual([{ link: false, text: 'nada' }]);
   });
 });

@@ -86,20 +86,5 @@ export function parseLocation(body: string): { lat: number; lng: number } | null
   return { lat, lng };
 }
 
-/** Splits a text into plain parts and web addresses, so addresses can be links. */
-export function splitLinks(text: string): Array<{ link: boolean; text: string }> {
-  const parts: Array<{ link: boolean; text: string }> = [];
-  const pattern = /\bhttps?:\/\/[^\s<>"']+/gi;
-  let last = 0;
-  for (const match of text.matchAll(pattern)) {
-    const start = match.index ?? 0;
-    if (start > last) parts.push({ link: false, text: text.slice(last, start) });
-    parts.push({ link: true, text: match[0] });
-    last = start + match[0].length;
-  }
-  if (last < text.length) parts.push({ link: false, text: text.slice(last) });
-  return parts;
-}
-
 /** Where the composer's signature preference is kept on this device (1-core §2). */
 export const SIGN_PREFERENCE_KEY = 'signOption';

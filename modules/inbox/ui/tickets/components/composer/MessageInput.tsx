@@ -10,6 +10,7 @@ import {
 import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Dropdown, Flex, type GetRef, Input, Popover, Tooltip, Typography, theme } from 'antd';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
+import { fillMessageVariables } from '../../../../shared/message-variables';
 import type { Message, QuickMessage, Ticket } from '../../../../shared/types';
 import { useListQuickMessagesForComposerQuery } from '../../../directory/api/quick-messages';
 import { type SendMessageArgs, useSendMessageMutation } from '../../api/messages';
@@ -79,6 +80,19 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
     () => (quickSearch === null ? [] : matchQuickReplies(quickMessages, quickSearch)),
     [quickMessages, quickSearch],
   );
+
+  // variables (`{{name}}` …) are filled by the server when the message is stored; this shows the same text
+  const preview = useMemo(() => {
+    if (isPrivate || !/\{\{\s*[A-Za-z_]+\s*\}\}/.test(text)) return null;
+    const filled = fillMessageVariables(text, {
+      contact: ticket.contact,
+      user: { name: viewer.user.name },
+      ticket,
+      queue: ticket.queue,
+      connection: ticket.whatsapp,
+    });
+    return filled === text ? null : filled;
+  }, [text, isPrivate, ticket, viewer.user.name]);
 
   const options: SendOptions = {
     quotedMsgId: replyTo?.id ?? null,
@@ -199,6 +213,17 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
           onPick={(item) => void pickQuickReply(item)}
           onHover={setActiveReply}
         />
+      ) : null}
+      {preview !== null ? (
+        <div
+          data-testid="composer-preview"
+          style={{ padding: '6px 12px 0', color: token.colorTextSecondary, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+        >
+          <Typography.Text type="secondary" strong style={{ marginInlineEnd: 6 }}>
+            {t('tickets.composer.preview')}
+          </Typography.Text>
+          {preview}
+        </div>
       ) : null}
       <Flex align="flex-end" gap={4} style={{ padding: 8 }}>
         {recording ? null : (

@@ -1,4 +1,4 @@
-import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { ChatText, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Badge, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { memo } from 'react';
 import { Link } from 'react-router';
@@ -70,7 +70,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, s
             </Typography.Text>
           </Flex>
           <Typography.Text type="secondary" ellipsis style={{ fontSize: 13 }}>
-            {ticket.lastMessage ? truncate(ticket.lastMessage, PREVIEW_MAX) : t('tickets.item.noMessage')}
+            {ticket.lastMessage ? <ChatText text={truncate(ticket.lastMessage, PREVIEW_MAX)} /> : t('tickets.item.noMessage')}
           </Typography.Text>
           <Flex gap={4} wrap style={{ rowGap: 4 }}>
             <Tag color={ticket.queue?.color ?? 'default'} style={{ marginInlineEnd: 0 }}>

@@ -2,7 +2,8 @@
  * The message variables of 1-core §9 — `{{firstName}}`, `{{name}}`, `{{userName}}`, `{{ms}}`,
  * `{{protocol}}`, `{{date}}`, `{{hour}}`, `{{ticket_id}}`, `{{queue}}`, `{{connection}}` — filled in the
  * texts the product sends (greeting on accept, farewell, transfer, bot and campaign messages).
- * Pure: no database; callers gather the names. Times are the server's local time.
+ * Pure: no database; callers gather the names (the server when it sends, the composer for its preview).
+ * Times are the local time of where it runs.
  */
 
 /** What a text's variables are filled from. Every part is optional: a missing one fills as empty text. */
