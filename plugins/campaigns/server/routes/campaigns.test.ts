@@ -7,11 +7,16 @@ import { type CampaignsKit, campaignsKit, numbers } from '../test/kit';
  * end to end: each recipient's message on their ticket, once.
  */
 let kit: CampaignsKit;
+const batchBefore = process.env.CAMPAIGN_BATCH;
 beforeAll(async () => {
+  // small batches: a cancel then stops a campaign of 30 midway (one batch of 200 would send them all)
+  process.env.CAMPAIGN_BATCH = '5';
   kit = await campaignsKit();
 });
 afterAll(async () => {
   await kit?.close();
+  if (batchBefore === undefined) delete process.env.CAMPAIGN_BATCH;
+  else process.env.CAMPAIGN_BATCH = batchBefore;
 });
 
 const body = (extra: Record<string, unknown> = {}) => ({
@@ -98,6 +103,23 @@ describe('campaign rules', () => {
 });
 
 describe('a campaign at work', () => {
+  it('ends at once when restarted with nothing left to send (its last batch went out as it was cancelled)', async () => {
+    const recipients = numbers(3, '55318');
+    const listId = await kit.list(recipients);
+    const created = await kit.api(
+      'POST',
+      '/campaigns',
+      body({ contactListId: listId, message1: 'Oi {nome}', scheduledAt: new Date(Date.now() - 1_000).toISOString() }),
+    );
+    const id = created.body.id as number;
+    await expect.poll(async () => (await kit.api('GET', `/campaigns/${id}`)).body.status, { timeout: 10_000 }).toBe('FINALIZADA');
+    // as if the cancel had landed between the last batch's sends and its end
+    await kit.knex('campaigns').where({ id }).update({ status: 'CANCELADA', completedAt: null });
+    const restarted = await kit.api('POST', `/campaigns/${id}/restart`);
+    expect(restarted.body.status).toBe('FINALIZADA');
+    expect(kit.provider.perRecipient().get(recipients[0] as string)).toBe(1);
+  });
+
   it('sends each recipient one message on their ticket, with its variables; cancel stops it and restart goes on', async () => {
     const recipients = numbers(30, '55317');
     const listId = await kit.list(recipients);

@@ -1,5 +1,6 @@
 import { AppError, access, defineRoutes, IdParams, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import * as campaigns from '../services/campaigns';
+import { finishDone } from '../services/lifecycle';
 import { CampaignBody, CampaignSchema, Empty, errorResponses, SearchQuery } from '../services/schemas';
 
 /** Who manages campaigns and lists (admins; profile users have no access, 3-automation §6). */
@@ -86,7 +87,10 @@ export default defineRoutes((app, ctx) => {
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => {
-      const record = await campaigns.restartCampaign(ctx, companyOf(request), request.params.id);
+      const companyId = companyOf(request);
+      const record = await campaigns.restartCampaign(ctx, companyId, request.params.id);
+      // a batch claimed before the cancel may have sent everything: then nothing is left and it ends now
+      if ((await finishDone(ctx, new Date(), record.id)) > 0) return campaigns.loadCampaign(ctx, companyId, record.id);
       await ctx.broadcast.publish('campaign-wake', {});
       return record;
     },

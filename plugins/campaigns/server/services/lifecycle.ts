@@ -50,9 +50,9 @@ export async function tick(ctx: PluginContext, now = new Date()): Promise<void> 
 
 /**
  * Running campaigns with nothing left to send (no row queued, no confirmation asked within the window)
- * become FINALIZADA — all of them, or the one named.
+ * become FINALIZADA — all of them, or the one named. Answers how many did.
  */
-export async function finishDone(ctx: PluginContext, now: Date, only?: number): Promise<void> {
+export async function finishDone(ctx: PluginContext, now: Date, only?: number): Promise<number> {
   const done = (await ctx.db.knex.raw(
     `SELECT c.id, c.company_id AS "companyId" FROM campaigns c
      WHERE c.status = 'EM_ANDAMENTO' AND (?::int IS NULL OR c.id = ?::int)
@@ -62,6 +62,7 @@ export async function finishDone(ctx: PluginContext, now: Date, only?: number): 
      LIMIT 50`,
     [only ?? null, only ?? null, new Date(now.getTime() - CONFIRMATION_WINDOW_MS)],
   )) as { rows: Array<{ id: number; companyId: number }> };
+  let count = 0;
   for (const campaign of done.rows) {
     const finished = await ctx.db
       .knex('campaigns')
@@ -69,7 +70,9 @@ export async function finishDone(ctx: PluginContext, now: Date, only?: number): 
       .update({ status: 'FINALIZADA', completedAt: now, updatedAt: now });
     if (finished > 0)
       await runInTenant({ companyId: campaign.companyId }, () => announceCampaign(ctx, campaign.companyId, campaign.id));
+    count += finished;
   }
+  return count;
 }
 
 /**
