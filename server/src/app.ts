@@ -21,7 +21,8 @@ import { EventBusImpl } from './events/bus';
 import { installAccessHook } from './http/access-hook';
 import { frameworkErrors, installErrorHandling } from './http/error-handler';
 import { RouteRegistry } from './http/route-registry';
-import { createSchemaCompilers } from './http/validation';
+import { clientErrorHandler, installTransportGuards } from './http/transport-guards';
+import { createSchemaCompilers, queryStringParser } from './http/validation';
 import { FeatureBroadcast } from './infra/broadcast';
 import { connectRedis, type RedisClient } from './infra/redis';
 import { JobRunner, Scheduler } from './jobs/job-runner';
@@ -109,8 +110,9 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     trustProxy: config.trustProxy,
     genReqId: () => randomUUID(),
     bodyLimit: 1_048_576,
-    routerOptions: { maxParamLength: 500 },
+    routerOptions: { maxParamLength: 500, querystringParser: queryStringParser },
     frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: {} },
     schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
   });
@@ -194,6 +196,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
     });
     installErrorHandling(app);
+    installTransportGuards(app);
     installAccessHook(app, authenticator, () => core.permissions);
     await app.register(fastifyCookie);
     await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024 * 1024, files: 20, fields: 50 } });
