@@ -20,6 +20,7 @@ import { type MigrationOwner, migrateAll } from './db/migrator';
 import { EventBusImpl } from './events/bus';
 import { installAccessHook } from './http/access-hook';
 import { frameworkErrors, installErrorHandling } from './http/error-handler';
+import { installForeignIdGuard } from './http/foreign-id-guard';
 import { RouteRegistry } from './http/route-registry';
 import { clientErrorHandler, installTransportGuards } from './http/transport-guards';
 import { createSchemaCompilers, queryStringParser } from './http/validation';
@@ -198,6 +199,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     installErrorHandling(app);
     installTransportGuards(app);
     installAccessHook(app, authenticator, () => core.permissions);
+    installForeignIdGuard(app, knex);
     await app.register(fastifyCookie);
     await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024 * 1024, files: 20, fields: 50 } });
 

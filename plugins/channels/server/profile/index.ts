@@ -105,6 +105,9 @@ export function createConnectionsService(ctx: PluginContext): ConnectionsService
       cache.set(key, { profile, expiresAt: Date.now() + PROFILE_TTL_MS });
       return profile;
     },
+    async hasAny(companyId) {
+      return (await ctx.db.knex('whatsapps').where({ companyId }).first('id')) !== undefined;
+    },
   };
 }
 
