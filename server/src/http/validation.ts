@@ -126,7 +126,7 @@ function looseNumbers(schema: Schema, data: unknown): Issue[] {
       issues.push({
         instancePath: `/${name}`,
         keyword: 'type',
-        message: `must be ${kinds.has('number') ? 'a number' : 'an integer'} written in digits`,
+        message: kinds.has('number') ? 'must be number' : 'must be integer',
         params: {},
       });
     }
