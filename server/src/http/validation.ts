@@ -1,3 +1,4 @@
+import { isStorableText } from '@balcao/plugin-sdk/server';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -25,9 +26,7 @@ interface Issue {
   params: Record<string, unknown>;
 }
 
-/** NUL (Postgres refuses it in text) and UTF-16 surrogates not in a pair (no UTF-8 encoding exists). */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const isBadText = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+const isBadText = (text: string) => !isStorableText(text);
 
 /**
  * Every string of a request part (keys too) that carries a NUL, a lone surrogate or — in a query

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError, type FastifyRequest, type InboundMedia, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type FastifyRequest, type InboundMedia, isStorableText, type PluginContext } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaType } from '../../shared/types';
 
@@ -253,7 +253,12 @@ export async function readMultipartSend(
         if (!SEND_FIELDS.has(part.fieldname)) {
           throw new AppError('ERR_VALIDATION', { details: [{ field: `body.${part.fieldname}`, message: 'is not allowed' }] });
         }
-        fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        // multipart fields skip the schema: text no column can hold is refused here as it is there
+        if (!isStorableText(value)) {
+          throw new AppError('ERR_VALIDATION', { details: [{ field: `body.${part.fieldname}`, message: 'must be valid text' }] });
+        }
+        fields[part.fieldname] = value;
       }
     }
   } catch (error) {
