@@ -29,7 +29,7 @@ export interface ConnectionsService {
    * null when it doesn't exist (deleted). Cached per process for a few seconds and dropped on change.
    */
   profile(companyId: number, whatsappId: number): Promise<ConnectionProfile | null>;
-  /** Whether the company has any connection (a new ticket then needs one). */
+  /** Whether the company has any connection of a channel its plan allows (a new ticket then needs one). */
   hasAny(companyId: number): Promise<boolean>;
 }
 

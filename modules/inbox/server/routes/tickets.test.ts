@@ -221,6 +221,18 @@ describe('POST /tickets — the connection', () => {
     });
     expect(response).toEqual({ status: 403, body: { error: 'ERR_PLAN_FEATURE_DISABLED' } });
   });
+
+  it("doesn't ask for a connection the plan can't use", async () => {
+    const lite = await kit.company();
+    const liteQueue = await kit.queue(lite.companyId);
+    await connection(lite.companyId, 'whatsapp');
+    const planId = ((await kit.knex('companies').where({ id: lite.companyId }).first('planId')) as { planId: number }).planId;
+    await kit.knex('plans').where({ id: planId }).update({ useWhatsapp: false });
+    await t.balcao.core.sessions.invalidatePlan(planId);
+    const contactId = await kit.contact(lite.companyId);
+    const created = await kit.call(lite.admin, 'POST', '/tickets', { contactId, queueId: liteQueue, status: 'open' });
+    expect(created.status).toBe(201);
+  });
 });
 
 describe('PUT /tickets/:id — accept', () => {

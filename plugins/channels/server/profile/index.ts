@@ -1,4 +1,5 @@
 import type { ConnectionProfile, ConnectionsService, PluginContext } from '@balcao/plugin-sdk/server';
+import { CHANNEL_PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
 import { connectionRow } from '../connections/serializer';
 import type { ChannelsArea } from '../index';
@@ -106,7 +107,13 @@ export function createConnectionsService(ctx: PluginContext): ConnectionsService
       return profile;
     },
     async hasAny(companyId) {
-      return (await ctx.db.knex('whatsapps').where({ companyId }).first('id')) !== undefined;
+      const rows = (await ctx.db.knex('whatsapps').where({ companyId }).distinct('channel')) as Array<{ channel: string }>;
+      if (rows.length === 0) return false;
+      const flags = await ctx.plans.flags(companyId);
+      return rows.some(({ channel }) => {
+        const flag = CHANNEL_PLAN_FLAGS[channel];
+        return !flag || flags[flag];
+      });
     },
   };
 }
