@@ -6,8 +6,22 @@
  * the company's configuration when it isn't installed.
  */
 import type { ConnectionProfile } from '../shared/connection-profile';
+import type { PlanFlag } from '../shared/plan-flags';
 
 export type { ConnectionProfile };
+
+/**
+ * The plan flag a channel's connections need (webchat none: every plan may put a chat on its own site).
+ * The channels plugin checks it when a connection is created or started; the inbox when a ticket is
+ * opened on a connection, so a plan without the flag can't reach the channel by naming a connection.
+ */
+export const CHANNEL_PLAN_FLAGS: Readonly<Record<string, PlanFlag | null>> = {
+  whatsapp: 'useWhatsapp',
+  whatsappapi: 'useWhatsapp',
+  facebook: 'useFacebook',
+  instagram: 'useInstagram',
+  webchat: null,
+};
 
 export interface ConnectionsService {
   /**
@@ -15,6 +29,8 @@ export interface ConnectionsService {
    * null when it doesn't exist (deleted). Cached per process for a few seconds and dropped on change.
    */
   profile(companyId: number, whatsappId: number): Promise<ConnectionProfile | null>;
+  /** Whether the company has any connection of a channel its plan allows (a new ticket then needs one). */
+  hasAny(companyId: number): Promise<boolean>;
 }
 
 declare module './events' {

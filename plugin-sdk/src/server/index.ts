@@ -12,6 +12,7 @@ export * from './errors';
 export * from './events';
 export * from './inbox';
 export * from './manifest';
+export * from './owned-ids';
 export * from './prepared-statements';
 export * from './rows';
 export * from './schemas';

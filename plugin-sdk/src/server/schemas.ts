@@ -36,3 +36,14 @@ export const NoBody = Type.Union([Type.Null(), Type.Object({}, { additionalPrope
 
 /** The query string of a GET route that reads none: any parameter sent is refused with ERR_VALIDATION. */
 export const NoQuery = Type.Object({}, { additionalProperties: false, description: 'This route reads no query parameters' });
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Whether text can be stored and sent on: no NUL (Postgres refuses it) and no UTF-16 surrogate out of
+ * its pair (no UTF-8 encoding exists). The core refuses other text in every schema-validated field;
+ * a route reading fields the schema can't see (multipart) checks them with this.
+ */
+export function isStorableText(text: string): boolean {
+  return !text.includes('\u0000') && !LONE_SURROGATE.test(text);
+}

@@ -116,7 +116,7 @@ export async function connectCompanySocket(options: CompanySocketOptions): Promi
         if (renewed) socket.connect();
         else options.onSessionRefused(code);
       });
-    } else if (code === 'ERR_SESSION_EXPIRED' || code === 'ERR_UNAUTHENTICATED') {
+    } else if (code === 'ERR_SESSION_EXPIRED' || code === 'ERR_UNAUTHENTICATED' || code === 'ERR_TOKEN_INVALID') {
       options.onSessionRefused(code);
     } else {
       retry();

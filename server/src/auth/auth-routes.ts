@@ -113,7 +113,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       config: { access: 'public' },
     },
     async (request, reply) => {
-      const wait = await core.throttle.hitIp(request.ip);
+      const wait = await core.throttle.hitSignup(request.ip);
       if (wait > 0) throw new AppError('ERR_TOO_MANY_ATTEMPTS', { retryAfter: wait });
       const created = await service.signup(request.body as Parameters<AuthService['signup']>[0]);
       return reply.status(201).send(created);

@@ -53,7 +53,7 @@ export class AuthService {
     }
     if (!(await verifyPassword(input.password, row.passwordHash))) throw new AppError('ERR_INVALID_CREDENTIALS');
     // the right password: this attempt was no failure, and neither were the ones before it
-    await throttle.recordSuccess(email);
+    await throttle.recordSuccess(email, input.ip);
     const company = await this.core.sessions.company(row.companyId);
     if (!company) throw new AppError('ERR_INVALID_CREDENTIALS');
     if (!company.status && !row.super) throw new AppError('ERR_COMPANY_INACTIVE');

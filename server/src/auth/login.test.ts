@@ -230,14 +230,14 @@ describe('GET /auth/me', () => {
     expect((await t.inject({ method: 'GET', url: '/api/auth/me', token: agent.token })).statusCode).toBe(200);
   });
 
-  it('refuses a token signed with another secret or mangled with 403 ERR_TOKEN_EXPIRED', async () => {
+  it('refuses a forged, wrongly signed or mangled token with 401 ERR_TOKEN_INVALID (no refresh: not a session)', async () => {
     const agent = await t.login('agent@acme.test');
     const [header, payload] = agent.token.split('.');
     const forged = `${header}.${payload}.${Buffer.from('not the signature').toString('base64url')}`;
     for (const token of [forged, 'garbage', `${agent.token}x`]) {
       const res = await t.inject({ method: 'GET', url: '/api/auth/me', token });
-      expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'ERR_TOKEN_EXPIRED' });
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'ERR_TOKEN_INVALID' });
     }
   });
 

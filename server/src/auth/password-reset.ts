@@ -116,7 +116,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
       });
       // a new password ends every session that the old one opened
       await auth.revokeUserSessions(user.id, 'password-reset');
-      await core.throttle.recordSuccess(email);
+      await core.throttle.recordSuccess(email, request.ip);
       return { status: 'reset' as const };
     },
   );

@@ -16,11 +16,14 @@ export function ipBucket(ip: string): string {
 }
 
 /**
- * Login throttling on Redis, shared by every process: attempts per IP, and failures per account (reset
- * by a successful login). Fixed windows keep it to one INCR per check.
+ * Login throttling on Redis, shared by every process: failures per address and failures per account,
+ * in fixed windows (one INCR per check). Successful logins don't count: an office behind one address
+ * (or a room of people trying the demo) logs in as often as it likes, while a run of wrong passwords
+ * from it is refused for the rest of the window, right password or not — the address's failures and the
+ * account's lock are what stop guessing.
  *
- * An account attempt is counted before its password is checked and forgiven when the password proves
- * right: checking the count first and recording the failure after the (slow) hash would let a burst of
+ * An attempt is counted before its password is checked and forgiven when the password proves right:
+ * checking the count first and recording the failure after the (slow) hash would let a burst of
  * concurrent guesses all pass the check before any of them is recorded.
  */
 export class LoginThrottle {
@@ -32,9 +35,17 @@ export class LoginThrottle {
     private readonly windowSeconds: number,
   ) {}
 
-  /** Counts an attempt from `ip` (its /64 for IPv6); returns the seconds to wait when over the limit, else 0. */
+  /**
+   * Counts a login attempt from `ip` (its /64 for IPv6) as a failure until `recordSuccess` forgives it;
+   * returns the seconds to wait when the address is over its limit, else 0.
+   */
   async hitIp(ip: string): Promise<number> {
-    return this.hit(`${this.prefix}:login:ip:${ipBucket(ip)}`, this.maxPerIp);
+    return this.hit(this.ipKey(ip), this.maxPerIp);
+  }
+
+  /** Counts a signup from `ip` (every one: each makes a company); the seconds to wait when over the limit, else 0. */
+  async hitSignup(ip: string): Promise<number> {
+    return this.hit(`${this.prefix}:signup:ip:${ipBucket(ip)}`, this.maxPerIp);
   }
 
   /**
@@ -45,8 +56,17 @@ export class LoginThrottle {
     return this.hit(this.accountKey(email), this.maxFailuresPerAccount);
   }
 
-  async recordSuccess(email: string): Promise<void> {
-    await this.redis.del(this.accountKey(email));
+  /**
+   * The password was right: the account's failures are forgiven, and this attempt no longer counts
+   * against the address (its earlier failures still do).
+   */
+  async recordSuccess(email: string, ip: string): Promise<void> {
+    const key = this.ipKey(ip);
+    await this.redis.multi().del(this.accountKey(email)).decr(key).exec();
+  }
+
+  private ipKey(ip: string): string {
+    return `${this.prefix}:login:ip:${ipBucket(ip)}`;
   }
 
   private accountKey(email: string): string {

@@ -1,6 +1,6 @@
 import { StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { describe, expect, it } from 'vitest';
-import { createSchemaCompilers, createValidatorCompiler } from './validation';
+import { createSchemaCompilers, createValidatorCompiler, queryStringParser } from './validation';
 
 type Result = { value?: unknown; error?: { validation: Array<{ instancePath: string; keyword: string }> } };
 
@@ -91,5 +91,54 @@ describe('createSchemaCompilers: a route compiles its schemas at its first reque
     ) => Result;
     expect(() => compilers.compilePending()).toThrow();
     expect(() => check({ n: 1 })).toThrow();
+  });
+});
+
+describe('createValidatorCompiler: strict numbers and text', () => {
+  const schema = StrictObject({ id: Type.Integer({ minimum: 1 }), ids: Type.Optional(Type.Array(Type.Integer())) });
+
+  it('reads numbers in params and queries only when written plainly', () => {
+    for (const part of ['params', 'querystring']) {
+      const check = validator(schema, part);
+      expect(check({ id: '12' }).value).toEqual({ id: 12 });
+      expect(check({ id: '1', ids: ['2', '30'] }).value).toEqual({ id: 1, ids: [2, 30] });
+      for (const loose of ['0x1', '1e0', ' 1', '1 ', '+1', '01', '0b1', '1.0', '']) {
+        expect(
+          check({ id: loose }).error?.validation.map((issue) => issue.instancePath),
+          `${part} ${loose}`,
+        ).toEqual(['/id']);
+      }
+      expect(check({ id: '1', ids: ['2', '0x3'] }).error).toBeDefined();
+    }
+    const fraction = validator(StrictObject({ n: Type.Number() }), 'querystring');
+    expect(fraction({ n: '1.5' }).value).toEqual({ n: 1.5 });
+    expect(fraction({ n: '1e3' }).error).toBeDefined();
+  });
+
+  it('refuses NUL, lone surrogates and marked invalid UTF-8 in every part, keys included', () => {
+    const text = StrictObject({ s: Type.String(), list: Type.Optional(Type.Array(Type.Object({ t: Type.String() }))) });
+    for (const part of ['body', 'params', 'querystring']) {
+      const check = validator(text, part);
+      expect(check({ s: 'ok 😀 ç' }).error).toBeUndefined();
+      for (const bad of ['a\u0000', '\ud800', 'x\udc00y', '😀'.slice(0, 1)]) {
+        expect(check({ s: bad }).error?.validation[0]?.instancePath, `${part} ${JSON.stringify(bad)}`).toBe('/s');
+      }
+      expect(check({ s: 'ok', list: [{ t: 'a\u0000' }] }).error?.validation[0]?.instancePath).toBe('/list/0/t');
+    }
+    const free = validator(Type.Object({}, { additionalProperties: Type.String() }), 'body');
+    expect(free({ 'k\u0000': 'v' }).error).toBeDefined();
+    const query = validator(text, 'querystring');
+    expect(query(queryStringParser('s=%FF')).error).toBeDefined();
+    expect(query(queryStringParser('s=%C3%A7+x')).value).toEqual({ s: 'ç x' });
+  });
+
+  it('parses query strings like the default parser: repeated names, + as a space, bare names', () => {
+    expect({ ...queryStringParser('a=1&a=2&b&c=%2B+d') }).toEqual({ a: ['1', '2'], b: '', c: '+ d' });
+  });
+
+  it('takes a uuid as its 36 characters only', () => {
+    const check = validator(StrictObject({ u: Type.String({ format: 'uuid' }) }), 'params');
+    expect(check({ u: '123e4567-e89b-42d3-a456-426614174000' }).error).toBeUndefined();
+    expect(check({ u: 'urn:uuid:123e4567-e89b-42d3-a456-426614174000' }).error).toBeDefined();
   });
 });

@@ -65,8 +65,8 @@ describe('handshake', () => {
     expect(await handshakeRefusal(url, acmeId, undefined)).toBe('ERR_UNAUTHENTICATED');
   });
 
-  it('refuses a garbage token and an expired one as ERR_TOKEN_EXPIRED (the client refreshes)', async () => {
-    expect(await handshakeRefusal(url, acmeId, 'garbage')).toBe('ERR_TOKEN_EXPIRED');
+  it('refuses a garbage token as ERR_TOKEN_INVALID and an expired one as ERR_TOKEN_EXPIRED (the client refreshes)', async () => {
+    expect(await handshakeRefusal(url, acmeId, 'garbage')).toBe('ERR_TOKEN_INVALID');
     const expired = expiredAccessToken(t, {
       userId: t.demo.users.acmeAdmin,
       companyId: acmeId,

@@ -9,6 +9,22 @@ import { MEDIA_URL_TTL_MS, type MediaSigner } from './signed-media';
 
 const SAFE_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
+/** Characters of a download name a signed link carries: with the key, the token stays under the router's 500. */
+const LINK_FILE_NAME_CHARS = 60;
+
+/**
+ * The download name a signed link carries, shortened (extension kept) so that the link works whatever
+ * name a feature stored: the token is base64 of JSON, and non-ASCII names grow up to 4× in it.
+ */
+export function linkFileName(name: string): string {
+  const chars = Array.from(name);
+  if (chars.length <= LINK_FILE_NAME_CHARS && Buffer.byteLength(name) <= LINK_FILE_NAME_CHARS * 2) return name;
+  const ext = /\.[A-Za-z0-9]{1,10}$/.exec(name)?.[0] ?? '';
+  let base = chars.slice(0, LINK_FILE_NAME_CHARS - ext.length);
+  while (base.length > 1 && Buffer.byteLength(base.join('')) > LINK_FILE_NAME_CHARS * 2 - ext.length) base = base.slice(0, -1);
+  return `${base.join('').trimEnd()}${ext}`;
+}
+
 /**
  * Files on local disk, one folder per company (`<root>/company<id>/<key>`). Keys are checked so that no
  * key can climb out of its company's folder. Writes go to a temporary name first, so a failed or
@@ -29,7 +45,7 @@ export class LocalDiskStorage implements StorageService {
       companyId,
       key,
       expiresAt: Date.now() + (options.ttlMs ?? MEDIA_URL_TTL_MS),
-      fileName: options.fileName,
+      fileName: options.fileName === undefined ? undefined : linkFileName(options.fileName),
     });
     return `${this.mediaBase}/media/${token}`;
   }

@@ -26,6 +26,20 @@ describe('GET /media/:token (signed media addresses)', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it('keeps the link of a file with a very long name working: the download name is shortened, extension kept', async () => {
+    const companyId = t.demo.companies.acme;
+    const key = `media/123456/0123456789abcdef-${'a'.repeat(80)}.pdf`;
+    await t.balcao.core.storage.put(companyId, key, Buffer.from('%PDF'));
+    for (const long of [`${'relatório trimestral '.repeat(10)}.pdf`, `${'ç'.repeat(210)}.pdf`, `${'😀'.repeat(200)}.pdf`]) {
+      const url = t.balcao.core.storage.signedUrl(companyId, key, { fileName: long });
+      const res = await t.inject({ method: 'GET', url });
+      expect(res.statusCode, `${long.length} characters`).toBe(200);
+      const offered = decodeURIComponent(String(res.headers['content-disposition']).split("''")[1] ?? '');
+      expect(offered.endsWith('.pdf')).toBe(true);
+      expect(Array.from(offered).length).toBeLessThanOrEqual(60);
+    }
+  });
+
   it('offers anything a browser could run (HTML, SVG) as a download, never inline', async () => {
     const companyId = t.demo.companies.acme;
     await t.balcao.core.storage.put(companyId, 'media/7/page.html', Buffer.from('<script>alert(1)</script>'));

@@ -50,4 +50,10 @@ describe('cross-tenant walk of the whole route table', () => {
   it("never lets company B's other writes touch A's rows or show A's data, even naming A's ids in the body", () => {
     expect(report.otherWrites, listed(report.otherWrites)).toEqual([]);
   });
+
+  it("refuses B's own requests with any one body or query field naming A's row instead", () => {
+    expect(report.foreignIds, listed(report.foreignIds)).toEqual([]);
+    // the phase tried fields of the core's, modules' and plugins' routes
+    expect(report.foreignIdCases).toBeGreaterThan(20);
+  });
 });

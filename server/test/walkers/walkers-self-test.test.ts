@@ -66,6 +66,12 @@ describe('the walkers catch planted bugs', () => {
     );
     // the leaky routes are the only ones walked, and the sound ones raised nothing
     expect(report.otherWrites).toEqual([]);
+
+    // B's own request naming A's note in a body field was accepted
+    expect(report.foreignIds.join('\n')).toMatch(
+      /^POST \/api\/leaky-notes\/copies \(owner leaky\) as bAdmin with A's leakyMemo in body\.leakyMemoId: expected a refusal, got 200/m,
+    );
+    expect(report.foreignIds).toHaveLength(1);
   });
 
   it('bad input: a crash on odd text, a route that skips validation, a 4xx without an ERR_ code', async () => {

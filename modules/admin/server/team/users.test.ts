@@ -185,9 +185,10 @@ describe('POST /users', () => {
 
   it("refuses another company's queue and creates nothing", async () => {
     const liteQueue = await makeQueue(t.demo.companies.lite, 'Lite only');
+    // the core refuses another company's id in any id-named field before the route runs
     const res = await createUser({ queueIds: [liteQueue] });
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual([{ field: 'body.queueIds', message: 'must be queues of the company' }]);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'ERR_NO_QUEUE_FOUND' });
     expect(await knex()('users').where({ email: res.email }).first()).toBeUndefined();
   });
 
@@ -227,7 +228,7 @@ describe('PUT /users/:userId', () => {
       showDashboard: 'enabled',
       startWork: '08:00',
       endWork: '18:00',
-      companyId: t.demo.companies.lite, // the spec's client sends it; the session's company wins
+      companyId: t.demo.companies.acme, // the spec's client sends its own; another company's is a 404
     });
     expect(res.status).toBe(200);
     expect(res.body.queues.map((queue: { id: number }) => queue.id).sort()).toEqual([queueA, queueB].sort());

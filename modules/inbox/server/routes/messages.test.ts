@@ -367,6 +367,18 @@ describe('POST /messages/:ticketId (multipart)', () => {
     expect((await t.balcao.core.storage.usage(acme)).files).toBe(usage.files + 1);
   });
 
+  it('refuses a multipart text field with a NUL with 400, sending and storing nothing', async () => {
+    const ticket = await agentTicket();
+    const usage = await t.balcao.core.storage.usage(acme);
+    const refused = await kit.multipart(agent, `/messages/${ticket.id}`, { body: 'a\u0000b' }, [
+      { name: 'ok.png', type: 'image/png', data: SAMPLES.png },
+    ]);
+    expect(refused.status).toBe(400);
+    expect((refused.body as { error: string }).error).toBe('ERR_VALIDATION');
+    expect(await kit.knex('messages').where({ ticketId: ticket.id })).toHaveLength(0);
+    expect((await t.balcao.core.storage.usage(acme)).files).toBe(usage.files);
+  });
+
   it('refuses a file over 64 MB and more than 10 files with 413', async () => {
     const ticket = await agentTicket();
     const big = Buffer.alloc(64 * 1024 * 1024 + 1, 0x20);

@@ -114,8 +114,8 @@ export default defineRoutes((app, ctx) => {
       let input: AgentSend;
       if (request.isMultipart()) {
         const { fields, files } = await readMultipartSend(request, ctx, user.companyId, ticket.id);
-        input = multipartInput(fields, files);
         try {
+          input = multipartInput(fields, files);
           const messages = await sendAgentMessage(ctx, user, ticket, input);
           return reply.status(201).send({ messages });
         } catch (error) {

@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import {
   connectSocket,
   createTestApp,
@@ -238,6 +240,28 @@ describe('quick message attachments', () => {
     const removed = await t.inject({ method: 'DELETE', url: `/api/quick-messages/${qm.id}/media-upload`, token: agent.token });
     expect(removed.json()).toMatchObject({ isMedia: false, mediaPath: null, mediaName: null, mediaUrl: null });
     expect(await inboxStorage().stat(acme, record.mediaPath as string)).toBeNull();
+  });
+
+  it('cleans and shortens a long or odd name before storing, so its link works and nothing is left behind', async () => {
+    const qm = await createQm(agent.token, { shortcode: code('long') });
+    const long = `${'relatório '.repeat(21)}\u0000.pdf`;
+    const upload = await t.inject({
+      method: 'POST',
+      url: `/api/quick-messages/${qm.id}/media-upload`,
+      token: agent.token,
+      ...multipart(
+        { typeArch: 'quickMessage' },
+        { field: 'file', name: long, content: Buffer.from('%PDF-1.4'), type: 'application/pdf' },
+      ),
+    });
+    expect(upload.statusCode, upload.body).toBe(200);
+    const record = upload.json() as QuickMessage;
+    expect(record.mediaName?.endsWith('.pdf')).toBe(true);
+    expect(record.mediaName).not.toContain('\u0000');
+    expect(Array.from(record.mediaName ?? '').length).toBeLessThanOrEqual(100);
+    expect((await t.inject({ method: 'GET', url: record.mediaUrl as string })).statusCode).toBe(200);
+    const files = await readdir(path.join(t.config.storageDir, `company${acme}`, 'quick-messages', String(qm.id)));
+    expect(files).toEqual([(record.mediaPath as string).split('/').pop()]);
   });
 
   it('refuses a JSON body, a missing file, and users other than the owner or an admin', async () => {

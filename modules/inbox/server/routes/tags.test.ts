@@ -112,12 +112,15 @@ describe('tags', () => {
       { name: 'Lane x', kanban: 1, nextLaneId: plain.id },
       { name: 'Lane x', kanban: 1, rollbackLaneId: lite.id },
       { name: 'Lane x', kanban: 1, nextLaneId: 2_000_000_000 },
-      { name: 'Lane x', userId: t.demo.users.liteAdmin },
     ]) {
       const bad = await post(payload);
       expect(bad.statusCode, JSON.stringify(payload)).toBe(400);
       expect(bad.json().error).toBe('ERR_VALIDATION');
     }
+    // another company's user is refused by the core, as any id of another company
+    const foreignUser = await post({ name: 'Lane x', userId: t.demo.users.liteAdmin });
+    expect(foreignUser.statusCode).toBe(404);
+    expect(foreignUser.json()).toEqual({ error: 'ERR_NO_USER_FOUND' });
   });
 
   it('lists tags by name with counts, searching, paging and filtering kanban; /tags/list and /tags/:id', async () => {

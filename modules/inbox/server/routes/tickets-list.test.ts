@@ -351,10 +351,15 @@ describe('search', () => {
   });
 
   it('survives odd text', async () => {
-    for (const text of ["'; DROP TABLE tickets; --", 'a\u0000b', '\\', '😀', '\u202Ename']) {
+    for (const text of ["'; DROP TABLE tickets; --", '\\', '😀', '\u202Ename']) {
       const response = await kit.list(admin, { searchParam: text, searchOnMessages: true });
       expect(response.status, text).toBe(200);
     }
+    // a NUL is no text any column holds: refused like every field of every route
+    expect(await kit.list(admin, { searchParam: 'a\u0000b', searchOnMessages: true })).toEqual({
+      status: 400,
+      body: expect.objectContaining({ error: 'ERR_VALIDATION' }),
+    });
   });
 });
 

@@ -77,9 +77,6 @@ describe('POST /tickets', () => {
       uuid: first.body.uuid,
       status: 'open',
     });
-    // another connection is another conversation
-    const elsewhere = await kit.call(admin, 'POST', '/tickets', { contactId, queueId: q2, status: 'open', whatsappId: 9 });
-    expect(elsewhere.status).toBe(201);
   });
 
   it('answers the same 409 to the losers of a race (the unique index decides)', async () => {
@@ -107,22 +104,135 @@ describe('POST /tickets', () => {
     expect((await kit.call(admin, 'POST', '/tickets', { contactId, queueId: foreignQueue })).body).toEqual({
       error: 'ERR_NO_QUEUE_FOUND',
     });
-    const wrongUser = await kit.call(admin, 'POST', '/tickets', { contactId, userId: other.admin.id, status: 'open' });
+    const wrongUser = await kit.call(admin, 'POST', '/tickets', {
+      contactId,
+      queueId: q1,
+      userId: other.admin.id,
+      status: 'open',
+    });
     expect(wrongUser).toEqual({ status: 404, body: { error: 'ERR_NO_USER_FOUND' } });
     expect(await kit.knex('tickets').where({ contactId }).count('* as n').first()).toEqual({ n: 0 });
   });
 
-  it("takes the spec client's companyId but creates in the caller's own company whatever it names", async () => {
+  it("takes the spec client's companyId when it is the caller's own, and refuses another company's", async () => {
     const other = await kit.company();
     const contactId = await kit.contact(companyId);
-    const created = await kit.call<Ticket>(admin, 'POST', '/tickets', {
-      contactId,
-      queueId: q1,
-      status: 'pending',
-      companyId: other.companyId,
+    const body = { contactId, queueId: q1, status: 'pending' };
+    expect(await kit.call(admin, 'POST', '/tickets', { ...body, companyId: other.companyId })).toEqual({
+      status: 404,
+      body: { error: 'ERR_NO_COMPANY_FOUND' },
     });
+    const created = await kit.call<Ticket>(admin, 'POST', '/tickets', { ...body, companyId });
     expect(created.status).toBe(201);
     expect(await kit.knex('tickets').where({ id: created.body.id }).first('companyId')).toEqual({ companyId });
+  });
+
+  it('needs a queue and a contact with a number (a group is its own address)', async () => {
+    const contactId = await kit.contact(companyId);
+    expect(await kit.call(admin, 'POST', '/tickets', { contactId, status: 'open' })).toEqual({
+      status: 400,
+      body: { error: 'ERR_QUEUE_REQUIRED' },
+    });
+    expect(await kit.call(admin, 'POST', '/tickets', { contactId, queueId: null, status: 'open' })).toEqual({
+      status: 400,
+      body: { error: 'ERR_QUEUE_REQUIRED' },
+    });
+    for (const number of [null, '', '  ']) {
+      const noNumber = await kit.contact(companyId, { number });
+      expect(await kit.call(admin, 'POST', '/tickets', { contactId: noNumber, queueId: q1, status: 'open' })).toEqual({
+        status: 400,
+        body: { error: 'ERR_WAPP_INVALID_CONTACT' },
+      });
+      expect(await kit.knex('tickets').where({ contactId: noNumber }).count('* as n').first()).toEqual({ n: 0 });
+    }
+  });
+});
+
+describe('POST /tickets — the connection', () => {
+  let company: { companyId: number; admin: KitUser };
+  let queue: number;
+  const connection = async (companyId: number, channel: string) => {
+    const [row] = await kit
+      .knex('whatsapps')
+      .insert({ companyId, name: `${channel} ${companyId}`, channel, token: `tok${Math.random().toString(36).slice(2, 14)}` })
+      .returning('id');
+    return row.id as number;
+  };
+
+  beforeAll(async () => {
+    company = await kit.company();
+    queue = await kit.queue(company.companyId);
+  });
+
+  it("refuses another company's connection, leaving nothing behind", async () => {
+    const other = await kit.company();
+    const foreign = await connection(other.companyId, 'webchat');
+    await connection(company.companyId, 'webchat');
+    const contactId = await kit.contact(company.companyId);
+    const agent = await kit.user(company.companyId, { queueIds: [queue] });
+    for (const user of [company.admin, agent]) {
+      const response = await kit.call(user, 'POST', '/tickets', {
+        contactId,
+        queueId: queue,
+        status: 'open',
+        whatsappId: foreign,
+      });
+      expect(response).toEqual({ status: 404, body: { error: 'ERR_NO_WAPP_FOUND' } });
+    }
+    expect(await kit.knex('tickets').where({ whatsappId: foreign }).count('* as n').first()).toEqual({ n: 0 });
+  });
+
+  it('needs a connection once the company has one, and one per conversation', async () => {
+    const own = await connection(company.companyId, 'webchat');
+    const contactId = await kit.contact(company.companyId);
+    expect(await kit.call(company.admin, 'POST', '/tickets', { contactId, queueId: queue, status: 'open' })).toEqual({
+      status: 404,
+      body: { error: 'ERR_NO_DEF_WAPP_FOUND' },
+    });
+    const first = await kit.call<Ticket>(company.admin, 'POST', '/tickets', {
+      contactId,
+      queueId: queue,
+      status: 'open',
+      whatsappId: own,
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.whatsappId).toBe(own);
+    // another connection is another conversation
+    const second = await connection(company.companyId, 'webchat');
+    const elsewhere = await kit.call(company.admin, 'POST', '/tickets', {
+      contactId,
+      queueId: queue,
+      status: 'open',
+      whatsappId: second,
+    });
+    expect(elsewhere.status).toBe(201);
+  });
+
+  it("refuses a connection whose channel the company's plan lacks", async () => {
+    const whatsapp = await connection(company.companyId, 'whatsapp');
+    const contactId = await kit.contact(company.companyId);
+    const planId = ((await kit.knex('companies').where({ id: company.companyId }).first('planId')) as { planId: number }).planId;
+    await kit.knex('plans').where({ id: planId }).update({ useWhatsapp: false });
+    await t.balcao.core.sessions.invalidatePlan(planId);
+    const response = await kit.call(company.admin, 'POST', '/tickets', {
+      contactId,
+      queueId: queue,
+      status: 'open',
+      whatsappId: whatsapp,
+    });
+    expect(response).toEqual({ status: 403, body: { error: 'ERR_PLAN_FEATURE_DISABLED' } });
+  });
+
+  it("doesn't ask for a connection the plan can't use", async () => {
+    const lite = await kit.company();
+    const liteQueue = await kit.queue(lite.companyId);
+    await connection(lite.companyId, 'whatsapp');
+    const planId = ((await kit.knex('companies').where({ id: lite.companyId }).first('planId')) as { planId: number }).planId;
+    await kit.knex('plans').where({ id: planId }).update({ useWhatsapp: false });
+    await t.balcao.core.sessions.invalidatePlan(planId);
+    const contactId = await kit.contact(lite.companyId);
+    const created = await kit.call(lite.admin, 'POST', '/tickets', { contactId, queueId: liteQueue, status: 'open' });
+    expect(created.status).toBe(201);
   });
 });
 
@@ -470,7 +580,11 @@ describe('another company', () => {
     expect((await kit.call(other.admin, 'POST', '/tickets/closeAll', { status: 'open', selectedQueueIds: [q1] })).body).toEqual({
       closed: 0,
     });
-    const list = await kit.list(other.admin, { showAll: true, queueIds: [q1], users: [agent1.id], searchParam: 'secret' });
+    // filters naming this company's queues or users are refused; the search alone finds nothing
+    const filtered = await kit.list(other.admin, { showAll: true, queueIds: [q1], users: [agent1.id], searchParam: 'secret' });
+    expect(filtered.status).toBe(404);
+    expect((await kit.list(other.admin, { showAll: true, users: [agent1.id] })).body).toEqual({ error: 'ERR_NO_USER_FOUND' });
+    const list = await kit.list(other.admin, { showAll: true, searchParam: 'secret' });
     expect(list.body).toEqual({ tickets: [], hasMore: false, count: 0 });
     expect((await kit.list(other.admin, { searchParam: String(ticket.id) })).body.count).toBe(0);
     expect(await kit.row(ticket.id)).toEqual(before);

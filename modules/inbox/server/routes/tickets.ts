@@ -8,6 +8,7 @@ import {
   NoQuery,
   PageNumber,
   type PluginContext,
+  requireOwnIds,
   StrictObject,
   Type,
 } from '@balcao/plugin-sdk/server';
@@ -53,8 +54,8 @@ const CreateBody = StrictObject({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('group')])),
   queueId: Type.Optional(NullableId),
   whatsappId: Type.Optional(NullableId),
-  // the spec's client sends its company (1-core §7); the company always comes from the session, so it
-  // is accepted and never read
+  // the spec's client sends its company (1-core §7); the company always comes from the session, and the
+  // core refuses a companyId that isn't the caller's (server/src/http/foreign-id-guard.ts)
   companyId: Type.Optional(Id),
 });
 
@@ -108,6 +109,15 @@ export default defineRoutes((app, ctx) => {
     async (request, reply) => {
       const { viewer, companyId, settings, mask } = await callerOf(ctx, request);
       const query = request.query;
+      // `queueIds` is checked by the core with every field named like an id; these lists are named otherwise
+      await requireOwnIds(ctx.db.knex, companyId, [
+        { table: 'tags', entity: 'tag', ids: idList(query.tags) ?? [] },
+        { table: 'users', entity: 'user', ids: idList(query.users) ?? [] },
+        // the channels plugin's table: only there when it is installed
+        ...(ctx.services.has('connections')
+          ? [{ table: 'whatsapps', entity: 'whatsapp', ids: idList(query.whatsapps) ?? [] }]
+          : []),
+      ]);
       const json = await listTickets(
         ctx.db.knex,
         companyId,
@@ -182,6 +192,7 @@ export default defineRoutes((app, ctx) => {
         fixtureBody: (ids: Record<string, number | string>) => ({
           contactId: ids.secondContact ?? ids.contact,
           queueId: ids.queue,
+          whatsappId: ids.whatsapp,
           status: 'open',
         }),
       },

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { AppError, type FastifyRequest, type InboundMedia, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type FastifyRequest, type InboundMedia, isStorableText, type PluginContext } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 import type { MediaType } from '../../shared/types';
 
@@ -93,11 +93,23 @@ export function mediaKey(folder: string, name: string, ext: string | null): stri
   return `media/${folder}/${randomBytes(8).toString('hex')}-${safeFileName(name, ext)}`;
 }
 
-/** A name a user may see: no path, no control characters, at most 255 characters. */
-function displayName(name: string): string {
+/** The longest name a file is kept under: its signed download link must stay within the URL limits. */
+export const MAX_DISPLAY_NAME = 100;
+
+/**
+ * A name a user may see: no path, no control characters, at most MAX_DISPLAY_NAME characters with its
+ * extension kept (a 210-character name made a download link past the router's parameter limit).
+ */
+export function displayName(name: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
-  const clean = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (clean || 'file').slice(0, 255);
+  const clean = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'file';
+  const chars = Array.from(clean);
+  if (chars.length <= MAX_DISPLAY_NAME) return clean;
+  const ext = /\.[A-Za-z0-9]{1,10}$/.exec(clean)?.[0] ?? '';
+  return `${chars
+    .slice(0, MAX_DISPLAY_NAME - ext.length)
+    .join('')
+    .trimEnd()}${ext}`;
 }
 
 /** Reads the first `size` bytes of a stream and returns them with a stream of the whole content. */
@@ -241,7 +253,12 @@ export async function readMultipartSend(
         if (!SEND_FIELDS.has(part.fieldname)) {
           throw new AppError('ERR_VALIDATION', { details: [{ field: `body.${part.fieldname}`, message: 'is not allowed' }] });
         }
-        fields[part.fieldname] = String(part.value);
+        const value = String(part.value);
+        // multipart fields skip the schema: text no column can hold is refused here as it is there
+        if (!isStorableText(value)) {
+          throw new AppError('ERR_VALIDATION', { details: [{ field: `body.${part.fieldname}`, message: 'must be valid text' }] });
+        }
+        fields[part.fieldname] = value;
       }
     }
   } catch (error) {

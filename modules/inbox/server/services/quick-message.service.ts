@@ -4,6 +4,7 @@ import { LIST_PAGE_SIZE, type QuickMessageEvent, type QuickMessage as QuickMessa
 import { QuickMessage } from '../models/quick-message';
 import { escapeLike, invalid } from './contact.service';
 import type { Caller } from './directory-caller';
+import { displayName } from './media-upload';
 
 /**
  * Quick replies (3-automation §3 Quick message, §4 "Quick message visibility", §7 Quick replies):
@@ -200,15 +201,24 @@ export async function attachMedia(
   current: QuickMessage,
   file: { fileName: string; stream: Readable },
 ): Promise<QuickMessageJson> {
-  const key = `quick-messages/${current.id}/${storageName(file.fileName)}`;
+  // the name is cleaned and shortened before anything is stored: a name the row can't hold must not
+  // leave the bytes behind (nor cost the previous attachment)
+  const mediaName = displayName(file.fileName);
+  const key = `quick-messages/${current.id}/${storageName(mediaName)}`;
   await ctx.storage.put(caller.companyId, key, file.stream, { maxBytes: QUICK_MESSAGE_MAX_BYTES });
+  let row: QuickMessage;
+  try {
+    row = await QuickMessage.query().patchAndFetchById(current.id, {
+      isMedia: true,
+      mediaPath: key,
+      mediaName,
+      updatedAt: new Date(),
+    });
+  } catch (error) {
+    if (key !== current.mediaPath) await ctx.storage.delete(caller.companyId, key).catch(() => {});
+    throw error;
+  }
   if (current.mediaPath && current.mediaPath !== key) await ctx.storage.delete(caller.companyId, current.mediaPath);
-  const row = await QuickMessage.query().patchAndFetchById(current.id, {
-    isMedia: true,
-    mediaPath: key,
-    mediaName: file.fileName.slice(0, 255),
-    updatedAt: new Date(),
-  });
   const json = toJson(ctx, caller.companyId, row);
   await emitQuickMessage(ctx, caller.companyId, row, { action: 'update', record: json });
   return json;

@@ -1,4 +1,4 @@
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, CHANNEL_PLAN_FLAGS, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { ExistingTicketInfo, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { Contact } from '../models/contact';
@@ -77,6 +77,24 @@ export async function requireUser(knex: Knex, companyId: number, userId: number)
   if (!user) throw new AppError('ERR_NO_USER_FOUND');
 }
 
+/**
+ * The connection a new ticket goes out on, checked: a connection of the company (404 ERR_NO_WAPP_FOUND
+ * otherwise — another company's included) whose channel the company's plan allows (403
+ * ERR_PLAN_FEATURE_DISABLED). Without one named, a company that has connections is refused
+ * (ERR_NO_DEF_WAPP_FOUND): the ticket would have no way to reach the contact.
+ */
+async function ticketConnection(ctx: PluginContext, companyId: number, whatsappId: number | null): Promise<void> {
+  const connections = ctx.services.has('connections') ? ctx.services.use('connections') : null;
+  if (whatsappId === null) {
+    if (connections && (await connections.hasAny(companyId))) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
+    return;
+  }
+  const profile = connections ? await connections.profile(companyId, whatsappId) : null;
+  if (!profile || profile.companyId !== companyId) throw new AppError('ERR_NO_WAPP_FOUND');
+  const flag = CHANNEL_PLAN_FLAGS[profile.channel] ?? null;
+  if (flag) await ctx.plans.require(companyId, flag);
+}
+
 /** `POST /tickets` body (docs/inbox-api.md). */
 export interface CreateTicketInput {
   contactId: number;
@@ -87,7 +105,8 @@ export interface CreateTicketInput {
 }
 
 /**
- * Creates a ticket for a contact of the company (1-core §4): open (group for a group contact) with its user
+ * Creates a ticket for a contact of the company (1-core §4) — one with a number, in a queue and, when the
+ * company has connections, on one of its connections its plan allows: open (group for a group contact) with its user
  * — the caller unless another is named — or pending without one. A contact that already has a ticket that
  * is not closed on the same connection gets `409 ERR_OTHER_OPEN_TICKET` naming it, also when a concurrent
  * request wins the race (the unique index refuses the second). Logs `create`, and `open` when created open.
@@ -100,16 +119,20 @@ export async function createTicket(
   input: CreateTicketInput,
 ): Promise<TicketShape> {
   const { knex } = ctx.db;
-  const contact = await Contact.query().findById(input.contactId).select('id', 'isGroup', 'channel');
+  const contact = await Contact.query().findById(input.contactId).select('id', 'isGroup', 'channel', 'number');
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
+  // 1-core §5: a new ticket needs a contact with a number (a group is its own address), a queue and a connection
+  if (!contact.isGroup && !contact.number?.trim()) throw new AppError('ERR_WAPP_INVALID_CONTACT');
   const queueId = input.queueId ?? null;
-  if (queueId !== null) await requireQueue(queueId);
+  if (queueId === null) throw new AppError('ERR_QUEUE_REQUIRED');
+  await requireQueue(queueId);
+  const whatsappId = input.whatsappId ?? null;
+  await ticketConnection(ctx, companyId, whatsappId);
 
   const wantsOpen = input.status === 'open' || input.status === 'group' || (input.status === undefined && input.userId != null);
   const userId = wantsOpen ? (input.userId ?? actor.id) : null;
   if (userId !== null && userId !== actor.id) await requireUser(knex, companyId, userId);
   const status: TicketStatus = wantsOpen ? (contact.isGroup ? 'group' : 'open') : 'pending';
-  const whatsappId = input.whatsappId ?? null;
   const identity = { contactId: contact.id, whatsappId };
 
   if ((await otherActiveTicketId(knex, companyId, identity)) !== null) {

@@ -79,7 +79,8 @@ describe('campaign rules', () => {
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ contactListId: list.id }, 'ERR_NO_CONTACT_LIST_FOUND'],
       [{ tagListId: tag.id }, 'ERR_NO_TAG_FOUND'],
-      [{ whatsappId: connection.id }, 'ERR_NO_WHATSAPP_FOUND'],
+      // the core refuses another company's connection before the route runs, with the catalogue's code
+      [{ whatsappId: connection.id }, 'ERR_NO_WAPP_FOUND'],
       [{ openTicket: 'enabled', userId: user.id, queueId: queue.id }, 'ERR_NO_USER_FOUND'],
       [{ openTicket: 'enabled', queueId: queue.id }, 'ERR_NO_QUEUE_FOUND'],
     ];

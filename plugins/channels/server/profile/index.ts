@@ -1,4 +1,5 @@
 import type { ConnectionProfile, ConnectionsService, PluginContext } from '@balcao/plugin-sdk/server';
+import { CHANNEL_PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
 import { connectionRow } from '../connections/serializer';
 import type { ChannelsArea } from '../index';
@@ -104,6 +105,15 @@ export function createConnectionsService(ctx: PluginContext): ConnectionsService
       const profile = await loadProfile(ctx, companyId, whatsappId);
       cache.set(key, { profile, expiresAt: Date.now() + PROFILE_TTL_MS });
       return profile;
+    },
+    async hasAny(companyId) {
+      const rows = (await ctx.db.knex('whatsapps').where({ companyId }).distinct('channel')) as Array<{ channel: string }>;
+      if (rows.length === 0) return false;
+      const flags = await ctx.plans.flags(companyId);
+      return rows.some(({ channel }) => {
+        const flag = CHANNEL_PLAN_FLAGS[channel];
+        return !flag || flags[flag];
+      });
     },
   };
 }

@@ -12,6 +12,8 @@ export interface BadInputCase {
   label: string;
   request: InjectOptions;
   expect: 'reject' | 'any';
+  /** Refused by the body parser before the route's validation runs (so it proves nothing about it). */
+  parser?: boolean;
 }
 
 type Part = 'params' | 'querystring' | 'body';
@@ -66,6 +68,35 @@ export const EDGE_NUMBERS: ReadonlyArray<[string, number]> = [
   ['-1e308', -1e308],
   ['1.5', 1.5],
 ];
+
+/** The odd strings no text column can hold: refused by every route, not only where a schema says so. */
+const UNSTORABLE = new Set(['a NUL byte', 'a lone surrogate']);
+
+/** Whether a field takes integers only (no text): an id, a page number, a count. */
+function isIntegerOnly(schema: JsonSchema | undefined): boolean {
+  if (!schema) return false;
+  const branches = [schema, ...(((schema.anyOf ?? schema.oneOf ?? []) as JsonSchema[]) ?? [])];
+  const types = branches.flatMap((branch) => (Array.isArray(branch.type) ? branch.type : [branch.type]));
+  return types.includes('integer') && !types.includes('string') && !types.includes('number');
+}
+
+/**
+ * Other ways of writing the integer `id` that Number() reads as the same number (`0x1`, `1e0`, ` 1`,
+ * `+1`, `01`, `0b1`, `1.0`), percent-encoded for a URL.
+ */
+function looseNumbers(id: string): Array<[string, string]> {
+  const n = Number(id);
+  const value = Number.isSafeInteger(n) && n >= 0 ? n : 1;
+  return [
+    ['an id in hexadecimal', `0x${value.toString(16)}`],
+    ['an id with an exponent', `${value}e0`],
+    ['an id after a space', `%20${value}`],
+    ['an id with a plus sign', `%2B${value}`],
+    ['an id with a leading zero', `0${value}`],
+    ['an id in binary', `0b${value.toString(2)}`],
+    ['an id with a decimal point', `${value}.0`],
+  ];
+}
 
 const LONG_STRING = 'x'.repeat(100_000);
 /** More than the 1 MB body limit once inside JSON. */
@@ -217,7 +248,14 @@ export function badInputCases(base: BaseRequest): BadInputCase[] {
     ['a badly encoded byte', '%ED%A0%80', true],
     ['600 characters (past the router limit)', 'x'.repeat(600)],
   ];
+  const paramProperties = (paramsSchema?.properties ?? {}) as Record<string, JsonSchema>;
   for (const name of urlParams(route.url)) {
+    // an id is digits only: every other way of writing it is refused, whatever Number() makes of it
+    if (isIntegerOnly(paramProperties[name])) {
+      for (const [what, value] of looseNumbers(base.params[name] ?? '1')) {
+        add(`params.${name}: ${what}`, { params: { ...base.params, [name]: value }, raw: new Set([name]) }, false);
+      }
+    }
     for (const [what, value, raw] of paramValues) {
       const params = { ...base.params, [name]: value };
       const decodable = !raw && value.length <= 500;
@@ -240,6 +278,20 @@ export function badInputCases(base: BaseRequest): BadInputCase[] {
       add(`querystring.${name}: missing`, { query }, check(query));
     }
     const names = Object.keys((querySchema.properties ?? {}) as object);
+    const queryProperties = (querySchema.properties ?? {}) as Record<string, JsonSchema>;
+    for (const name of names.filter((field) => isIntegerOnly(queryProperties[field]))) {
+      const [what, value] = looseNumbers(String(base.query?.[name] ?? '1'))[0] as [string, string];
+      add(`querystring.${name}: ${what}`, { query: { ...base.query, [name]: value } }, false);
+    }
+    if (names.length > 0) {
+      // percent-escapes that are not UTF-8, in every field at once: the parser must not keep them as text
+      const raw = names.map((name) => `${encodeURIComponent(name)}=%FF%FE`).join('&');
+      cases.push({
+        label: `querystring ${names.join(', ')}: invalid UTF-8`,
+        request: { ...build({}).request, url: `${fillUrl(route.url, base.params)}?${raw}` },
+        expect: 'reject',
+      });
+    }
     const values: Array<[string, string | string[]]> = [
       ['a word', 'abc'],
       ['a fraction', '1.5'],
@@ -294,8 +346,24 @@ export function badInputCases(base: BaseRequest): BadInputCase[] {
       for (const group of [ok, refused]) {
         if (group.length === 0) continue;
         const body = group.reduce<unknown>((current, path) => setAt(current, path, value), baseBody);
-        add(`body ${group.map(label).join(', ')}: ${what}`, { body }, check(body));
+        // text no column can hold is refused by every route, whatever its schema says
+        add(`body ${group.map(label).join(', ')}: ${what}`, { body }, !UNSTORABLE.has(what) && check(body));
       }
+    }
+    const textField = fields.find((path) => typeof getAt(baseBody, path) === 'string');
+    if (textField) {
+      const marked = JSON.stringify(setAt(baseBody, textField, 'a\u0001MARK\u0001b'));
+      const [before, after] = marked.split('\\u0001MARK\\u0001');
+      cases.push({
+        label: `body.${label(textField)}: invalid UTF-8`,
+        request: {
+          ...build({}).request,
+          payload: Buffer.concat([Buffer.from(before ?? ''), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(after ?? '')]),
+          headers: { 'content-type': 'application/json' },
+        },
+        expect: 'reject',
+        parser: true,
+      });
     }
     const first = fields.find((path) => typeof getAt(baseBody, path) === 'string') ?? ['__walker'];
     add('body: over 1 MB', { body: setAt(baseBody ?? {}, first, HUGE_STRING) }, false);
@@ -310,6 +378,15 @@ export function badInputCases(base: BaseRequest): BadInputCase[] {
     add('body: as a form', { payload: 'walker=1', type: 'application/x-www-form-urlencoded' }, false);
     add('body: as XML', { payload: '<walker/>', type: 'application/xml' }, false);
     add('body: JSON with a charset', { payload: json, type: 'application/json; charset=utf-8' }, check(baseBody));
+    cases.push({
+      label: 'body: multipart without a boundary',
+      request: build({
+        payload: '--walker\r\nContent-Disposition: form-data; name="walker"\r\n\r\n1\r\n--walker--\r\n',
+        type: 'multipart/form-data',
+      }).request,
+      expect: 'reject',
+      parser: true,
+    });
     add(
       'body: as multipart',
       {

@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { FIXTURE_PASSWORD, type TenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { LightMyRequestResponse } from 'fastify';
-import { type BaseRequest, baseRequest, idHints, toInject } from './requests';
-import { FixtureGapError, isMutating, routeName, type WalkedRoute } from './routes';
-import { SampleError } from './sample';
+import { accepts, leaves } from './bad-input-cases';
+import { type BaseRequest, baseRequest, entityOf, idHints, queryText, toInject } from './requests';
+import { FixtureGapError, type Ids, isMutating, partSchema, routeName, type WalkedRoute } from './routes';
+import { type JsonSchema, SampleError } from './sample';
 import { SessionPool } from './sessions';
 import { changedTables, snapshotCompany, tenantTables } from './tenant-snapshot';
 
@@ -27,6 +29,13 @@ export interface CrossTenantReport {
   writes: string[];
   /** B's other writes (no ids in the path) showed A's data or changed A's rows. */
   otherWrites: string[];
+  /**
+   * B's own valid request with one body or query field naming A's row instead (`whatsappId`, `tagIds` …)
+   * was accepted (2xx): every id a request names must be the caller's company's.
+   */
+  foreignIds: string[];
+  /** How many single-field variants the foreign-id phase sent. */
+  foreignIdCases: number;
 }
 
 /** Routes the cross-tenant walk covers: every authenticated route but the super user's and infra. */
@@ -72,6 +81,8 @@ export async function crossTenantWalk(
     reads: [],
     writes: [],
     otherWrites: [],
+    foreignIds: [],
+    foreignIdCases: 0,
   };
 
   const hints = idHints(fx.idsA);
@@ -135,5 +146,98 @@ export async function crossTenantWalk(
   );
   await asB(deletionsLast(writes.filter((r) => r.tenantParams.length > 0)), report.writes, refusedOrHidden);
   await asB(deletionsLast(writes.filter((r) => r.tenantParams.length === 0)), report.otherWrites, () => null);
+
+  // last, as it lets B change B's own rows: B's own request with one field naming A's row instead
+  const idsB = await seedCompanyB(t, fx);
+  const own: BaseRequest[] = [];
+  for (const route of t.balcao.routes.routes.filter((r) => isTenantWalked(r) && include(r))) {
+    try {
+      own.push(baseRequest(route, idsB, idHints(idsB)));
+    } catch (error) {
+      // a gap or an unbuildable request is reported above, for A's ids
+      if (!(error instanceof FixtureGapError || error instanceof SampleError)) throw error;
+    }
+  }
+  const variants = deletionsLast(own).flatMap((request) => foreignIdVariants(request, fx.idsA, idsB));
+  report.foreignIdCases = variants.length;
+  for (const variant of variants) {
+    const response = await pool.inject('bAdmin', toInject(variant.request));
+    const name = `${routeName(variant.request.route)} as bAdmin with A's ${variant.entity} in ${variant.field}`;
+    if (response.statusCode >= 200 && response.statusCode < 300)
+      report.foreignIds.push(`${name}: expected a refusal, got ${describeResponse(response)}`);
+    else if (response.statusCode >= 500) report.foreignIds.push(`${name}: ${describeResponse(response)}`);
+    else if (response.body.includes(fx.marker)) report.foreignIds.push(`${name}: A's data (marker) in the answer`);
+  }
   return report;
+}
+
+/**
+ * Seeds company B's own rows with every feature's fixtures (as it seeds A's, with a marker of B's own),
+ * so that B can make a request that is valid but for the one field naming A's row.
+ */
+async function seedCompanyB(t: TestApp, fx: TenantFixtures): Promise<Ids> {
+  const marker = `OWNB${randomBytes(4).toString('hex').toUpperCase()}`;
+  const companyB = { id: fx.b.companyId, adminId: fx.b.adminId, userId: fx.b.userId };
+  const companyA = { id: fx.a.companyId, adminId: fx.a.adminId, userId: fx.a.userId };
+  const idsB: Ids = { company: companyB.id, user: companyB.userId, admin: companyB.adminId };
+  for (const plugin of t.balcao.plugins) {
+    const seed = plugin.definition.seed?.fixtures;
+    if (!seed) continue;
+    Object.assign(idsB, await seed({ ctx: plugin.ctx, marker, companyA: companyB, companyB: companyA, seededA: { ...idsB } }));
+  }
+  return idsB;
+}
+
+interface ForeignIdVariant {
+  request: BaseRequest;
+  entity: string;
+  field: string;
+}
+
+type FieldPath = Array<string | number>;
+
+function withValue(value: unknown, path: FieldPath, next: unknown): unknown {
+  const copy = structuredClone(value ?? {}) as Record<string | number, unknown>;
+  let node = copy;
+  for (const key of path.slice(0, -1)) {
+    const child = node[key];
+    if (child === null || typeof child !== 'object') return undefined;
+    node = child as Record<string | number, unknown>;
+  }
+  node[path[path.length - 1] as string | number] = next;
+  return copy;
+}
+
+/**
+ * B's own request once per id-like field of its query and body — declared in the schema, present or
+ * not (`whatsappId` is optional on a new ticket) — with that field naming A's row: the id, a list of
+ * it, or either as text, whichever the route's schema takes. Fields of entities B has no row of, and
+ * fields whose id is the same for A and B (shared data), are not tried.
+ */
+export function foreignIdVariants(request: BaseRequest, idsA: Ids, idsB: Ids): ForeignIdVariant[] {
+  const variants: ForeignIdVariant[] = [];
+  const candidates = (id: number | string, many: boolean): unknown[] =>
+    many ? [[id], JSON.stringify([id]), String(id)] : [id, String(id), [id]];
+  for (const part of ['querystring', 'body'] as const) {
+    const schema = partSchema(request.route, part);
+    if (!schema) continue;
+    const base = part === 'body' ? request.body : request.query;
+    for (const path of leaves(schema, base ?? {})) {
+      const name = path[path.length - 1];
+      if (typeof name !== 'string') continue;
+      const found = entityOf(name);
+      const id = found ? idsA[found.entity] : undefined;
+      if (!found || id === undefined || idsB[found.entity] === undefined || idsB[found.entity] === id) continue;
+      for (const value of candidates(id, found.many)) {
+        const changed = withValue(base, path, value);
+        if (changed === undefined) continue;
+        const text = part === 'querystring' ? queryText(changed) : changed;
+        if (!accepts(schema as JsonSchema, part, text)) continue;
+        const next: BaseRequest = part === 'body' ? { ...request, body: changed } : { ...request, query: queryText(changed) };
+        variants.push({ request: next, entity: found.entity, field: `${part === 'body' ? 'body' : 'query'}.${path.join('.')}` });
+        break;
+      }
+    }
+  }
+  return variants;
 }

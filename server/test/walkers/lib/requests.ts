@@ -16,7 +16,8 @@ export interface BaseRequest {
   body: unknown;
 }
 
-function entityOf(name: string): { entity: string; many: boolean } | null {
+/** The fixture entity a body or query field names (`contactId` → contact, `tagIds` → many tags), or null. */
+export function entityOf(name: string): { entity: string; many: boolean } | null {
   if (name === 'companyId') return { entity: 'company', many: false };
   if (name === 'userId') return { entity: 'user', many: false };
   const many = /^(.+?)(Ids|_ids)$/.exec(name);
