@@ -15,6 +15,8 @@ let t: TestApp;
 let kit: ChannelsKit;
 let inbox: InboxService;
 /** What the recording driver was asked to send, by ticket. */
+/** What the chatbot says once when it hands a conversation over to people (the product's Portuguese text). */
+const HANDOVER = 'Obrigado! Um atendente vai continuar a conversa por aqui em breve.';
 const delivered = new Map<number, string[]>();
 
 beforeAll(async () => {
@@ -159,7 +161,9 @@ describe('the greeting and the queues of the connection', () => {
     const once = await connection(companyId, { greetingMessage: 'Escolha:', maxUseBotQueues: 1 });
     const leo = contact(companyId, once, 'Leo');
     expect(await leo.say('Oi')).toHaveLength(1);
-    expect(await leo.say('9')).toEqual([]);
+    // the bot's limit is spent: it says once that people will answer, then nothing more
+    expect(await leo.say('9')).toEqual([HANDOVER]);
+    expect(await leo.say('10')).toEqual([]);
     expect(await leo.ticket()).toMatchObject({ queueId: null, amountUsedBotQueues: 1, isBot: false });
 
     const minute = await connection(companyId, { greetingMessage: 'Escolha:', maxUseBotQueues: 0, timeUseBotQueues: 1 });
@@ -170,7 +174,8 @@ describe('the greeting and the queues of the connection', () => {
       .knex('chatbotTickets')
       .where({ ticketId: bia.ticketId })
       .update({ startedAt: new Date(Date.now() - 2 * 60_000) });
-    expect(await bia.say('y')).toEqual([]);
+    expect(await bia.say('y')).toEqual([HANDOVER]);
+    expect(await bia.say('z')).toEqual([]);
   });
 
   it("follows the company's settings when the ticket's connection doesn't exist (no profile)", async () => {

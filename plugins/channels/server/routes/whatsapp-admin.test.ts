@@ -109,8 +109,8 @@ describe('the super user managing another company’s connections (All connectio
     expect(
       await kit.call(one.admin, 'POST', '/whatsapp', { name: 'Intrusa', channel: 'webchat', companyId: two.companyId }),
     ).toEqual({
-      status: 403,
-      body: { error: 'ERR_NO_PERMISSION' },
+      status: 404,
+      body: { error: 'ERR_NO_COMPANY_FOUND' },
     });
     expect((await kit.call(one.admin, 'GET', `/whatsapp-admin/companies/${two.companyId}/queues`)).status).toBe(403);
     expect(await kit.row(whatsappId)).toMatchObject({ name: 'Alheia' });

@@ -20,19 +20,23 @@ afterAll(async () => t?.close());
 const create = (user: KitUser, body: Record<string, unknown>) => kit.call(user, 'POST', '/whatsapp', body);
 
 describe('GET /whatsapp', () => {
-  it("lists the session's company's connections with their queues, whatever companyId says", async () => {
+  it("lists the session's company's connections with their queues; another company's companyId is refused", async () => {
     const { companyId, admin } = await kit.companyWithPlan();
     const other = await kit.companyWithPlan();
     const queueId = await kit.queue(companyId, 'Vendas', '#112233');
     const mine = await kit.connection(companyId, { name: 'Site', queueIds: [queueId] });
     await kit.connection(other.companyId, { name: 'Not mine' });
-    for (const path of ['/whatsapp', '/whatsapp/', `/whatsapp/?session=0&companyId=${other.companyId}`]) {
+    for (const path of ['/whatsapp', '/whatsapp/', `/whatsapp/?session=0&companyId=${companyId}`]) {
       const { status, body } = await kit.call(admin, 'GET', path);
       expect(status).toBe(200);
       expect(body.map((connection: ConnectionShape) => connection.id)).toEqual([mine]);
       expect(body[0]).toMatchObject({ queueIds: [queueId], queues: [{ id: queueId, name: 'Vendas', color: '#112233' }] });
       expect(body[0]).not.toHaveProperty('session');
     }
+    expect(await kit.call(admin, 'GET', `/whatsapp/?companyId=${other.companyId}`)).toEqual({
+      status: 404,
+      body: { error: 'ERR_NO_COMPANY_FOUND' },
+    });
     const withSession = await kit.call(admin, 'GET', '/whatsapp?session=1');
     expect(withSession.body[0].session).toBeNull();
   });
