@@ -47,6 +47,13 @@ describe('the conversation cache', () => {
     expect(ids(data)).toEqual([1, 2, 4, 5]);
   });
 
+  it('keeps a newer version over an older one arriving late (the failure before the send answer)', () => {
+    const data = conversation([], [1]);
+    upsertMessage(data, makeMessage(1, { sendStatus: 'failed', updatedAt: '2024-05-01T10:00:02.000Z' }));
+    upsertMessage(data, makeMessage(1, { sendStatus: 'pending', updatedAt: '2024-05-01T10:00:01.000Z' }));
+    expect(flattenMessages(data)[0]).toMatchObject({ id: 1, sendStatus: 'failed' });
+  });
+
   it("follows only its own ticket's events", () => {
     const data = conversation([1]);
     const other = makeTicket(2);

@@ -20,14 +20,16 @@ function byTime(a: Message, b: Message): number {
 }
 
 /**
- * Puts a message in a cached conversation: replaces it where it is (ack, edit, reaction, failure), or adds
- * it to the latest page in time order. Mutates `data`.
+ * Puts a message in a cached conversation: replaces it where it is (ack, edit, reaction, failure) unless the
+ * cache holds a newer version, or adds it to the latest page in time order. Mutates `data`.
  */
 export function upsertMessage(data: MessagePages, message: Message): void {
   for (const page of data.pages) {
     const index = page.messages.findIndex((item) => item.id === message.id);
     if (index >= 0) {
-      page.messages[index] = message;
+      // a reply's own answer can arrive after the realtime update that failed or acked it: never go back
+      const held = page.messages[index] as Message;
+      if (Date.parse(held.updatedAt) <= Date.parse(message.updatedAt)) page.messages[index] = message;
       return;
     }
   }
