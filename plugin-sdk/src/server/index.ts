@@ -7,6 +7,7 @@ export * from './access';
 export * from './areas';
 export * from './channels';
 export * from './context';
+export * from './customer-texts';
 export * from './define-plugin';
 export * from './errors';
 export * from './events';

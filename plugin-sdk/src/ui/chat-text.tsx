@@ -1,3 +1,8 @@
+/*
+ * Its own entry (`@balcao/plugin-sdk/ui/chat-text`), outside the shared `@balcao/plugin-sdk/ui`: the host
+ * loads that one whole before the login page paints, and only conversations need the markup parser; each
+ * remote that shows messages bundles its own copy.
+ */
 import { type ReactNode, useMemo } from 'react';
 import { type MarkupSegment, parseChatMarkup } from '../shared/chat-markup';
 

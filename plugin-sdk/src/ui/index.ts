@@ -31,7 +31,6 @@ export {
   createAuthBaseQuery,
   errorCodeOf,
 } from './base-query';
-export { ChatText } from './chat-text';
 export { daysUntil, formatDate } from './dates';
 export {
   activatePluginUi,

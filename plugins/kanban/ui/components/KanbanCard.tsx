@@ -6,7 +6,8 @@ import {
   UserOutlined,
   WhatsAppOutlined,
 } from '@ant-design/icons';
-import { ChatText, useTranslation } from '@balcao/plugin-sdk/ui';
+import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { ChatText } from '@balcao/plugin-sdk/ui/chat-text';
 import type { GlobalToken } from 'antd';
 import { Dropdown } from 'antd';
 import { type CSSProperties, type DragEvent, memo, useState } from 'react';

@@ -1,4 +1,5 @@
-import { ChatText, useTranslation } from '@balcao/plugin-sdk/ui';
+import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { ChatText } from '@balcao/plugin-sdk/ui/chat-text';
 import { Badge, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { memo } from 'react';
 import { Link } from 'react-router';

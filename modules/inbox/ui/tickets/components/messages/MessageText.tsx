@@ -1,4 +1,4 @@
-import { ChatText } from '@balcao/plugin-sdk/ui';
+import { ChatText } from '@balcao/plugin-sdk/ui/chat-text';
 import { Typography } from 'antd';
 
 /** A message's text with its chat markup and web addresses rendered (the SDK's one renderer), line breaks kept. */
