@@ -6,7 +6,8 @@
  *   npm run build:ui                                            # production
  *   BALCAO_PLUGINS=server/test/fixtures/hello-plugin npm run build:ui
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,14 +70,22 @@ function modulesRoot(): string {
   return empty;
 }
 
-/** The folder of @ant-design/icons' per-icon modules (menu icons are loaded by name, one chunk each). */
-function antdIconsDir(): string {
-  const packageMain = createRequire(path.join(HOST_ROOT, 'package.json')).resolve('@ant-design/icons'); // <pkg>/lib/index.js
-  return path.join(path.dirname(path.dirname(packageMain)), 'es', 'icons');
+/**
+ * The icon set's definitions (`@ant-design/icons-svg/es/asn/*.js`, data modules without imports) and a
+ * tag that changes with its version. The host copies them to `assets/icons/<Name>.<tag>.js`, where the
+ * menu imports the icons it shows (host/src/frame/menu/icon-loader.ts): as files of their own rather than
+ * bundler chunks, they add nothing to the chunk map the login page downloads.
+ */
+function iconDefinitions(): { dir: string; tag: string } {
+  const manifest = createRequire(path.join(HOST_ROOT, 'package.json')).resolve('@ant-design/icons-svg/package.json');
+  const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+  const tag = createHash('sha256').update(`icons-svg@${version}`).digest('hex').slice(0, 10);
+  return { dir: path.join(path.dirname(manifest), 'es', 'asn'), tag };
 }
 
 /** The host shell: `host/dist/` with index.html, public path `/`, every shared singleton provided. */
 export function hostConfig(mode: BuildMode): Configuration {
+  const icons = iconDefinitions();
   return {
     name: 'host',
     mode,
@@ -99,7 +108,6 @@ export function hostConfig(mode: BuildMode): Configuration {
       ...RESOLVE,
       alias: {
         '@balcao-modules': modulesRoot(),
-        '@balcao-antd-icons': antdIconsDir(),
         // the real package behind the host's curated shared `react-router` (host/src/shared-modules)
         '@balcao/react-router-impl$': 'react-router',
       },
@@ -109,7 +117,10 @@ export function hostConfig(mode: BuildMode): Configuration {
     optimization: { splitChunks: { chunks: 'async' } },
     plugins: [
       new rspack.HtmlRspackPlugin({ template: path.join(HOST_ROOT, 'src', 'index.html'), scriptLoading: 'module' }),
-      defineGlobals(buildGlobals()),
+      defineGlobals({ ...buildGlobals(), __BALCAO_ICON_TAG__: icons.tag }),
+      new rspack.CopyRspackPlugin({
+        patterns: [{ from: '*.js', context: icons.dir, to: `assets/icons/[name].${icons.tag}[ext]` }],
+      }),
       new ModuleFederationPlugin({
         name: 'balcao_host',
         remotes: {},

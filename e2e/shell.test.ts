@@ -78,6 +78,8 @@ describe('login and the app frame', () => {
     expect(await page.getByText('Página não encontrada').count()).toBe(0);
     const hello = page.getByRole('menuitem', { name: 'Olá' });
     await hello.waitFor();
+    // the icon the plugin's menu entry names (SmileOutlined), imported from the copied icon set
+    await hello.locator('.anticon-smile').waitFor();
     // the remote is registered, not downloaded, until one of its routes is visited
     expect(remoteRequests(network)).toEqual([]);
 
