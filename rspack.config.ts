@@ -144,7 +144,7 @@ export function remoteConfigs(mode: BuildMode, env: NodeJS.ProcessEnv = process.
 }
 
 /**
- * Widgets (embeddable chat and kanban, ARCHITECTURE.md §9): standalone bundles, one compiler each, for
+ * Widgets (embeddable chat and kanban, docs/architecture.md#widgets): standalone bundles, one compiler each, for
  * every plugin with a `widget/index.ts` → `plugins/<id>/dist/widget/<id>-widget.js` (a stable name: other
  * sites' pages write it in a script tag), served at `/plugins/<id>/widget/`. No federation, nothing
  * shared: a widget runs on pages that have none of the shell.

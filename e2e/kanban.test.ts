@@ -266,7 +266,7 @@ describe('the plan gate in the browser', () => {
     await lite.page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     expect(await lite.page.getByRole('menuitem', { name: /Kanban/ }).count()).toBe(0);
     await lite.page.goto(`${baseUrl}/Kanban`);
-    // the shell's plan-refused toast (3-automation §8), then the start page
+    // the shell's plan-refused toast (docs/product/automation.md#errors), then the start page
     await lite.page.getByText('Esta empresa não possui permissão para acessar essa página!', { exact: false }).waitFor();
     await lite.page.waitForURL((url) => url.pathname !== '/Kanban');
     expect(lite.network.filter((entry) => new URL(entry.url).pathname.startsWith('/plugins/kanban/'))).toEqual([]);

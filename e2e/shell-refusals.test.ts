@@ -55,7 +55,7 @@ describe('refused pages', () => {
     const started = Date.now();
     const toast = page.getByText(PLAN_REFUSED);
     await toast.waitFor();
-    // top centre (1-core §8), not the top-right corner
+    // top centre (docs/product/tickets-and-inbox.md#errors), not the top-right corner
     const { element, page: middle } = await centres(page, '.ant-notification-notice');
     expect(Math.abs(element - middle)).toBeLessThan(40);
     // an agent without the dashboard starts at the tickets

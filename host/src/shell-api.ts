@@ -10,14 +10,14 @@ export interface PublicPlan {
   amount: string;
 }
 
-/** The login body (1-core §7): the e-mail lowercased; `remember` makes the refresh cookie persistent. */
+/** The login body (docs/product/tickets-and-inbox.md#calls-and-realtime-events): the e-mail lowercased; `remember` makes the refresh cookie persistent. */
 export interface LoginRequest {
   email: string;
   password: string;
   remember: boolean;
 }
 
-/** The signup body (1-core §7, 2-administration §3). */
+/** The signup body (docs/product/tickets-and-inbox.md#calls-and-realtime-events, docs/product/administration.md#entities). */
 export interface SignupRequest {
   name: string;
   email: string;

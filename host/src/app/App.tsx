@@ -14,7 +14,7 @@ const ForgetPasswordPage = lazy(() => import('../pages/forget-password/ForgetPas
 const SubscriptionExpiredPage = lazy(() => import('../pages/SubscriptionExpiredPage'));
 const AppFrame = lazy(() => import('../frame/AppFrame'));
 
-/** The routes of 1-core §2: public pages, the expired-subscription page, and the private frame. */
+/** The routes of docs/product/tickets-and-inbox.md#screens-and-routes: public pages, the expired-subscription page, and the private frame. */
 export function AppRoutes() {
   return (
     <Suspense fallback={<PageSkeleton />}>

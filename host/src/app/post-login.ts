@@ -1,6 +1,6 @@
 /**
  * Where the public routes send a user who just became authenticated. A login goes to /tickets
- * (1-core §4); a user who opens a public route with a session goes to / (1-core §2).
+ * (docs/product/tickets-and-inbox.md#states-and-transitions); a user who opens a public route with a session goes to / (#screens-and-routes).
  *
  * The login can't navigate by itself: the router's location updates run as transitions while the store's
  * session update renders at once, so the public-route guard would redirect first. The guard performs the

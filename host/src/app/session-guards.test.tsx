@@ -48,7 +48,7 @@ async function openPage(storedToken: string | null) {
 
 const expired = { status: 402, body: { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: '2024-03-09' } };
 
-describe('the private-route guard (1-core §2 and §4)', () => {
+describe('the private-route guard (docs/product/tickets-and-inbox.md#screens-and-routes and #states-and-transitions)', () => {
   it('sends a visitor without a session to /login', async () => {
     const page = await openPage(null);
     page.serveApi();

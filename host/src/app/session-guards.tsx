@@ -53,15 +53,15 @@ function Restoring({ children }: { children: ReactNode }) {
   );
 }
 
-/** Public routes (1-core §2): an authenticated user goes to / (or to /tickets right after logging in). */
+/** Public routes (docs/product/tickets-and-inbox.md#screens-and-routes): an authenticated user goes to / (or to /tickets right after logging in). */
 export function PublicOnly() {
   const { status } = useSessionState();
   return <Restoring>{status === 'authenticated' ? <Navigate to={postLoginDestination()} replace /> : <Outlet />}</Restoring>;
 }
 
 /**
- * Private routes (1-core §2): without a session, /login; when the server ended it for an expired
- * subscription (1-core §4), /financeiro-aberto with the due date.
+ * Private routes (docs/product/tickets-and-inbox.md#screens-and-routes): without a session, /login; when the server ended it for an expired
+ * subscription (docs/product/tickets-and-inbox.md#states-and-transitions), /financeiro-aberto with the due date.
  */
 export function RequireSession({ children }: { children: ReactNode }) {
   const { status, endedBy, subscriptionDueDate } = useSessionState();

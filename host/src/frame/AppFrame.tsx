@@ -39,7 +39,7 @@ function usePluginListings(): PluginListing[] | undefined {
 }
 
 /**
- * The private app (1-core §2), loaded after login: the module UIs bundled into the host, the plugins this
+ * The private app (docs/product/tickets-and-inbox.md#screens-and-routes), loaded after login: the module UIs bundled into the host, the plugins this
  * company may load, the company socket and the session-takeover rule, around the frame.
  */
 export default function AppFrame() {

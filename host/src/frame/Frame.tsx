@@ -39,7 +39,7 @@ export interface FrameProps {
 }
 
 /**
- * The layout of the private pages (1-core §2): the side menu (a sider opened or closed by the user's
+ * The layout of the private pages (docs/product/tickets-and-inbox.md#screens-and-routes): the side menu (a sider opened or closed by the user's
  * `defaultMenu`, a temporary drawer under 600 px), the top bar, and the pages of modules and plugins.
  */
 export function Frame({ user, modules, plugins }: FrameProps) {

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-/** 3-automation §8 "Plan-gated pages": the toast, then home after 1 second. */
+/** docs/product/automation.md#errors: the toast, then home after 1 second. */
 export const PLAN_REFUSED_REDIRECT_MS = 1000;
 
 /** Where the pages below send the user: '/', or the first page of the menu when no feature serves '/'. */
@@ -41,7 +41,7 @@ export function FeatureUnavailablePage({ home }: { home: HomePath }) {
 /**
  * A route of the spec that the company's plan doesn't include (/Kanban without useKanban, …): the spec's
  * toast "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando." and home
- * after 1 second (3-automation §8). The page stays blank meanwhile: there is nothing of it to show.
+ * after 1 second (docs/product/automation.md#errors). The page stays blank meanwhile: there is nothing of it to show.
  */
 export function PlanRefusedPage({ home }: { home: HomePath }) {
   const { t } = useTranslation('shell');

@@ -1,7 +1,7 @@
 import type { PlanFlag } from '@balcao/plugin-sdk/ui';
 
 /**
- * The private routes of 1-core §2 and 3-automation §2 that features serve (/financeiro-aberto is the
+ * The private routes of docs/product/tickets-and-inbox.md#screens-and-routes and docs/product/automation.md#screens-and-routes that features serve (/financeiro-aberto is the
  * shell's own). The campaign routes are listed whatever the spec's local `cshow` flag says (the campaigns
  * plugin shows them to every plan with useCampaigns: docs/campaigns.md).
  */
@@ -44,8 +44,8 @@ export const SPEC_PRIVATE_ROUTES: readonly string[] = [
 ];
 
 /**
- * The plan flag each plan-gated route of the spec needs (1-core §2 menu, 2-administration §2 Kanban,
- * 3-automation §2 and §8 "Plan-gated pages"). A company whose plan lacks it is refused the page with the
+ * The plan flag each plan-gated route of the spec needs (docs/product/tickets-and-inbox.md#screens-and-routes menu, docs/product/administration.md#tags-and-kanban,
+ * docs/product/automation.md#screens-and-routes and #errors). A company whose plan lacks it is refused the page with the
  * spec's toast and sent home after 1 second, whether or not the feature is installed.
  */
 export const SPEC_ROUTE_PLAN_FLAGS: Readonly<Record<string, PlanFlag>> = {

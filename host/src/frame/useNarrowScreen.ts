@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** 1-core §2: under 600 px wide the menu becomes a temporary drawer. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: under 600 px wide the menu becomes a temporary drawer. */
 export const NARROW_SCREEN_QUERY = '(max-width: 599.98px)';
 
 function subscribe(onChange: () => void): () => void {

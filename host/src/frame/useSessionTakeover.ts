@@ -2,11 +2,11 @@ import { companyEvent, subscribeSocketEvent, toast } from '@balcao/plugin-sdk/ui
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** 1-core §9: the page reloads this long after a session takeover. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the page reloads this long after a session takeover. */
 export const TAKEOVER_RELOAD_DELAY_MS = 1_000;
 
 /**
- * 1-core §4: when the same user logs in elsewhere the server emits `company-{id}-auth` for that user;
+ * docs/product/tickets-and-inbox.md#states-and-transitions: when the same user logs in elsewhere the server emits `company-{id}-auth` for that user;
  * this session then says so, clears local storage and reloads after one second.
  */
 export function useSessionTakeover(companyId: number, userId: number): void {

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PublicLayout } from './public/PublicLayout';
 
-/** /financeiro-aberto: reached after a login refused for an expired subscription (1-core §4). */
+/** /financeiro-aberto: reached after a login refused for an expired subscription (docs/product/tickets-and-inbox.md#states-and-transitions). */
 export default function SubscriptionExpiredPage() {
   const { t } = useTranslation('shell');
   const navigate = useNavigate();

@@ -68,7 +68,7 @@ function usePrimaryColor(mode: ThemeMode): string {
 }
 
 /**
- * The one antd theme of the page (1-core §9 colours, whitelabel overrides, light/dark stored locally,
+ * The one antd theme of the page (docs/product/tickets-and-inbox.md#constants-and-limits colours, whitelabel overrides, light/dark stored locally,
  * else the user's `defaultTheme`) and antd's own texts in the interface language.
  */
 export function ThemeProvider({ children }: { children: ReactNode }) {

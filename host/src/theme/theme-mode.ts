@@ -1,7 +1,7 @@
 /** The two themes of the product. */
 export type ThemeMode = 'light' | 'dark';
 
-/** 1-core §9: default theme colours. Whitelabel settings may replace them. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: default theme colours. Whitelabel settings may replace them. */
 export const DEFAULT_PRIMARY_COLORS: Record<ThemeMode, string> = { light: '#0000FF', dark: '#39ACE7' };
 
 const THEME_KEY = 'preferredTheme';
@@ -50,5 +50,5 @@ export function storePrimaryColor(mode: ThemeMode, color: string): void {
   write(COLOR_KEYS[mode], color);
 }
 
-/** The public setting key of each theme's primary colour (2-administration §3 whitelabel). */
+/** The public setting key of each theme's primary colour (docs/product/administration.md#entities whitelabel). */
 export const PRIMARY_COLOR_SETTING: Record<ThemeMode, string> = COLOR_KEYS;

@@ -9,5 +9,5 @@ import { teamArea } from './team';
  */
 export type AdminArea = FeatureArea;
 
-/** Administration (2-administration §2–§9). */
+/** Administration (docs/product/administration.md#screens-and-routes–#constants-and-limits). */
 export default definePluginOfAreas('admin', [teamArea, queuesArea, platformArea]);

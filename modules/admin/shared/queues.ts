@@ -1,13 +1,13 @@
 /**
  * Shapes of the queues area shared by the server and the screens (type-only imports from the UI): the
- * API's queue, chatbot option and service hours (2-administration §3).
+ * API's queue, chatbot option and service hours (docs/product/administration.md#entities).
  */
 
 import type { ServiceHours } from '@balcao/plugin-sdk/shared';
 
 export { defaultSchedules, type ServiceHours, WEEKDAYS_EN, WEEKDAYS_PT } from '@balcao/plugin-sdk/shared';
 
-/** What a chatbot option does when chosen (2-administration §3 Chatbot option). */
+/** What a chatbot option does when chosen (docs/product/administration.md#entities Chatbot option). */
 export const CHATBOT_QUEUE_TYPES = ['text', 'attendent', 'queue', 'integration', 'file'] as const;
 export type ChatbotQueueType = (typeof CHATBOT_QUEUE_TYPES)[number];
 
@@ -51,5 +51,5 @@ export interface CompanySchedulesShape {
   outOfHoursMessage: string;
 }
 
-/** Rotation time choices in minutes (2-administration §9; 0 is "none"). */
+/** Rotation time choices in minutes (docs/product/administration.md#constants-and-limits; 0 is "none"). */
 export const ROTATION_MINUTES = [0, 2, 5, 10, 15, 30, 45, 60] as const;

@@ -4,7 +4,7 @@ import { queuesLocales, queuesMenu, queuesRoutes } from './queues';
 import { teamLocales, teamMenu, teamRoutes, teamUserMenu } from './team';
 
 /**
- * The administration screens (2-administration §2): users and settings (team), queues with their
+ * The administration screens (docs/product/administration.md#screens-and-routes): users and settings (team), queues with their
  * chatbots (queues), and the super user's platform pages. One i18n namespace (`admin`).
  */
 export default definePluginUi({

@@ -1,6 +1,6 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
-/** The inbox's own error codes (beyond the catalogue of 1-core §8), with their statuses. */
+/** The inbox's own error codes (beyond the catalogue of docs/product/tickets-and-inbox.md#errors), with their statuses. */
 export const INBOX_ERRORS = {
   ERR_QUEUE_REQUIRED: 400,
   ERR_TICKET_TAG_REQUIRED: 400,

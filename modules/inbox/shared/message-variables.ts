@@ -1,5 +1,5 @@
 /**
- * The message variables of 1-core §9 — `{{firstName}}`, `{{name}}`, `{{userName}}`, `{{ms}}`,
+ * The message variables of docs/product/tickets-and-inbox.md#constants-and-limits — `{{firstName}}`, `{{name}}`, `{{userName}}`, `{{ms}}`,
  * `{{protocol}}`, `{{date}}`, `{{hour}}`, `{{ticket_id}}`, `{{queue}}`, `{{connection}}` — filled in the
  * texts the product sends (greeting on accept, farewell, transfer, bot and campaign messages).
  * Pure: no database; callers gather the names (the server when it sends, the composer for its preview).
@@ -28,12 +28,12 @@ export function greetingForHour(hour: number): string {
   return 'Boa noite';
 }
 
-/** DD/MM/YYYY (1-core §9). */
+/** DD/MM/YYYY (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export function formatDate(date: Date): string {
   return `${pad(date.getDate())}/${pad(date.getMonth() + 1)}/${date.getFullYear()}`;
 }
 
-/** HH:mm (1-core §9). */
+/** HH:mm (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export function formatHour(date: Date): string {
   return `${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

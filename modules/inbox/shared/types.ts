@@ -1,6 +1,6 @@
 /**
- * The inbox's JSON shapes, as the HTTP API answers them and the realtime events carry them (1-core §3,
- * §7; 2-administration §3 Tag; 3-automation §3 Quick message). Shared by the server's serializers and
+ * The inbox's JSON shapes, as the HTTP API answers them and the realtime events carry them (docs/product/tickets-and-inbox.md#entities,
+ * docs/product/tickets-and-inbox.md#calls-and-realtime-events; docs/product/administration.md#entities Tag; docs/product/automation.md#entities Quick message). Shared by the server's serializers and
  * the UI, so both sides read one definition.
  */
 
@@ -26,7 +26,7 @@ export const MEDIA_TYPES = [
 ] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];
 
-/** Ack of a message (1-core §4): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
+/** Ack of a message (docs/product/tickets-and-inbox.md#states-and-transitions): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
 export type Ack = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** Delivery of an outbound message through its channel driver; a failed one can be retried. */
@@ -246,7 +246,7 @@ export interface UserListItem {
   queues: QueueRef[];
 }
 
-/** Realtime payloads (1-core §7 Realtime). */
+/** Realtime payloads (docs/product/tickets-and-inbox.md#realtime-events). */
 export type TicketEvent =
   | { action: 'update'; ticket: Ticket }
   /** The ticket left this user's lists (transferred away, or no longer visible to them). */
@@ -266,7 +266,7 @@ export type TagEvent = { action: 'create' | 'update'; tag: Tag } | { action: 'de
 /** `company-{id}-quickemessage`. */
 export type QuickMessageEvent = { action: 'create' | 'update'; record: QuickMessage } | { action: 'delete'; id: number };
 
-/** GET /tickets/u/{uuid} and POST /tickets's existing-ticket refusal body (1-core §7). */
+/** GET /tickets/u/{uuid} and POST /tickets's existing-ticket refusal body (docs/product/tickets-and-inbox.md#calls-and-realtime-events). */
 export interface ExistingTicketInfo {
   userId: number | null;
   userName: string | null;
@@ -276,7 +276,7 @@ export interface ExistingTicketInfo {
 }
 
 /**
- * Rows per page of GET /tickets (1-core §7 leaves it open): 25 fill two to three heights of the list on a
+ * Rows per page of GET /tickets (docs/product/tickets-and-inbox.md#calls-and-realtime-events leaves it open): 25 fill two to three heights of the list on a
  * large screen, and the next page loads as the list nears its end. Every ticket of a page is a third of the
  * page's cost (docs/benchmarks.md, "Inbox"), and the first page is what every agent waits for.
  */
@@ -285,7 +285,7 @@ export const TICKETS_PAGE_SIZE = 25;
 export const MESSAGES_PAGE_SIZE = 30;
 /** Rows per page of contacts, tags and quick messages lists. */
 export const LIST_PAGE_SIZE = 40;
-/** Edit window of an own message (1-core §9). */
+/** Edit window of an own message (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export const EDIT_WINDOW_MS = 900_000;
-/** Pause between forwarded messages (1-core §9). */
+/** Pause between forwarded messages (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export const FORWARD_PAUSE_MS = 900;

@@ -3,7 +3,7 @@ import { directoryLocales, directoryMenu, directoryRoutes } from './directory';
 import { ticketsLocales, ticketsMenu, ticketsRoutes, ticketsSlots } from './tickets';
 
 /**
- * The inbox's screens: the Tickets screen (1-core §2) and the directory pages around it — contacts and
+ * The inbox's screens: the Tickets screen (docs/product/tickets-and-inbox.md#screens-and-routes) and the directory pages around it — contacts and
  * their import, quick messages, tags. One i18n namespace (`inbox`), assembled from each area's files.
  */
 export default definePluginUi({

@@ -22,7 +22,7 @@ export { remoteContainerName };
 export type BuildMode = 'production' | 'development';
 
 /**
- * The packages that exist once per page, shared by the host and every remote (ARCHITECTURE.md §8).
+ * The packages that exist once per page, shared by the host and every remote (docs/architecture.md#front-end).
  * A trailing slash shares the package's subpaths too (`react/jsx-runtime`, `react-dom/client`), without
  * which a subpath import would load a second React. RTK Query is not shared by itself: features reach it
  * through the SDK's one `api` (and `skipToken` from the SDK), so it is bundled, tree-shaken, inside the SDK.

@@ -8,7 +8,7 @@ import type { PlanFlag } from '../shared/plan-flags';
  * - `authenticated`: any user with a valid session of an active, paid-up company.
  * - `admin`: profile admin (or a super user).
  * - `super`: super users only; the route may cross companies explicitly.
- * - `{ permission }`: holders of the permission (1-core §6, with the profile-user exceptions).
+ * - `{ permission }`: holders of the permission (docs/product/roles-and-permissions.md#roles-in-the-inbox, with the profile-user exceptions).
  */
 export type RouteAccess = 'public' | 'authenticated' | 'admin' | 'super' | { permission: Permission };
 

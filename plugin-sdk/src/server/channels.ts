@@ -1,5 +1,5 @@
 /**
- * The connections contract (ARCHITECTURE §7; 2-administration §3 Connection): the channels plugin owns
+ * The connections contract (docs/architecture.md#the-channels-plugin; docs/product/administration.md#entities Connection): the channels plugin owns
  * connections and provides the `connections` service; the features whose automation depends on a
  * conversation's connection (the chatbot's greeting, queues and hours; the inbox's farewell, rating and
  * reopen window) read it with `ctx.services.has('connections')` / `use('connections')` and fall back to

@@ -103,7 +103,7 @@ export interface JobService {
   enqueue(name: string, data: Record<string, unknown>, options?: EnqueueOptions): Promise<{ id: string } | null>;
 }
 
-/** Company settings (key/value pairs, 2-administration §3 Setting). */
+/** Company settings (key/value pairs, docs/product/administration.md#entities Setting). */
 export interface SettingsService {
   get(companyId: number, key: string): Promise<string | null>;
   all(companyId: number): Promise<Record<string, string>>;
@@ -121,7 +121,7 @@ export interface StorageService {
   get(companyId: number, key: string): Promise<Readable | null>;
   stat(companyId: number, key: string): Promise<{ size: number; modifiedAt: Date } | null>;
   delete(companyId: number, key: string): Promise<void>;
-  /** Totals for a company's folder (2-administration §2 Companies: folder size, number of files, last update). */
+  /** Totals for a company's folder (docs/product/administration.md#companies-plans-and-helps: folder size, number of files, last update). */
   usage(companyId: number): Promise<{ bytes: number; files: number; updatedAt: Date | null }>;
   /** Removes every file of a company (its folder): for a deleted company, whose files must not outlive it. */
   deleteAll(companyId: number): Promise<void>;
@@ -182,7 +182,7 @@ export interface PasswordService {
   hash(password: string): Promise<string>;
 }
 
-/** A company to create with its first admin (2-administration §7 Companies: `POST /companies`). */
+/** A company to create with its first admin (docs/product/administration.md#calls-and-realtime-events Companies: `POST /companies`). */
 export interface NewCompany {
   name: string;
   email: string;

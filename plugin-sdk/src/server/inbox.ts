@@ -1,5 +1,5 @@
 /**
- * The channel contract (ARCHITECTURE §7): how a channel's driver hands inbound messages to the inbox, and
+ * The channel contract (docs/architecture.md#the-channels-plugin): how a channel's driver hands inbound messages to the inbox, and
  * how the inbox hands outbound work to the driver. The inbox module provides the `inbox` service; the
  * channels plugin (and any third-party channel) uses it with `ctx.services.use('inbox')`.
  */
@@ -7,7 +7,7 @@ import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
 import type { SessionUser } from '../shared/session';
 
-/** Ack of a message (1-core §4): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
+/** Ack of a message (docs/product/tickets-and-inbox.md#states-and-transitions): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
 export type MessageAck = 0 | 1 | 2 | 3 | 4 | 5;
 
 /** Who a message comes from or goes to, as the channel knows them. */
@@ -53,7 +53,7 @@ export interface InboundMessage {
     /** Sent by the company from another device (the phone), not by the contact. */
     fromMe?: boolean;
     body?: string;
-    /** One of the media types of 1-core §3 (`chat` for plain text). */
+    /** One of the media types of docs/product/tickets-and-inbox.md#entities (`chat` for plain text). */
     mediaType?: string;
     media?: InboundMedia;
     /** The channel id of the message this one replies to. */
@@ -206,7 +206,7 @@ export interface SystemMessage {
    */
   automation?: string | null;
   /**
-   * Fill the message variables of 1-core §9 (`{{firstName}}`, `{{protocol}}`, `{{queue}}` …) from the
+   * Fill the message variables of docs/product/tickets-and-inbox.md#constants-and-limits (`{{firstName}}`, `{{protocol}}`, `{{queue}}` …) from the
    * ticket, as the inbox fills its own messages; `connection` names the ticket's connection for
    * `{{connection}}`. Default: the body is sent as written.
    */
@@ -291,7 +291,7 @@ export interface InboxService {
    */
   checkNumbers(input: { whatsappId: number; channel: string; numbers: string[] }): Promise<Array<boolean | null>>;
   /**
-   * Whether `user` may see the ticket — the inbox's one visibility rule (1-core §6: their own tickets, the
+   * Whether `user` may see the ticket — the inbox's one visibility rule (docs/product/roles-and-permissions.md#roles-in-the-inbox: their own tickets, the
    * unassigned ones of their queues, queue-less ones with allTicket, groups only with allowGroup; admins
    * and allUserChat users everything). Every route that acts on a ticket applies it and answers a ticket
    * the user can't see as absent (404 `ERR_NO_TICKET_FOUND`). False when the ticket isn't the user's
@@ -316,7 +316,7 @@ export interface SystemTicketChange {
   amountUsedBotQueues?: number;
   useIntegration?: boolean;
   integrationId?: number | null;
-  /** Ticket log entries (1-core §3 types: `chatBot`, `queue`, `open`, `closed`, `redirect` …). */
+  /** Ticket log entries (docs/product/tickets-and-inbox.md#entities types: `chatBot`, `queue`, `open`, `closed`, `redirect` …). */
   logs?: Array<{ type: string; userId?: number | null; queueId?: number | null }>;
   /** Apply only while the ticket still has these values (checked under a row lock). */
   expect?: { status?: string; queueId?: number | null; userId?: number | null };

@@ -19,7 +19,7 @@ export function entityTables(entity: string): string[] {
   return [`${snake}s`, `${snake}es`, snake.endsWith('y') ? `${snake.slice(0, -1)}ies` : snake];
 }
 
-/** Catalogue codes that don't follow `ERR_NO_<ENTITY>_FOUND` (1-core §8). */
+/** Catalogue codes that don't follow `ERR_NO_<ENTITY>_FOUND` (docs/product/tickets-and-inbox.md#errors). */
 const NOT_FOUND: Record<string, ErrorCode> = { whatsapp: 'ERR_NO_WAPP_FOUND' };
 
 /**
@@ -34,7 +34,7 @@ export function foreignIdError(entity: string): AppError {
 
 /**
  * Throws 404 (see `foreignIdError`) when any of `ids` is a row of `table` that belongs to a company other
- * than `companyId` — the check every id a request names must pass (ARCHITECTURE §4: tenant isolation).
+ * than `companyId` — the check every id a request names must pass (docs/architecture.md#tenancy: tenant isolation).
  * Ids that name no row pass: the caller decides what a missing row means. `table` must have `id` and
  * `company_id` columns. One query.
  */

@@ -1,5 +1,5 @@
 /**
- * A connection's configuration as the automation of its conversations reads it (2-administration §3
+ * A connection's configuration as the automation of its conversations reads it (docs/product/administration.md#entities
  * Connection): the `connections` service's answer (plugin-sdk/src/server/channels.ts) and the base of the
  * channels plugin's API shape.
  */

@@ -1,10 +1,10 @@
 /**
  * The one registry of error codes. Every error the API returns is `{ "error": "ERR_..." }` with the
- * status below; the UI translates the code (1-core §8). Features register their own codes through
+ * status below; the UI translates the code (docs/product/tickets-and-inbox.md#errors). Features register their own codes through
  * `defineErrors` so that the registry stays the single place to read them.
  */
 export const CORE_ERRORS = {
-  // 1-core §8
+  // docs/product/tickets-and-inbox.md#errors
   ERR_NO_OTHER_WHATSAPP: 400,
   ERR_NO_DEF_WAPP_FOUND: 404,
   ERR_WAPP_NOT_INITIALIZED: 400,

@@ -11,7 +11,7 @@ export * from './realtime';
 export * from './service-hours';
 export * from './session';
 
-/** The version shown in the menu and answered by `GET /version` (1-core §9). */
+/** The version shown in the menu and answered by `GET /version` (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export const PRODUCT_VERSION = '4.2.0';
 
 /** The semver version of the plugin SDK contract; plugins declare a range against it. */

@@ -1,4 +1,4 @@
-/** The permission rules of 1-core §6: the static table, the profile-user exceptions and features' permissions. */
+/** The permission rules of docs/product/roles-and-permissions.md#roles-in-the-inbox: the static table, the profile-user exceptions and features' permissions. */
 import { describe, expect, it } from 'vitest';
 import { CORE_PERMISSION_TABLE, CORE_PERMISSIONS, can, type PermissionSubject } from './permissions';
 
@@ -33,7 +33,7 @@ describe('can', () => {
     expect(held(admin, SCREENS)).toEqual(SCREENS);
   });
 
-  it('treats a profile user as admin where a permission field is enabled (1-core §6)', () => {
+  it('treats a profile user as admin where a permission field is enabled (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
     expect(held({ ...user, showDashboard: 'enabled' }, ALL).sort()).toEqual(
       ['dashboard:view', 'management:view', 'reports:view'].sort(),
     );

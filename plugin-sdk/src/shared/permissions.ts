@@ -1,12 +1,12 @@
 /**
- * Roles and permissions of 1-core §6, as data plus one function, shared by the server (which enforces)
+ * Roles and permissions of docs/product/roles-and-permissions.md#roles-in-the-inbox, as data plus one function, shared by the server (which enforces)
  * and the UI (which hides what the user can't use).
  */
 
 /** A user's profile. The super flag is separate and orthogonal. */
 export type Profile = 'admin' | 'user';
 
-/** The static permissions of 1-core §6. Features may add their own through `definePlugin({ permissions })`. */
+/** The static permissions of docs/product/roles-and-permissions.md#roles-in-the-inbox. Features may add their own through `definePlugin({ permissions })`. */
 export const CORE_PERMISSIONS = [
   'dashboard:view',
   'drawer-admin-items:view',
@@ -27,7 +27,7 @@ export type Permission = (typeof CORE_PERMISSIONS)[number] | (string & {});
 /** Which profiles hold each permission. The profile `user` holds nothing in the static table. */
 export type PermissionTable = Record<string, readonly Profile[]>;
 
-/** The static table of 1-core §6: admin holds every core permission, user none. */
+/** The static table of docs/product/roles-and-permissions.md#roles-in-the-inbox: admin holds every core permission, user none. */
 export const CORE_PERMISSION_TABLE: PermissionTable = Object.fromEntries(
   CORE_PERMISSIONS.map((permission) => [permission, ['admin'] as const]),
 );
@@ -46,7 +46,7 @@ export interface PermissionSubject {
 export type Toggle = 'enabled' | 'disabled';
 
 /**
- * The profile-user exceptions of 1-core §6: permissions a user with profile `user` holds because one of
+ * The profile-user exceptions of docs/product/roles-and-permissions.md#roles-in-the-inbox: permissions a user with profile `user` holds because one of
  * their permission fields is enabled. Each entry: the field, and the permissions it grants.
  */
 export const PROFILE_USER_EXCEPTIONS: ReadonlyArray<{

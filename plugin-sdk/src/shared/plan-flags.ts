@@ -1,5 +1,5 @@
 /**
- * The ten feature flags a subscription plan carries (1-core §1). A plugin names one of these as its
+ * The ten feature flags a subscription plan carries (docs/product/README.md#what-the-product-is). A plugin names one of these as its
  * `planFlag`; the core refuses its routes, jobs and UI remote to companies whose plan lacks it.
  */
 export const PLAN_FLAGS = [

@@ -1,5 +1,5 @@
 /**
- * Realtime conventions (1-core §7 Realtime): one socket.io namespace per company, named `/<companyId>`,
+ * Realtime conventions (docs/product/tickets-and-inbox.md#realtime-events): one socket.io namespace per company, named `/<companyId>`,
  * the spec's event names, and the rooms that the spec's client events join.
  */
 

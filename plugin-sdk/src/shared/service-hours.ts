@@ -1,5 +1,5 @@
 /**
- * Service hours (2-administration §3 Service-hours schedule): one entry per weekday with two shifts. Shared
+ * Service hours (docs/product/administration.md#entities Service-hours schedule): one entry per weekday with two shifts. Shared
  * because companies, queues (administration) and connections (channels) all keep a week of them, and
  * their automation asks the same question: is it open now?
  */
@@ -27,7 +27,7 @@ export const WEEKDAYS_EN: ServiceHours['weekdayEn'][] = [
 /** Portuguese weekday names, as the spec's `weekday` field carries them. */
 export const WEEKDAYS_PT = ['Domingo', 'Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado'];
 
-/** The default service hours (2-administration §9): 08:00–12:00 and 13:00–18:00 every day. */
+/** The default service hours (docs/product/administration.md#constants-and-limits): 08:00–12:00 and 13:00–18:00 every day. */
 export function defaultSchedules(): ServiceHours[] {
   return WEEKDAYS_EN.map((weekdayEn, index) => ({
     weekday: WEEKDAYS_PT[index] as string,

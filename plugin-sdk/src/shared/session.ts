@@ -1,13 +1,13 @@
 import type { Profile, Toggle } from './permissions';
 import type { PlanFlag, PlanFlags } from './plan-flags';
 
-/** A company setting as the session carries it (1-core §3 `companieSettings`). */
+/** A company setting as the session carries it (docs/product/tickets-and-inbox.md#entities `companieSettings`). */
 export interface CompanySettingPair {
   key: string;
   value: string;
 }
 
-/** The session user of 1-core §3, as `POST /auth/login`, `/auth/refresh_token` and `GET /auth/me` return it. */
+/** The session user of docs/product/tickets-and-inbox.md#entities, as `POST /auth/login`, `/auth/refresh_token` and `GET /auth/me` return it. */
 export interface SessionUser {
   id: number;
   name: string;
@@ -58,7 +58,7 @@ export interface PluginListing {
   routes: Array<{ path: string }>;
 }
 
-/** Which menu group an entry belongs to (1-core §2 side menu). */
+/** Which menu group an entry belongs to (docs/product/tickets-and-inbox.md#side-menu). */
 export type MenuGroup = 'management' | 'main' | 'admin';
 
 /** A side-menu entry a feature declares. Gating is evaluated by the host with the session and plan. */

@@ -1,5 +1,5 @@
 /**
- * The check every feature's locales test makes (1-core: every text in pt, en, es and tr): the same keys in
+ * The check every feature's locales test makes (docs/product/README.md#what-the-product-is: every text in pt, en, es and tr): the same keys in
  * every language as in pt, no empty text, and the same `{{placeholders}}` in each text. Pure: usable from
  * server and UI tests alike (`@balcao/plugin-sdk/testing/translations`).
  */

@@ -11,7 +11,7 @@ type TimeField = 'startTimeA' | 'endTimeA' | 'startTimeB' | 'endTimeB';
 const FIELDS: TimeField[] = ['startTimeA', 'endTimeA', 'startTimeB', 'endTimeB'];
 
 /**
- * The week's service hours (2-administration §3 Service-hours schedule): two shifts per weekday, times
+ * The week's service hours (docs/product/administration.md#entities Service-hours schedule): two shifts per weekday, times
  * HH:MM; an empty shift is closed. Loaded lazily through `ServiceHoursEditor` of `service-hours.tsx`.
  */
 export default function ServiceHoursTable({ value, onChange }: ServiceHoursEditorProps) {

@@ -91,7 +91,7 @@ function setup() {
   return { storage, tokens, server, api, store };
 }
 
-describe('the base query (1-core §4 and §7)', () => {
+describe('the base query (docs/product/tickets-and-inbox.md#states-and-transitions and #calls-and-realtime-events)', () => {
   let kit: ReturnType<typeof setup>;
   beforeEach(() => {
     kit = setup();

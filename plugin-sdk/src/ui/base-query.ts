@@ -49,7 +49,7 @@ function expiredSubscription(status: unknown, body: unknown): string | null | un
 }
 
 /**
- * The base query of 1-core §4 and §7: the bearer token from local storage and credentials on every call;
+ * The base query of docs/product/tickets-and-inbox.md#states-and-transitions and #calls-and-realtime-events: the bearer token from local storage and credentials on every call;
  * a 403 refreshes the token (`POST /auth/refresh_token`, one refresh in flight at a time) and retries the
  * call once when it failed for `ERR_TOKEN_EXPIRED`; a 401, or a refresh that fails, removes the token
  * and ends the session (the router then shows /login). A 402 `ERR_SUBSCRIPTION_EXPIRED`, from a call or

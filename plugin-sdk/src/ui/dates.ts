@@ -1,4 +1,4 @@
-/** 1-core §9: dates are shown DD/MM/YYYY. Accepts `YYYY-MM-DD` or a full ISO timestamp; anything else is returned as is. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: dates are shown DD/MM/YYYY. Accepts `YYYY-MM-DD` or a full ISO timestamp; anything else is returned as is. */
 export function formatDate(value: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : value;

@@ -23,7 +23,7 @@ export interface UiMenuEntry extends MenuEntry {
   useVisible?: () => boolean;
   /**
    * A React hook: the entry's badge — a count, `true` for a dot, or nothing (the Connections status
-   * badge and the Internal chat unread dot of 1-core §2).
+   * badge and the Internal chat unread dot of docs/product/tickets-and-inbox.md#screens-and-routes).
    */
   useBadge?: () => MenuBadge;
 }

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * The badge in front of the browser tab's title (the inbox's unread mark, 1-core §9). The shell owns
+ * The badge in front of the browser tab's title (the inbox's unread mark, docs/product/tickets-and-inbox.md#constants-and-limits). The shell owns
  * `document.title` (app name, whitelabel); features only say what goes in front of it.
  */
 let badge = '';

@@ -7,7 +7,7 @@ import { ToastHost } from './ToastHost';
 
 const apiError = (status: number, data: Record<string, unknown>) => ({ status, data });
 
-describe('error messages (1-core §8)', () => {
+describe('error messages (docs/product/tickets-and-inbox.md#errors)', () => {
   afterEach(async () => {
     await setLanguage('pt');
   });

@@ -2,13 +2,13 @@ import { errorCodeOf } from './base-query';
 import { formatDate } from './dates';
 import { CORE_NAMESPACE, i18n, translationNamespaces } from './i18n';
 
-/** 1-core §8: toasts close after 2 seconds… */
+/** docs/product/tickets-and-inbox.md#errors: toasts close after 2 seconds… */
 export const TOAST_DURATION_SECONDS = 2;
 /** …and after 3 seconds in the top-centre toast setup. */
 export const TOP_CENTER_TOAST_DURATION_SECONDS = 3;
 
 /**
- * How a toast shows, both at the top centre of the window (1-core §8): a notification of the stack (2 s),
+ * How a toast shows, both at the top centre of the window (docs/product/tickets-and-inbox.md#errors): a notification of the stack (2 s),
  * or the slim top-centre message bar (3 s).
  */
 export type ToastPlacement = 'stack' | 'top-center';
@@ -104,7 +104,7 @@ function interpolationOf(error: unknown): Record<string, unknown> {
 }
 
 /**
- * The text of an error by the rule of 1-core §8: the translation of its code when one exists (in the
+ * The text of an error by the rule of docs/product/tickets-and-inbox.md#errors: the translation of its code when one exists (in the
  * core's namespace or any feature's `errors.<code>`), otherwise the raw code, otherwise
  * 'An error occurred!' (translated).
  */

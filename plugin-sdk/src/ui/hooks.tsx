@@ -17,7 +17,7 @@ export const useAppSelector = useSelector.withTypes<RootState>();
 /** `useDispatch` typed with the page's dispatch. */
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();
 
-/** The session user (1-core §3), or null when nobody is logged in. */
+/** The session user (docs/product/tickets-and-inbox.md#entities), or null when nobody is logged in. */
 export function useSession(): SessionUser | null {
   return useAppSelector((state) => state.session.user);
 }
@@ -43,7 +43,7 @@ export function usePlanFlag(flag: PlanFlag): boolean {
   return usePlan()?.[flag] === true;
 }
 
-/** Whether the session user holds `permission` (1-core §6, through the shared `can()`). */
+/** Whether the session user holds `permission` (docs/product/roles-and-permissions.md#roles-in-the-inbox, through the shared `can()`). */
 export function usePermission(permission: Permission): boolean {
   const user = useSession();
   return user !== null && can(user, permission, permissionTable());

@@ -1,4 +1,4 @@
-/** The interface languages (1-core §1): Portuguese is the default. */
+/** The interface languages (docs/product/README.md#what-the-product-is): Portuguese is the default. */
 export const LANGUAGES = ['pt', 'en', 'es', 'tr'] as const;
 
 /** One interface language. */

@@ -1,12 +1,12 @@
 /**
- * Searchable, paged lists as every feature's pages show them (1-core §5, §9): the debounced search, the
+ * Searchable, paged lists as every feature's pages show them (docs/product/tickets-and-inbox.md#validation, #constants-and-limits): the debounced search, the
  * page number, the narrow-screen switch to lists, and the scrolling area that loads the next page.
  */
 // by path, as the rest of the SDK's UI: the login page loads the SDK and must not pull all of antd
 import Spin from 'antd/es/spin';
 import { type ReactNode, useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
-/** 1-core §9: lists and searches wait 500 ms after the last keystroke. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: lists and searches wait 500 ms after the last keystroke. */
 export const SEARCH_DEBOUNCE_MS = 500;
 
 /** `value`, once it stopped changing for `delayMs`. */
@@ -27,7 +27,7 @@ export function effectiveSearch(typed: string, minChars: number): string {
 
 /**
  * The state of a searchable, paged list: the typed text, the settled search it sends (after 500 ms;
- * contacts start at 3 characters, 1-core §5) and the page number, back to 1 whenever the search changes.
+ * contacts start at 3 characters, docs/product/tickets-and-inbox.md#validation) and the page number, back to 1 whenever the search changes.
  */
 export function usePagedSearch(minChars = 0) {
   const [typed, setTyped] = useState('');
@@ -46,7 +46,7 @@ function subscribeNarrow(onChange: () => void): () => void {
   return () => query?.removeEventListener('change', onChange);
 }
 
-/** True under 600 px wide (1-core §2): the pages then show lists instead of tables. */
+/** True under 600 px wide (docs/product/tickets-and-inbox.md#screens-and-routes): the pages then show lists instead of tables. */
 export function useNarrowScreen(): boolean {
   return useSyncExternalStore(
     subscribeNarrow,

@@ -86,7 +86,7 @@ function connect(
   });
 }
 
-describe('the company socket (1-core §7 Realtime)', () => {
+describe('the company socket (docs/product/tickets-and-inbox.md#realtime-events)', () => {
   it("joins the company's namespace with the token and the user id, and hands out its events", async () => {
     const received: unknown[] = [];
     const stop = subscribeSocketEvent('company-3-ticket', (payload) => received.push(payload));

@@ -3,9 +3,9 @@ import type { Socket } from 'socket.io-client';
 import { CLIENT_EVENTS, companyEvent, companyNamespace } from '../shared/realtime';
 import type { SessionState } from './session-slice';
 
-/** 1-core §9: the socket reconnects 1000 ms after a drop, without limit. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the socket reconnects 1000 ms after a drop, without limit. */
 export const SOCKET_RECONNECT_DELAY_MS = 1_000;
-/** 1-core §9: the user status ping (`userStatus`) every five minutes. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the user status ping (`userStatus`) every five minutes. */
 export const USER_STATUS_INTERVAL_MS = 300_000;
 
 /** A listener of one socket event. */

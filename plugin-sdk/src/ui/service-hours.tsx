@@ -32,7 +32,7 @@ export interface ServiceHoursEditorProps {
 const ServiceHoursTable = lazy(() => import('./ServiceHoursEditor'));
 
 /**
- * The week's service hours (2-administration §3 Service-hours schedule): two shifts per weekday, times
+ * The week's service hours (docs/product/administration.md#entities Service-hours schedule): two shifts per weekday, times
  * HH:MM, an empty shift closed, each weekday's problem shown under its name. One editor for the company's
  * Schedules tab, the queue dialog and the connection editor; check with `hoursValid` before saving.
  */

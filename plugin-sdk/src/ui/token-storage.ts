@@ -1,4 +1,4 @@
-/** Where the access token is kept (1-core §7: every request carries the bearer token from local storage). */
+/** Where the access token is kept (docs/product/tickets-and-inbox.md#calls-and-realtime-events: every request carries the bearer token from local storage). */
 export const TOKEN_KEY = 'token';
 
 /** The access token store: local storage in the browser, any `Storage` in tests. */

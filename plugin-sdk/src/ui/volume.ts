@@ -1,5 +1,5 @@
 /**
- * The notification volume preference (1-core §5: 0 to 1, step 0.1), stored on this device. The top bar
+ * The notification volume preference (docs/product/tickets-and-inbox.md#validation: 0 to 1, step 0.1), stored on this device. The top bar
  * sets it; features that play a sound (new-ticket notifications, chat) read it.
  */
 const VOLUME_KEY = 'volume';

@@ -15,7 +15,7 @@ import { whatsappArea } from './whatsapp';
  */
 export type ChannelsArea = FeatureArea;
 
-/** Channels (ARCHITECTURE §7; 2-administration §2 Connections, §3, §4, §5, §7). */
+/** Channels (docs/architecture.md#the-channels-plugin; docs/product/administration.md#connections, #entities, #states-and-transitions, #validation, #calls-and-realtime-events). */
 export default definePluginOfAreas('channels', [
   profileArea,
   connectionsArea,

@@ -1,6 +1,6 @@
 /**
- * A connection (2-administration §3 Connection, the spec's `whatsapp` entity) as the API answers it and as
- * its realtime events carry it (1-core §7): shared by the server, which builds these shapes, and the UI,
+ * A connection (docs/product/administration.md#entities Connection, the spec's `whatsapp` entity) as the API answers it and as
+ * its realtime events carry it (docs/product/tickets-and-inbox.md#calls-and-realtime-events): shared by the server, which builds these shapes, and the UI,
  * which imports them as types.
  */
 import type { ConnectionProfile, PlanFlag } from '@balcao/plugin-sdk/shared';
@@ -21,11 +21,11 @@ export const CHANNEL_PLAN_FLAGS: Record<ConnectionChannel, PlanFlag | null> = {
   webchat: null,
 };
 
-/** Connection status values (2-administration §4). */
+/** Connection status values (docs/product/administration.md#states-and-transitions). */
 export const CONNECTION_STATUSES = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING', 'CONNECTED'] as const;
 export type ConnectionStatusValue = (typeof CONNECTION_STATUSES)[number];
 
-/** Statuses that light the side-menu badge of Connections (1-core §2): anything but CONNECTED. */
+/** Statuses that light the side-menu badge of Connections (docs/product/tickets-and-inbox.md#screens-and-routes): anything but CONNECTED. */
 export const ATTENTION_STATUSES: readonly ConnectionStatusValue[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
 
 /** `groupAsTicket` values. */
@@ -53,7 +53,7 @@ export interface ConnectionShape extends Omit<ConnectionProfile, 'channel' | 'st
   channel: ConnectionChannel;
   status: ConnectionStatusValue;
   groupAsTicket: GroupAsTicket;
-  /** 30 random alphanumerics (2-administration §9), regenerable with `POST /whatsapp/:id/token`. */
+  /** 30 random alphanumerics (docs/product/administration.md#constants-and-limits), regenerable with `POST /whatsapp/:id/token`. */
   token: string;
   flowIdWelcome: number | null;
   flowIdNotPhrase: number | null;
@@ -132,7 +132,7 @@ export interface ImportProgress {
 }
 
 /**
- * `importMessages-{companyId}` (2-administration §4): `update` moves a connection's import on; `refresh` says
+ * `importMessages-{companyId}` (docs/product/administration.md#states-and-transitions): `update` moves a connection's import on; `refresh` says
  * the import started or ended (its `statusImportMessages` changed).
  */
 export interface ImportProgressEvent {

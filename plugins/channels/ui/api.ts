@@ -43,7 +43,7 @@ function isOlder(incoming: Pick<Connection, 'updatedAt'>, current: Pick<Connecti
 /**
  * Applies `company-{id}-whatsapp` and `company-{id}-whatsappSession` to a list of connections: an update
  * replaces the connection (or adds it), a delete drops it, a session update patches its status, qrcode,
- * pairingCode, sessionError, retries and updatedAt (2-administration §4) — only of a row already there.
+ * pairingCode, sessionError, retries and updatedAt (docs/product/administration.md#states-and-transitions) — only of a row already there.
  * A state older than the row's (`updatedAt`) is ignored.
  */
 export function applyConnectionEvent(rows: Connection[], event: ConnectionEvent | ConnectionSessionEvent): Connection[] {
@@ -64,7 +64,7 @@ export function mergeConnectionList(cached: Connection[], fetched: Connection[])
 }
 
 /**
- * The import channel (2-administration §4). Its name is the spec's, `importMessages-{companyId}`, not a
+ * The import channel (docs/product/administration.md#states-and-transitions). Its name is the spec's, `importMessages-{companyId}`, not a
  * `company-{id}-…` channel.
  */
 export const importMessagesEvent = (companyId: number) => `importMessages-${companyId}`;
@@ -135,7 +135,7 @@ async function followConnections(lifecycle: ListLifecycle): Promise<void> {
 }
 
 /**
- * The connections' calls (2-administration §7 Connections) on the shell's one API. The list is kept live by
+ * The connections' calls (docs/product/administration.md#calls-and-realtime-events Connections) on the shell's one API. The list is kept live by
  * `company-{id}-whatsapp` and `-whatsappSession`; writes refresh what they change.
  */
 export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).injectEndpoints({
@@ -202,7 +202,7 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
       query: (id) => ({ url: `/whatsapp/${id}`, method: 'DELETE' }),
       invalidatesTags: ['Connections', 'AllConnections'],
     }),
-    /** `POST /whatsapp/:id/token` → a new token (2-administration §9: regenerable). */
+    /** `POST /whatsapp/:id/token` → a new token (docs/product/administration.md#constants-and-limits: regenerable). */
     regenerateConnectionToken: build.mutation<{ token: string }, number>({
       query: (id) => ({ url: `/whatsapp/${id}/token`, method: 'POST' }),
       invalidatesTags: (_result, _error, id) => ['Connections', { type: 'Connections', id }],

@@ -4,7 +4,7 @@ import type { Connection, ConnectionBody, WebchatChannelConfig } from './types';
 /** The editor's fields: the body of `POST /whatsapp` / `PUT /whatsapp/:id` without the channel's own settings. */
 export type ConnectionFields = Omit<ConnectionBody, 'channelConfig' | 'channel' | 'companyId'>;
 
-/** A new connection's fields (2-administration §9: maxUseBotQueues 3, maxUseBotQueuesNPS 3, default hours, timeouts 0). */
+/** A new connection's fields (docs/product/administration.md#constants-and-limits: maxUseBotQueues 3, maxUseBotQueuesNPS 3, default hours, timeouts 0). */
 export function fieldsOf(connection: Connection | undefined): ConnectionFields {
   return {
     name: connection?.name ?? '',
@@ -83,7 +83,7 @@ export interface EditorContext {
 export type FieldProblems = Partial<Record<keyof ConnectionFields | 'widget', string>>;
 
 /**
- * The connection rules of 2-administration §5, as the form checks them before saving (the server checks
+ * The connection rules of docs/product/administration.md#validation, as the form checks them before saving (the server checks
  * them again): name 2 to 50; with ratings, a rating message and expiresTicketNPS above 0; timeSendQueue and
  * sendIdQueue together; vacation dates with a vacation message, the end not before the start; valid hours.
  */

@@ -9,7 +9,7 @@ export function formatDateTime(value: string | null | undefined): string {
   return `${two(date.getDate())}/${two(date.getMonth() + 1)}/${date.getFullYear()} ${two(date.getHours())}:${two(date.getMinutes())}`;
 }
 
-/** 1-core §2: the statuses that put the badge on the Connections menu entry (all but CONNECTED). */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: the statuses that put the badge on the Connections menu entry (all but CONNECTED). */
 export const ATTENTION_STATUSES: readonly ConnectionStatus[] = ['qrcode', 'PAIRING', 'DISCONNECTED', 'TIMEOUT', 'OPENING'];
 
 /** Whether any connection needs attention (the side-menu badge). */
@@ -17,11 +17,11 @@ export function needsAttention(connections: readonly Pick<Connection, 'status'>[
   return connections.some((connection) => ATTENTION_STATUSES.includes(connection.status));
 }
 
-/** 2-administration §9: the preparing state lasts 35 seconds after an import starts. */
+/** docs/product/administration.md#constants-and-limits: the preparing state lasts 35 seconds after an import starts. */
 export const IMPORT_PREPARING_MS = 35_000;
 
 /**
- * What `statusImportMessages` asks the list to show (2-administration §2): `renderButtonCloseTickets` offers
+ * What `statusImportMessages` asks the list to show (docs/product/administration.md#screens-and-routes): `renderButtonCloseTickets` offers
  * closing the imported tickets; a start time (milliseconds since the epoch) shows "preparing" for 35 seconds
  * after it; anything else nothing. The import itself is issue 6's.
  */

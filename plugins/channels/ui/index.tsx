@@ -9,7 +9,7 @@ const AllConnectionsPage = lazy(() =>
   import('./pages/AllConnectionsPage').then((module) => ({ default: module.AllConnectionsPage })),
 );
 
-/** The channels' UI remote (2-administration §2 Connections, All connections; 1-core §2 Connections badge). */
+/** The channels' UI remote (docs/product/administration.md#connections, All connections; docs/product/tickets-and-inbox.md#screens-and-routes Connections badge). */
 export default definePluginUi({
   id: 'channels',
   routes: [

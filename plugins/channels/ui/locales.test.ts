@@ -11,7 +11,7 @@ describe('channels texts', () => {
     expect(translationProblems({ pt, en, es, tr })).toEqual([]);
   });
 
-  it('translates every error code the connections API answers (server/connections/errors.ts, webchat/errors.ts, whatsapp/errors.ts, 1-core §8)', () => {
+  it('translates every error code the connections API answers (server/connections/errors.ts, webchat/errors.ts, whatsapp/errors.ts, docs/product/tickets-and-inbox.md#errors)', () => {
     const codes = [
       'ERR_NO_OTHER_WHATSAPP',
       'ERR_NO_DEF_WAPP_FOUND',
@@ -51,7 +51,7 @@ describe('channels texts', () => {
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.sessionErrors).sort()).toEqual([...sessionErrors].sort());
   });
 
-  it('keeps the spec’s whatsappModal keys of §8', () => {
+  it('keeps the spec’s whatsappModal keys of docs/product/administration.md#errors', () => {
     for (const tree of [pt, en, es, tr]) {
       expect(Object.keys(tree.whatsappModal).sort()).toEqual(['errorExpiresNPS', 'errorRatingMessage', 'errorSendQueue']);
     }

@@ -26,7 +26,7 @@ const writes = (calls: Array<{ method: string; path: string }>) =>
 describe('ConnectionsPage', () => {
   beforeEach(() => signIn());
 
-  it('lists the connections with the session buttons of each status (2-administration §2)', async () => {
+  it('lists the connections with the session buttons of each status (docs/product/administration.md#screens-and-routes)', async () => {
     const calls = serveApi(
       answer('GET', '/whatsapp/', [
         connection(1, { name: 'Leitura', status: 'qrcode', qrcode: 'qr-data-1' }),
@@ -99,7 +99,7 @@ describe('ConnectionsPage', () => {
     expect(await item('Webchat Webchat')).not.toBe('true');
   });
 
-  it('checks the rules of §5 before saving, then saves a webchat connection with its widget', async () => {
+  it('checks the rules of docs/product/administration.md#validation before saving, then saves a webchat connection with its widget', async () => {
     await signInWithSettings({ userRating: 'enabled', scheduleType: 'connection' });
     const calls = serveApi(
       answer('GET', '/whatsapp/', []),
@@ -308,7 +308,7 @@ describe('ConnectionsPage', () => {
     );
     renderPage(<ConnectionsPage />);
     const pairing = await screen.findByTestId('connection-1');
-    // disconnect stays for PAIRING (2-administration §2)
+    // disconnect stays for PAIRING (docs/product/administration.md#screens-and-routes)
     expect(within(pairing).getByRole('button', { name: 'Desconectar' })).toBeTruthy();
     expect(within(screen.getByTestId('connection-2')).queryByRole('button', { name: 'Ver código' })).toBeNull();
     fireEvent.click(within(pairing).getByRole('button', { name: 'Ver código' }));

@@ -12,7 +12,7 @@ const LANES_CHANGED = 'lanes-changed';
 const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 
 /**
- * The kanban (2-administration §2 Kanban and TagsKanban, §4, §7): the board over the inbox's kanban
+ * The kanban (docs/product/administration.md#tags-and-kanban, #states-and-transitions, #calls-and-realtime-events): the board over the inbox's kanban
  * tags, the lane automation (docs/kanban.md) and the embeddable widget's keys and public API.
  */
 export default definePlugin({

@@ -1,7 +1,7 @@
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /**
- * A card's time (2-administration §2 Kanban): HH:mm when the ticket was updated today, else dd/MM/yyyy,
+ * A card's time (docs/product/administration.md#tags-and-kanban): HH:mm when the ticket was updated today, else dd/MM/yyyy,
  * in the viewer's local time. Used by the board and by the widget.
  */
 export function cardTime(iso: string, now: Date = new Date()): string {

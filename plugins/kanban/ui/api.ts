@@ -36,7 +36,7 @@ export interface LanePageArgs {
 
 /**
  * The kanban's calls on the shell's one API. The board's moves use the inbox's ticket-tag calls exactly
- * as 2-administration §4 says (DELETE the old lane, then PUT the new one); lanes are written through the
+ * as docs/product/administration.md#states-and-transitions says (DELETE the old lane, then PUT the new one); lanes are written through the
  * inbox's `/tags` with kanban 1.
  */
 export const kanbanApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).injectEndpoints({

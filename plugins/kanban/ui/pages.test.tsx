@@ -45,7 +45,7 @@ const answer =
 describe('KanbanPage', () => {
   beforeEach(() => signIn());
 
-  it('shows the default lane and one lane per kanban tag with their cards and the fields of §2', async () => {
+  it('shows the default lane and one lane per kanban tag with their cards and the fields of docs/product/administration.md#screens-and-routes', async () => {
     serveApi(
       answer('GET', '/tag/kanban', { lista: [lane(7, 'Proposta'), lane(8, 'Fechado')] }),
       answer('GET', '/ticket/kanban', {

@@ -1,4 +1,4 @@
-/** A lane as `GET /tag/kanban` lists it (2-administration §3 Tag, kanban 1). */
+/** A lane as `GET /tag/kanban` lists it (docs/product/administration.md#entities Tag, kanban 1). */
 export interface Lane {
   id: number;
   name: string;
@@ -11,7 +11,7 @@ export interface Lane {
   ticketTags: number;
 }
 
-/** A card (2-administration §3 Kanban ticket) and the lane it sits in (null: the default lane). */
+/** A card (docs/product/administration.md#entities Kanban ticket) and the lane it sits in (null: the default lane). */
 export interface KanbanTicket {
   id: number;
   uuid: string;

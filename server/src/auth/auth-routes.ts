@@ -8,7 +8,7 @@ import { AuthResponseSchema, errors, LoginBody, SessionUserSchema, SignupBody, S
 /** The refresh cookie's name. */
 export const REFRESH_COOKIE = 'jrt';
 
-/** Auth and session routes of 1-core §7. */
+/** Auth and session routes of docs/product/tickets-and-inbox.md#calls-and-realtime-events. */
 export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): AuthService {
   const service = new AuthService(core);
   const cookiePath = `${core.config.apiPrefix}/auth`;

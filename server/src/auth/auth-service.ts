@@ -20,7 +20,7 @@ export interface IssuedSession {
   cookieMaxAge: number | undefined;
 }
 
-/** Login, refresh rotation, logout and signup: the rules of 1-core §4 and §7 Auth. */
+/** Login, refresh rotation, logout and signup: the rules of docs/product/tickets-and-inbox.md#states-and-transitions and #calls-and-realtime-events Auth. */
 export class AuthService {
   private decoy: Promise<string> | null = null;
 
@@ -61,7 +61,7 @@ export class AuthService {
       throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: company.dueDate });
     }
 
-    // One session per user (1-core §4 session takeover): older sessions end now and are told why.
+    // One session per user (docs/product/tickets-and-inbox.md#states-and-transitions session takeover): older sessions end now and are told why.
     await this.revokeUserSessions(row.id, 'takeover');
     this.core.realtime.emit(
       row.companyId,

@@ -78,7 +78,7 @@ export class Authenticator {
   async authenticate(token: string | undefined): Promise<Authenticated | AuthFailure> {
     const claims = this.tokens.readAccessToken(token);
     if (claims === 'missing') return { ok: false, status: 401, error: 'ERR_UNAUTHENTICATED' };
-    // 1-core §4: a 403 makes the client refresh its token; a 401 ends the session. A token that is not
+    // docs/product/tickets-and-inbox.md#states-and-transitions: a 403 makes the client refresh its token; a 401 ends the session. A token that is not
     // ours (forged, signed with another key, garbled) is no session to refresh.
     if (claims === 'expired') return { ok: false, status: 403, error: 'ERR_TOKEN_EXPIRED' };
     if (claims === 'invalid') return { ok: false, status: 401, error: 'ERR_TOKEN_INVALID' };

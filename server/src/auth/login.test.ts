@@ -172,7 +172,7 @@ describe('POST /auth/login', () => {
 });
 
 describe('GET /auth/me', () => {
-  it('answers the session user of 1-core §3: permission fields, company with dueDate and companieSettings, queues', async () => {
+  it('answers the session user of docs/product/tickets-and-inbox.md#entities: permission fields, company with dueDate and companieSettings, queues', async () => {
     const admin = await t.login('admin@acme.test');
     const res = await t.inject({ method: 'GET', url: '/api/auth/me', token: admin.token });
     expect(res.statusCode).toBe(200);

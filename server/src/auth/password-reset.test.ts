@@ -46,7 +46,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
 });
 
-describe('password reset (2-administration §4)', () => {
+describe('password reset (docs/product/administration.md#states-and-transitions)', () => {
   it('answers 404 ERR_NO_USER_FOUND for an unknown e-mail', async () => {
     const res = await t.inject({ method: 'POST', url: '/api/forgetpassword/nobody@acme.test' });
     expect(res.statusCode).toBe(404);

@@ -12,7 +12,7 @@ defineErrors({ ERR_INVALID_RESET_CODE: 400 });
 const CODE_TTL_MS = 15 * 60 * 1000;
 const MAX_ATTEMPTS = 5;
 
-/** 2-administration §5: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
+/** docs/product/administration.md#validation: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
 export const STRONG_PASSWORD = '^(?=.*[a-z])(?=.*[A-Z])(?=.*\\d).{8,50}$';
 
 function hashCode(userId: number, code: string): string {
@@ -20,7 +20,7 @@ function hashCode(userId: number, code: string): string {
 }
 
 /**
- * The two-step password reset of 2-administration §2/§4: a six-digit code mailed to the user, then the
+ * The two-step password reset of docs/product/administration.md#screens-and-routes/#states-and-transitions: a six-digit code mailed to the user, then the
  * code with the new password. Paths are the spec's (the new password travels in the path, so request
  * logs redact these URLs).
  */

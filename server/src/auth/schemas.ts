@@ -2,7 +2,7 @@ import { ErrorResponse, StrictObject, Type } from '@balcao/plugin-sdk/server';
 
 const Toggle = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
 
-/** The session user of 1-core §3 (features may add fields). */
+/** The session user of docs/product/tickets-and-inbox.md#entities (features may add fields). */
 export const SessionUserSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -45,7 +45,7 @@ export const LoginBody = StrictObject({
   remember: Type.Optional(Type.Boolean()),
 });
 
-/** 2-administration §5 Signup: name and companyName 2–50, password 5–50, valid email, phone and plan required. */
+/** docs/product/administration.md#validation Signup: name and companyName 2–50, password 5–50, valid email, phone and plan required. */
 export const SignupBody = StrictObject({
   name: Type.String({ minLength: 2, maxLength: 50 }),
   email: Type.String({ format: 'email', maxLength: 255 }),

@@ -3,7 +3,7 @@ import { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../../test/realtime/helpers';
 
-/** POST /auth/signup (2-administration §5 Signup): a company and its admin on a public plan, with a trial. */
+/** POST /auth/signup (docs/product/administration.md#validation Signup): a company and its admin on a public plan, with a trial. */
 let t: TestApp;
 let publicPlanId: number;
 let privatePlanId: number;

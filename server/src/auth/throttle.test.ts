@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-/** Login throttling on Redis: attempts per IP and failures per account (1-core §7 Auth), with small limits. */
+/** Login throttling on Redis: attempts per IP and failures per account (docs/product/tickets-and-inbox.md#calls-and-realtime-events Auth), with small limits. */
 let t: TestApp;
 const MAX_PER_IP = 4;
 const MAX_FAILURES = 3;

@@ -55,7 +55,7 @@ function collect(
 }
 
 /**
- * Tenant isolation for ids in the query string and the body (ARCHITECTURE §4), once for every route of
+ * Tenant isolation for ids in the query string and the body (docs/architecture.md#tenancy), once for every route of
  * every feature: on a request of a company's user (not a public or super route, not a super user), each
  * field named like an entity id (`whatsappId`, `tagIds`, `queueIds=[1,2]`) whose entity has a tenant table
  * must not name another company's row, and `companyId` must be the caller's — or the request is a 404

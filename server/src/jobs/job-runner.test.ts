@@ -5,7 +5,7 @@ import type { JobsProbe } from '../../test/jobs/fixtures/jobs-probe/server/probe
 import { createCompany, waitFor } from '../../test/realtime/helpers';
 
 /**
- * Jobs on bee-queue and real Redis (ARCHITECTURE §6): enqueued, delayed, processed in the job's company
+ * Jobs on bee-queue and real Redis (docs/architecture.md#jobs): enqueued, delayed, processed in the job's company
  * scope, deduplicated by jobId, refused and skipped by plan flag. The fixture `jobs-probe` (flag
  * useSchedules) records how each of its jobs ran; `hello` (flag useCampaigns) proves the path from a route.
  */

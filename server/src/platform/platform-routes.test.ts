@@ -3,7 +3,7 @@ import { createTestApp, type TestApp, type TestSession } from '@balcao/plugin-sd
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, TEST_PASSWORD } from '../../test/realtime/helpers';
 
-/** Version, plans, a company's plan, public settings, the plugin list and the plan gate (1-core §7, §9). */
+/** Version, plans, a company's plan, public settings, the plugin list and the plan gate (docs/product/tickets-and-inbox.md#calls-and-realtime-events, #constants-and-limits). */
 let t: TestApp;
 let acme: TestSession;
 let lite: TestSession;

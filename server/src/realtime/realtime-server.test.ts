@@ -16,7 +16,7 @@ import {
   waitFor,
 } from '../../test/realtime/helpers';
 
-/** socket.io, one namespace per company (1-core §7 Realtime, ARCHITECTURE §5), on a real server and Redis. */
+/** socket.io, one namespace per company (docs/product/tickets-and-inbox.md#realtime-events, docs/architecture.md#realtime), on a real server and Redis. */
 let t: TestApp;
 let url: string;
 let acmeId: number;

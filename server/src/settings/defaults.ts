@@ -1,5 +1,5 @@
 /**
- * Every company setting key of 2-administration §3 with the value a new company starts with. Choices the
+ * Every company setting key of docs/product/administration.md#entities with the value a new company starts with. Choices the
  * spec leaves open are written down in docs/decisions.md.
  */
 export const DEFAULT_COMPANY_SETTINGS: Readonly<Record<string, string>> = {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, TEST_PASSWORD } from '../../test/realtime/helpers';
 import { ensureSettings } from './settings-service';
 
-/** Company settings (2-administration §3 Setting): read through the cached company state, kept true on write. */
+/** Company settings (docs/product/administration.md#entities Setting): read through the cached company state, kept true on write. */
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();

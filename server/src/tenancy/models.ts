@@ -1,6 +1,6 @@
 import { TenantModel, type Toggle } from '@balcao/plugin-sdk/server';
 
-/** A user of a company (1-core §3 User). */
+/** A user of a company (docs/product/tickets-and-inbox.md#entities User). */
 export class User extends TenantModel {
   static override tableName = 'users';
   declare id: number;

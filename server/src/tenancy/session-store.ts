@@ -14,7 +14,7 @@ export interface CompanyState {
   settings: Record<string, string>;
 }
 
-/** The platform company (the super user's), whose subscription never ends (1-core §4 and §9). */
+/** The platform company (the super user's), whose subscription never ends (docs/product/tickets-and-inbox.md#states-and-transitions and #constants-and-limits). */
 export const PLATFORM_COMPANY_ID = 1;
 export const PLATFORM_DUE_DATE = '2999-12-31';
 
@@ -44,7 +44,7 @@ const USER_COLUMNS = [
 ] as const;
 
 /**
- * Session data (the user as 1-core §3 describes it, and the company's state) cached per process with a
+ * Session data (the user as docs/product/tickets-and-inbox.md#entities describes it, and the company's state) cached per process with a
  * short TTL and dropped everywhere at once when something changes (see InvalidationBus).
  */
 export class SessionStore {
@@ -120,7 +120,7 @@ export class SessionStore {
       id: row.id,
       name: row.name,
       status: row.status,
-      // 1-core §4: "The company with id 1 is given due date 2999-12-31", whatever its row says
+      // company id 1 is due 2999-12-31, whatever its row says (docs/product/tickets-and-inbox.md#session-rules)
       dueDate: row.id === PLATFORM_COMPANY_ID ? PLATFORM_DUE_DATE : row.dueDate,
       planId: row.planId,
       flags,

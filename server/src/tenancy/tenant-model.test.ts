@@ -5,7 +5,7 @@ import { HelloNote } from '../../test/fixtures/hello-plugin/server/models/hello-
 import { User } from './models';
 
 /**
- * Tenant isolation at the model level (ARCHITECTURE §4): a TenantModel refuses to run outside a tenant
+ * Tenant isolation at the model level (docs/architecture.md#tenancy): a TenantModel refuses to run outside a tenant
  * scope, scopes every read and write to the scope's company, refuses to put a row in another company,
  * and `crossTenant()` lifts that explicitly. Then the same through HTTP: company B never sees A's rows.
  */

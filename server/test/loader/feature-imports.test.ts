@@ -1,5 +1,5 @@
 /**
- * The SDK is the only thing a feature imports from the core (ARCHITECTURE §1): every module and plugin of
+ * The SDK is the only thing a feature imports from the core (docs/architecture.md#the-shape): every module and plugin of
  * the repository, and the loader's fixture plugins, import `@balcao/plugin-sdk/*` and third-party
  * packages, never `@balcao/server` (or another workspace) and never a file outside their own folder —
  * features talk through the event bus and published services, not each other's files.

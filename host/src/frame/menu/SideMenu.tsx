@@ -60,7 +60,7 @@ export interface SideMenuProps {
   onNavigate?(): void;
 }
 
-/** The side menu of 1-core §2: three groups, gated by plan, profile, super flag and permissions, then the version. */
+/** The side menu of docs/product/tickets-and-inbox.md#screens-and-routes: three groups, gated by plan, profile, super flag and permissions, then the version. */
 export function SideMenu({ user, plan, entries, collapsed, onNavigate }: SideMenuProps) {
   const { t, i18n } = useTranslation('shell');
   const language = (i18n.resolvedLanguage ?? 'pt') as Language;

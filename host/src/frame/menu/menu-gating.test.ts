@@ -27,7 +27,7 @@ const audience = (user: PermissionSubject, plan: PlanFlags | undefined = allFlag
   table: CORE_PERMISSION_TABLE,
 });
 
-// The menu of 1-core §2, as modules will declare it.
+// The menu of docs/product/tickets-and-inbox.md#screens-and-routes, as modules will declare it.
 const MENU: GateableMenuEntry[] = [
   entry('/', 'management', { permission: 'dashboard:view', order: 1 }),
   entry('/reports', 'management', { permission: 'reports:view', order: 2 }),
@@ -45,7 +45,7 @@ const MENU: GateableMenuEntry[] = [
 const paths = (sections: ReturnType<typeof buildMenuSections>) =>
   Object.fromEntries(sections.map((section) => [section.group, section.entries.map((item) => item.path)]));
 
-describe('side-menu gating (1-core §2 and §6)', () => {
+describe('side-menu gating (docs/product/tickets-and-inbox.md#screens-and-routes and docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it('shows an admin the three groups, without the super-only entries', () => {
     expect(paths(buildMenuSections(MENU, audience(admin), 'pt'))).toEqual({
       management: ['/', '/reports', '/moments'],

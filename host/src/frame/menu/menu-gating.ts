@@ -24,11 +24,11 @@ export interface MenuAudience {
   table: PermissionTable;
 }
 
-/** The groups in the order the side menu shows them (1-core §2). */
+/** The groups in the order the side menu shows them (docs/product/tickets-and-inbox.md#screens-and-routes). */
 export const MENU_GROUP_ORDER: readonly MenuGroup[] = ['management', 'main', 'admin'];
 
 /**
- * The permission an entry of each group needs when it names none itself (1-core §2/§6): the Management
+ * The permission an entry of each group needs when it names none itself (docs/product/tickets-and-inbox.md#screens-and-routes/docs/product/roles-and-permissions.md#roles-in-the-inbox): the Management
  * group shows to admins and to profile users with showDashboard or allowRealTime; the Administration
  * group to admins. An entry's own permission replaces it (Connections: `connections:view`, which a
  * profile user holds with allowConnections).

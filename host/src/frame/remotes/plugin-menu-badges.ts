@@ -5,7 +5,7 @@ import { hasRemote, loadPluginUi, type RemotePluginListing } from './plugin-remo
 
 /**
  * How long after the frame shows the shell starts fetching the remotes that may badge the menu: the page the
- * user opened gets the network first (1-core §2 evaluates the Connections badge 2 s after load anyway).
+ * user opened gets the network first (docs/product/tickets-and-inbox.md#screens-and-routes evaluates the Connections badge 2 s after load anyway).
  */
 export const MENU_BADGE_LOAD_DELAY_MS = 500;
 

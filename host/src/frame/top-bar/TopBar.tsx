@@ -27,7 +27,7 @@ export interface TopBarProps {
 }
 
 /**
- * The top bar of 1-core §2: greeting with user and company (and, for admins, the due date), feature
+ * The top bar of docs/product/tickets-and-inbox.md#screens-and-routes: greeting with user and company (and, for admins, the due date), feature
  * popovers (bell, announcements, internal chat come with their features), theme toggle, volume, refresh
  * and the avatar menu.
  */

@@ -11,7 +11,7 @@ function Where() {
 
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 
-describe('the password reset page (2-administration §2, §4, §5)', () => {
+describe('the password reset page (docs/product/administration.md#screens-and-routes, #states-and-transitions, #validation)', () => {
   beforeAll(async () => {
     await registerShellTranslations();
   });

@@ -42,7 +42,7 @@ function renderLogin() {
 const type = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Entrar' }));
 
-describe('the login screen (1-core §2 and §5)', () => {
+describe('the login screen (docs/product/tickets-and-inbox.md#screens-and-routes and #validation)', () => {
   beforeAll(async () => {
     await registerShellTranslations();
   });

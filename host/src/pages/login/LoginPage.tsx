@@ -28,11 +28,11 @@ import { passwordScore, WEAK_PASSWORD_MAX_SCORE } from './password-strength';
 // only weak passwords need it: kept out of the login's first download
 const LowSecurityDialog = lazy(() => import('./LowSecurityDialog'));
 
-/** 1-core §4/§9: the expiry warning shows when fewer than this many days remain. */
+/** docs/product/tickets-and-inbox.md#states-and-transitions/#constants-and-limits: the expiry warning shows when fewer than this many days remain. */
 export const EXPIRY_WARNING_DAYS = 5;
 
 /**
- * The login screen of 1-core §2 and §5. Plain inputs rather than antd's Form: this page is the first
+ * The login screen of docs/product/tickets-and-inbox.md#screens-and-routes and #validation. Plain inputs rather than antd's Form: this page is the first
  * download, and two fields don't need a form engine.
  */
 export function LoginPage() {

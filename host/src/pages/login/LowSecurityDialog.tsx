@@ -2,7 +2,7 @@ import Modal from 'antd/es/modal';
 import Typography from 'antd/es/typography';
 import { useTranslation } from 'react-i18next';
 
-/** 1-core §5: a weak password (score 2 or lower) asks before logging in. */
+/** docs/product/tickets-and-inbox.md#validation: a weak password (score 2 or lower) asks before logging in. */
 export default function LowSecurityDialog({ open, onProceed, onCancel }: { open: boolean; onProceed(): void; onCancel(): void }) {
   const { t } = useTranslation('shell');
   return (

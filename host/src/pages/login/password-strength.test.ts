@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { passwordScore, strengthLevel, WEAK_PASSWORD_MAX_SCORE } from './password-strength';
 
-describe('password strength (1-core §5)', () => {
+describe('password strength (docs/product/tickets-and-inbox.md#validation)', () => {
   it('gives one point each for 8+ characters, uppercase, lowercase, digit and symbol', () => {
     expect(passwordScore('')).toBe(0);
     expect(passwordScore('abc')).toBe(1);

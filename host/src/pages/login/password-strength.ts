@@ -1,4 +1,4 @@
-/** 1-core §5 / 2-administration §5: the three strength levels of the login's password bar. */
+/** docs/product/tickets-and-inbox.md#validation / docs/product/administration.md#validation: the three strength levels of the login's password bar. */
 export type StrengthLevel = 'weak' | 'medium' | 'strong';
 
 /** The highest score that still counts as weak (and asks before logging in). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkConfirmation, checkEmail, checkLength, checkStrongPassword, validateSignup } from './validation';
 
-describe('signup rules (1-core §5, 2-administration §5)', () => {
+describe('signup rules (docs/product/tickets-and-inbox.md#validation, docs/product/administration.md#validation)', () => {
   const valid = {
     companyName: 'Acme',
     name: 'Ana',
@@ -48,7 +48,7 @@ describe('signup rules (1-core §5, 2-administration §5)', () => {
   });
 });
 
-describe('password reset rules (2-administration §5)', () => {
+describe('password reset rules (docs/product/administration.md#validation)', () => {
   it('wants 8+ characters with an uppercase letter, a lowercase letter and a digit', () => {
     expect(checkStrongPassword('')).toBe('required');
     expect(checkStrongPassword('Abc1234')).toBe('weakPassword');

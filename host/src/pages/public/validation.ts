@@ -2,7 +2,7 @@
 export type ValidationIssue = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail' | 'weakPassword' | 'passwordMismatch';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** 2-administration §5: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
+/** docs/product/administration.md#validation: at least 8 characters with an uppercase letter, a lowercase letter and a digit. */
 const STRONG_PASSWORD = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$/;
 
 /** Required, between `min` and `max` characters (trimmed). */
@@ -50,7 +50,7 @@ export interface SignupValues {
   planId?: number;
 }
 
-/** 1-core §5 / 2-administration §5 signup rules, field by field. */
+/** docs/product/tickets-and-inbox.md#validation / docs/product/administration.md#validation signup rules, field by field. */
 export const SIGNUP_RULES: { [Field in keyof Required<SignupValues>]: (value: SignupValues[Field]) => ValidationIssue | null } = {
   companyName: (value) => checkLength(value, 2, 50),
   name: (value) => checkLength(value, 2, 50),

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** The weekday service hours every new queue and company starts with (2-administration §9); no quotes inside. */
+/** The weekday service hours every new queue and company starts with (docs/product/administration.md#constants-and-limits); no quotes inside. */
 const DEFAULT_SCHEDULES = JSON.stringify(
   [
     ['Domingo', 'sunday'],
@@ -21,7 +21,7 @@ const DEFAULT_SCHEDULES = JSON.stringify(
 );
 
 /**
- * Queues administration (2-administration §3 Queue, Chatbot option) and service hours.
+ * Queues administration (docs/product/administration.md#entities Queue, Chatbot option) and service hours.
  *
  * The inbox owns the `queues` table (its basic part: name, colour, greeting, order, membership): the
  * administration extends it with the columns only the administration and its chatbot read, instead of
@@ -31,7 +31,7 @@ const DEFAULT_SCHEDULES = JSON.stringify(
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.alterTable('queues', (t) => {
     t.text('outOfHoursMessage');
-    // rotation (2-administration §9: 0, 2, 5 … 60 minutes): a waiting ticket moves on to the next agent
+    // rotation (docs/product/administration.md#constants-and-limits: 0, 2, 5 … 60 minutes): a waiting ticket moves on to the next agent
     t.integer('tempoRoteador').notNullable().defaultTo(0);
     t.boolean('ativarRoteador').notNullable().defaultTo(false);
     // queue integrations and file lists arrive with the automation features: no foreign key until then

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The platform's own tables (2-administration §3 Help, 3-automation §3 Announcement). Both belong to the
+ * The platform's own tables (docs/product/administration.md#entities Help, docs/product/automation.md#entities Announcement). Both belong to the
  * platform, not to a tenant: the super user writes them and every company reads them, so they carry no
  * company_id.
  */
@@ -19,7 +19,7 @@ export async function up(knex: Knex): Promise<void> {
     t.increments('id');
     t.string('title', 200).notNullable();
     t.text('text').notNullable();
-    // 1 high, 2 medium, 3 low (3-automation §3)
+    // 1 high, 2 medium, 3 low (docs/product/automation.md#entities)
     t.smallint('priority').notNullable().defaultTo(3);
     t.boolean('status').notNullable().defaultTo(true);
     // a key in the platform company's storage, and the name the file was uploaded as

@@ -13,7 +13,7 @@ export const Empty = Type.Null();
 /** The search text of a list. */
 export const SearchParam = Type.String({ maxLength: 200 });
 
-/** 2-administration §4: the due-date recurrences and the months each one adds. */
+/** docs/product/administration.md#states-and-transitions: the due-date recurrences and the months each one adds. */
 export const RECURRENCE_MONTHS = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 } as const;
 export type Recurrence = keyof typeof RECURRENCE_MONTHS;
 export const RecurrenceSchema = Type.Union(
@@ -27,7 +27,7 @@ const planFlagFields = (optional: boolean) =>
     ReturnType<typeof Type.Boolean>
   >;
 
-/** A plan (2-administration §3 Plan); `amount` is the decimal as text, like `GET /plans/list`. */
+/** A plan (docs/product/administration.md#entities Plan); `amount` is the decimal as text, like `GET /plans/list`. */
 export const PlanSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -55,7 +55,7 @@ export const PlanBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A company as the super user's screens show it (2-administration §3 Company, §2 Companies columns). */
+/** A company as the super user's screens show it (docs/product/administration.md#entities Company, #companies-plans-and-helps columns). */
 export const CompanySchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
@@ -85,7 +85,7 @@ export const CompanySchema = Type.Object({
 
 const OptionalText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
-/** The editable fields of a company (2-administration §5 Company: name 2 to 50, e-mail valid). */
+/** The editable fields of a company (docs/product/administration.md#validation Company: name 2 to 50, e-mail valid). */
 const companyFields = {
   name: Type.String({ minLength: 2, maxLength: 50, pattern: '\\S' }),
   email: Type.String({ format: 'email', maxLength: 255 }),
@@ -113,7 +113,7 @@ export const CreateCompanyBody = Type.Object(
 /** `PUT /companies/:companyId`. */
 export const UpdateCompanyBody = Type.Object(companyFields, { additionalProperties: false });
 
-/** A help entry (2-administration §3 Help). */
+/** A help entry (docs/product/administration.md#entities Help). */
 export const HelpSchema = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -132,10 +132,10 @@ export const HelpBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** Announcement priorities (3-automation §9): 1 Alta, 2 Média, 3 Baixa. */
+/** Announcement priorities (docs/product/automation.md#constants-and-limits): 1 Alta, 2 Média, 3 Baixa. */
 export const Priority = Type.Integer({ minimum: 1, maximum: 3 });
 
-/** An announcement (3-automation §3), with a signed address of its image. */
+/** An announcement (docs/product/automation.md#entities), with a signed address of its image. */
 export const AnnouncementSchema = Type.Object({
   id: Type.Integer(),
   title: Type.String(),
@@ -149,7 +149,7 @@ export const AnnouncementSchema = Type.Object({
   updatedAt: Type.String(),
 });
 
-/** `POST /announcements`, `PUT /announcements/:announcementId` (3-automation §5: title and text required). */
+/** `POST /announcements`, `PUT /announcements/:announcementId` (docs/product/automation.md#validation: title and text required). */
 export const AnnouncementBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }),

@@ -9,7 +9,7 @@ export const QUEUES_ERRORS = {
   ERR_NO_CHATBOT_FOUND: 404,
   /** The company's plan allows no more queues (`plans.queues`). */
   ERR_QUEUE_PLAN_LIMIT: 403,
-  /** scheduleType is queue: a queue needs its out-of-hours message (2-administration §5). */
+  /** scheduleType is queue: a queue needs its out-of-hours message (docs/product/administration.md#validation). */
   ERR_OUT_OF_HOURS_MESSAGE_REQUIRED: 400,
   /** A shift ends before it starts, or a weekday appears twice. */
   ERR_INVALID_SCHEDULE: 400,
@@ -17,7 +17,7 @@ export const QUEUES_ERRORS = {
   ERR_CHATBOT_QUEUE_REQUIRED: 400,
   /** An option of type attendent names no user of the company. */
   ERR_CHATBOT_USER_REQUIRED: 400,
-  /** An option with nested options has no message (2-administration §4: a message moves to the next level). */
+  /** An option with nested options has no message (docs/product/administration.md#states-and-transitions: a next level needs a message). */
   ERR_CHATBOT_MESSAGE_REQUIRED: 400,
 } as const;
 

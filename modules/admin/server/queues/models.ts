@@ -25,7 +25,7 @@ export class AdminQueue extends TenantModel {
   declare updatedAt: Date;
 }
 
-/** One chatbot option of a queue (2-administration §3 Chatbot option); `chatbotId` is its parent option. */
+/** One chatbot option of a queue (docs/product/administration.md#entities Chatbot option); `chatbotId` is its parent option. */
 export class Chatbot extends TenantModel {
   static override tableName = 'chatbots';
   declare id: number;

@@ -3,7 +3,7 @@ import { connectSocket, createTestApp, nextEvent, type TestApp, type TestSession
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSchedules } from '../../shared/queues';
 
-/** Queues administration (2-administration §3 Queue, §5, §7 Queues, §8) and company service hours. */
+/** Queues administration (docs/product/administration.md#entities Queue, #validation, #calls-and-realtime-events Queues, #errors) and company service hours. */
 let t: TestApp;
 let admin: TestSession;
 let agent: TestSession;
@@ -154,7 +154,7 @@ describe('POST /queue, GET /queue/:queueId', () => {
     expect((await put(queue.id, { greetingMessage: '  ' })).json()).toEqual({ error: 'ERR_WAPP_GREETING_REQUIRED' });
   });
 
-  it('requires the chatbot list on create (2-administration §5); an empty list is a queue without a menu', async () => {
+  it('requires the chatbot list on create (docs/product/administration.md#validation); an empty list is a queue without a menu', async () => {
     const res = await t.inject({
       method: 'POST',
       url: '/api/queue',

@@ -33,7 +33,7 @@ export const ServiceHoursSchema = Type.Object(
 export const SchedulesSchema = Type.Array(ServiceHoursSchema, { maxItems: 7 });
 
 export const optionFields = {
-  // 2-administration §5: each chatbot option name is required, at least 4 characters
+  // docs/product/administration.md#validation: each chatbot option name is required, at least 4 characters
   name: Type.String({ minLength: 4, maxLength: 100 }),
   greetingMessage: Type.String({ maxLength: 10_000 }),
   queueType: Type.Unsafe<ChatbotQueueType>(Type.Union(CHATBOT_QUEUE_TYPES.map((type) => Type.Literal(type)))),
@@ -82,7 +82,7 @@ function optionOutput(depth: number): TSchema {
 
 export const ChatbotOptionSchema = Type.Unsafe<ChatbotNode>(optionOutput(MAX_CHATBOT_DEPTH + 1));
 
-/** The queue fields POST and PUT take (2-administration §3 Queue, §5). */
+/** The queue fields POST and PUT take (docs/product/administration.md#entities Queue, #validation). */
 export const queueBodyFields = {
   name: Type.String({ minLength: 2, maxLength: 50 }),
   color: Type.String({ minLength: 3, maxLength: 9 }),

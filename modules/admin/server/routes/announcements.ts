@@ -14,7 +14,7 @@ import { readUpload, storeImage } from '../platform/services/images';
 const AnnouncementParams = StrictObject({ announcementId: Id });
 
 /**
- * Announcements (3-automation §2, §4, §7): the super user writes them, every user reads the active ones
+ * Announcements (docs/product/automation.md#screens-and-routes, #states-and-transitions, #calls-and-realtime-events): the super user writes them, every user reads the active ones
  * (the top bar's popover), and each change reaches every company live over `company-announcement`.
  * They belong to the platform, not to a tenant.
  */

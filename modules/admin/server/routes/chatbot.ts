@@ -12,7 +12,7 @@ const optionFields = {
 };
 
 /**
- * Chatbot options one by one (2-administration §7 Chatbot: `GET/POST/PUT/DELETE /chatbot`): an option of a
+ * Chatbot options one by one (docs/product/administration.md#calls-and-realtime-events Chatbot: `GET/POST/PUT/DELETE /chatbot`): an option of a
  * queue (or nested under another option, `chatbotId`) with its nested options. Admins only.
  */
 export default defineRoutes((app, ctx) => {

@@ -6,7 +6,7 @@ const CompanyParams = StrictObject({ companyId: Id });
 const PageQuery = StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) });
 
 /**
- * The super user's companies (2-administration §2 Companies, §4, §7 Companies). Every route is super-only
+ * The super user's companies (docs/product/administration.md#companies-plans-and-helps, #states-and-transitions, #calls-and-realtime-events Companies). Every route is super-only
  * and reaches other companies' rows on purpose. Writes on one company map, for the test walkers, to a
  * disposable fixture company: walking them on company A would deactivate or delete it mid-walk.
  */

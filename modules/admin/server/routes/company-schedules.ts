@@ -5,7 +5,7 @@ import { readCompanySchedules, saveCompanySchedules } from '../queues/services/c
 const CompanyParams = StrictObject({ companyId: Id });
 
 /**
- * A company's service hours (2-administration §7 `PUT /companies/{id}/schedules`; the read is ours, for the
+ * A company's service hours (docs/product/administration.md#calls-and-realtime-events `PUT /companies/{id}/schedules`; the read is ours, for the
  * Settings page's Schedules tab): the company's admin, or a super user for any company.
  */
 export default defineRoutes((app, ctx) => {

@@ -5,7 +5,7 @@ import * as helps from '../platform/services/helps.service';
 const HelpParams = StrictObject({ helpId: Id });
 
 /**
- * Help videos (2-administration §7 Helps, 3-automation §2 /helps): everyone reads them (the gallery and
+ * Help videos (docs/product/administration.md#calls-and-realtime-events Helps, docs/product/automation.md#screens-and-routes /helps): everyone reads them (the gallery and
  * the menu entry), only the super user writes them. Help entries are the platform's, shared by every
  * company.
  */

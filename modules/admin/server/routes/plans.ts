@@ -5,7 +5,7 @@ import * as plans from '../platform/services/plans.service';
 const PlanParams = StrictObject({ planId: Id });
 
 /**
- * The super user's plans (2-administration §7: GET /plans/all, POST, PUT, DELETE). The public list for
+ * The super user's plans (docs/product/administration.md#calls-and-realtime-events: GET /plans/all, POST, PUT, DELETE). The public list for
  * signup (`GET /plans/list`) and a company's plan (`/companies/listPlan/:companyId`) are the core's.
  */
 export default defineRoutes((app, ctx) => {

@@ -6,8 +6,8 @@ const QueueParams = StrictObject({ queueId: Id });
 const { name, color, chatbots, ...optional } = queueBodyFields;
 
 /**
- * Queues administration (2-administration §7 Queues): read one with its option tree, create, change,
- * delete. Admins only (profile user denied, §6). `GET /queue` (the list) stays the inbox's.
+ * Queues administration (docs/product/administration.md#calls-and-realtime-events Queues): read one with its option tree, create, change,
+ * delete. Admins only (profile user denied, docs/product/roles-and-permissions.md#roles-in-administration). `GET /queue` (the list) stays the inbox's.
  */
 export default defineRoutes((app, ctx) => {
   app.get(
@@ -23,7 +23,7 @@ export default defineRoutes((app, ctx) => {
     '/queue',
     {
       schema: {
-        // 2-administration §5: the chatbot list is required (empty: a queue without a menu)
+        // docs/product/administration.md#validation: the chatbot list is required (empty: a queue without a menu)
         body: StrictObject({ name, color, chatbots: ChatbotTreeInput, ...optional }),
         response: { 201: QueueSchema, ...errorResponses(400, 403) },
       },

@@ -19,7 +19,7 @@ const WhitelabelSchema = Type.Object(Object.fromEntries(WHITELABEL_KEYS.map((key
 const KeyParams = StrictObject({ key: Type.Union(WHITELABEL_KEYS.map((key) => Type.Literal(key))) });
 
 /**
- * Whitelabel (2-administration §6 "Only super users edit whitelabel", §7 Whitelabel): the platform's
+ * Whitelabel (super user only, docs/product/roles-and-permissions.md#roles-in-administration; docs/product/administration.md#calls-and-realtime-events Whitelabel): the platform's
  * colours, name and logos, kept as settings of the platform company so that `GET /public-settings/:key`
  * serves them to the login page. The logos themselves are public: the login page shows them.
  */
@@ -67,7 +67,7 @@ export default defineRoutes((app, ctx) => {
         const image = await storeImage(ctx, PLATFORM_COMPANY_ID, LOGO_FOLDER, upload, LOGO_TYPES, LOGO_MAX_BYTES);
         return useUploadedLogo(ctx, mode, image);
       });
-      // the stored name as a JSON string (2-administration §7: "response data is the stored logo name")
+      // the stored name as a JSON string (docs/product/administration.md#calls-and-realtime-events: the stored logo's name in `data`)
       return reply.type('application/json; charset=utf-8').send(JSON.stringify(name));
     },
   );

@@ -13,7 +13,7 @@ const SettingsByKey = Type.Record(Type.String(), Type.String());
 const WALKED_KEY = { settingKey: '=userRating' };
 
 /**
- * Settings (2-administration §7 Settings; 1-core §7). Reads are open to the company's users (the session
+ * Settings (docs/product/administration.md#calls-and-realtime-events Settings; docs/product/tickets-and-inbox.md#calls-and-realtime-events). Reads are open to the company's users (the session
  * carries the same values: the inbox's screens read them); writes are for admins. `GET /public-settings/:key`
  * is the core's; the whitelabel's writes are the platform area's.
  */

@@ -8,7 +8,7 @@ import * as users from '../team/users.service';
 const AVATAR_FIELDS = new Set(['userId', 'typeArch']);
 
 /**
- * Users (2-administration §7 Users). `GET /users/list` and `PUT /users/toggleChangeWidht/:userId` are
+ * Users (docs/product/administration.md#calls-and-realtime-events Users). `GET /users/list` and `PUT /users/toggleChangeWidht/:userId` are
  * the inbox's. Admins manage the company's users; anyone may read and edit themselves (the Profile item
  * of the avatar menu), without the admin-only fields.
  */

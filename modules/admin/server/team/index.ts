@@ -4,7 +4,7 @@ import { seedTeamDemo } from './seed';
 
 registerTeamErrors();
 
-/** Users and settings (2-administration §2 Users, Settings). */
+/** Users and settings (docs/product/administration.md#users, Settings). */
 export const teamArea: AdminArea = {
   // the session's avatar is the stored file's key: hand the browser a signed address of it instead
   async session(user, ctx) {

@@ -1,6 +1,6 @@
 /**
- * The company settings of 2-administration §3 Setting, with the values each accepts (§4, §9) and who may
- * change it (§6). Shared by the server (which validates) and the Settings page (which offers the choices).
+ * The company settings of docs/product/administration.md#entities Setting, with the values each accepts (#states-and-transitions, #constants-and-limits) and who may
+ * change it (docs/product/roles-and-permissions.md#roles-in-administration). Shared by the server (which validates) and the Settings page (which offers the choices).
  */
 
 export const TOGGLE = ['enabled', 'disabled'] as const;
@@ -10,7 +10,7 @@ export type SettingRule = { kind: 'choice'; choices: readonly string[] } | { kin
 
 export interface SettingDefinition {
   rule: SettingRule;
-  /** Only the super user changes it (2-administration §6: download limit and user-creation options). */
+  /** Only the super user changes it (docs/product/roles-and-permissions.md#roles-in-administration: download limit and user-creation options). */
   superOnly?: boolean;
   /** Set by the platform area's super-only whitelabel routes; listed, never written here. */
   readOnly?: boolean;
@@ -19,9 +19,9 @@ export interface SettingDefinition {
 const toggle: SettingRule = { kind: 'choice', choices: TOGGLE };
 const message: SettingRule = { kind: 'text', maxLength: 5_000 };
 
-/** 2-administration §9: download limit choices, in MB. */
+/** docs/product/administration.md#constants-and-limits: download limit choices, in MB. */
 export const DOWNLOAD_LIMITS = ['32', '64', '128', '256', '512', '1024', '2048'] as const;
-/** 2-administration §4: schedule type values. */
+/** docs/product/administration.md#states-and-transitions: schedule type values. */
 export const SCHEDULE_TYPES = ['disabled', 'queue', 'company', 'connection'] as const;
 /** The chatbot's menu presentation (text, buttons or a list), as the original client offered it. */
 export const CHATBOT_TYPES = ['text', 'button', 'list'] as const;
@@ -69,7 +69,7 @@ export const SETTINGS: Readonly<Record<string, SettingDefinition>> = {
 export const SETTING_KEYS = Object.keys(SETTINGS);
 
 /**
- * 2-administration §5: a custom message is required while its feature is on. Each entry: the message
+ * docs/product/administration.md#validation: a custom message is required while its feature is on. Each entry: the message
  * key, the switch, and the switch value that requires the message (the call message is needed when
  * calls are refused, that is when acceptCallWhatsapp is disabled).
  */

@@ -2,7 +2,7 @@ import { AppError, type PluginContext, type RequestSession } from '@balcao/plugi
 import { missingRequiredMessage, SETTING_KEYS, SETTINGS, settingValueProblem } from './setting-keys';
 
 /**
- * Company settings (2-administration §3 Setting, §5, §6, §7 Settings) over the core's settings service,
+ * Company settings (docs/product/administration.md#entities Setting, #validation, docs/product/roles-and-permissions.md#roles-in-administration, docs/product/administration.md#calls-and-realtime-events Settings) over the core's settings service,
  * which stores them, drops the cached session data and publishes `settings.updated`.
  */
 
@@ -11,7 +11,7 @@ export interface SettingPair {
   value: string;
 }
 
-/** The company's settings of 2-administration §3, by key. */
+/** The company's settings of docs/product/administration.md#entities, by key. */
 export async function companySettings(ctx: PluginContext, companyId: number): Promise<Record<string, string>> {
   const all = await ctx.settings.all(companyId);
   return Object.fromEntries(SETTING_KEYS.filter((key) => key in all).map((key) => [key, all[key] as string]));
@@ -22,7 +22,7 @@ export async function listSettings(ctx: PluginContext, companyId: number): Promi
   return Object.entries(await companySettings(ctx, companyId)).map(([key, value]) => ({ key, value }));
 }
 
-/** One setting of the company, or 404 ERR_NO_SETTING_FOUND (also for keys that are no setting of §3). */
+/** One setting of the company, or 404 ERR_NO_SETTING_FOUND (also for keys that are no setting of docs/product/administration.md#entities). */
 export async function readSetting(ctx: PluginContext, companyId: number, key: string): Promise<SettingPair> {
   const value = (await companySettings(ctx, companyId))[key];
   if (value === undefined) throw new AppError('ERR_NO_SETTING_FOUND');
@@ -41,9 +41,9 @@ export async function settingsOfCompany(ctx: PluginContext, caller: RequestSessi
 }
 
 /**
- * Changes one setting of the caller's company: a key of §3 (404 otherwise), a value it accepts
+ * Changes one setting of the caller's company: a key of docs/product/administration.md#entities (404 otherwise), a value it accepts
  * (ERR_VALIDATION), super-only keys only by the super user and whitelabel keys never here (their routes
- * are the platform area's), and no toggle on while its required message is empty (§5,
+ * are the platform area's), and no toggle on while its required message is empty (docs/product/administration.md#validation,
  * ERR_SETTING_MESSAGE_REQUIRED with the message's key).
  */
 export async function writeSetting(ctx: PluginContext, caller: RequestSession, key: string, value: string): Promise<SettingPair> {

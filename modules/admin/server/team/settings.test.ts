@@ -97,7 +97,7 @@ describe('PUT /settings/:settingKey', () => {
     expect((await put(admin, 'lgpdLink', 'https://acme.test/privacidade')).status).toBe(200);
   });
 
-  it('requires each custom message while its feature is on (2-administration §5)', async () => {
+  it('requires each custom message while its feature is on (docs/product/administration.md#validation)', async () => {
     // transfer message with sendMsgTransfTicket enabled
     expect((await put(admin, 'sendMsgTransfTicket', 'enabled')).body).toEqual({
       error: 'ERR_SETTING_MESSAGE_REQUIRED',

@@ -1,6 +1,6 @@
 import { Id, PageNumber, type Static, StrictObject, Type } from '@balcao/plugin-sdk/server';
 
-/** Request and response schemas of the users routes (2-administration §3 User, §5, §7). */
+/** Request and response schemas of the users routes (docs/product/administration.md#entities User, #validation, #calls-and-realtime-events). */
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -11,10 +11,10 @@ const TimeOfDay = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
 
 const Name = Type.String({ minLength: 2, maxLength: 50 });
 const Email = Type.String({ format: 'email', maxLength: 255 });
-/** 2-administration §5: the user editor's password has 5 to 50 characters. */
+/** docs/product/administration.md#validation: the user editor's password has 5 to 50 characters. */
 const Password = Type.String({ minLength: 5, maxLength: 50 });
 
-/** Fields an admin may set on any user of the company, and a user on themselves (1-core §6). */
+/** Fields an admin may set on any user of the company, and a user on themselves (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 const SelfFields = {
   farewellMessage: Type.Optional(Nullable(Type.String({ maxLength: 5_000 }))),
   defaultTheme: Type.Optional(Type.Union([Type.Literal('light'), Type.Literal('dark')])),
@@ -23,8 +23,8 @@ const SelfFields = {
 };
 
 /**
- * Fields only an admin sets (1-core §6: profile, queues, connection, working hours and permission fields;
- * 2-administration §5: user-modal:editProfile, user-modal:editQueues).
+ * Fields only an admin sets (docs/product/roles-and-permissions.md#roles-in-the-inbox: profile, queues, connection, working hours and permission fields;
+ * docs/product/administration.md#validation: user-modal:editProfile, user-modal:editQueues).
  */
 const AdminFields = {
   profile: Type.Optional(Type.Union([Type.Literal('admin'), Type.Literal('user')])),

@@ -4,7 +4,7 @@ import { User } from './models';
 import { ADMIN_ONLY_FIELDS, type CreateUserInput, type UpdateUserInput, type UserJson } from './user-schemas';
 
 /**
- * Users of a company (2-administration §3 User, §5, §7 Users; 1-core §6, §9): the list, one user, create,
+ * Users of a company (docs/product/administration.md#entities User, #validation, #calls-and-realtime-events Users; docs/product/roles-and-permissions.md#roles-in-the-inbox, docs/product/tickets-and-inbox.md#constants-and-limits): the list, one user, create,
  * update (with queue membership in the inbox's `userQueues`), delete. Every write invalidates the
  * changed user's cached session, publishes `user.updated` (the inbox re-reads who sees which ticket) and
  * emits `company-{id}-user` with action create, update or delete.
@@ -13,7 +13,7 @@ import { ADMIN_ONLY_FIELDS, type CreateUserInput, type UpdateUserInput, type Use
 /** Users a page of `GET /users` holds (the inbox's list convention, docs/decisions.md). */
 export const USERS_PAGE_SIZE = 40;
 
-/** The platform company (1-core §4: the company with id 1), whose settings hold the platform-wide switches. */
+/** The platform company (docs/product/tickets-and-inbox.md#states-and-transitions: the company with id 1), whose settings hold the platform-wide switches. */
 export const PLATFORM_COMPANY_ID = 1;
 
 type Caller = RequestSession;
@@ -172,12 +172,12 @@ function cleanName(name: string): string {
   return trimmed;
 }
 
-/** E-mails are stored lowercased: the login lowercases what is typed (2-administration §5). */
+/** E-mails are stored lowercased: the login lowercases what is typed (docs/product/administration.md#validation). */
 const cleanEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * Whether the company may create users: the platform's `userCreation` switch (set by the super user on
- * the Settings page, 2-administration §6) and the company's own must both be enabled. The super user
+ * the Settings page, docs/product/roles-and-permissions.md#roles-in-administration) and the company's own must both be enabled. The super user
  * may always create.
  */
 async function requireUserCreation(ctx: PluginContext, caller: Caller): Promise<void> {
@@ -240,7 +240,7 @@ function selfColumns(input: CreateUserInput | UpdateUserInput): Partial<User> {
   return columns;
 }
 
-/** `POST /users` (admins): the defaults of 1-core §9 for what the body leaves out. */
+/** `POST /users` (admins): the defaults of docs/product/tickets-and-inbox.md#constants-and-limits for what the body leaves out. */
 export async function createUser(ctx: PluginContext, caller: Caller, input: CreateUserInput): Promise<UserJson> {
   await requireUserCreation(ctx, caller);
   const name = cleanName(input.name);

@@ -122,7 +122,7 @@ describe('who may manage users', () => {
 });
 
 describe('POST /users', () => {
-  it('creates a user with the defaults of 1-core §9 and its queues, who can then log in', async () => {
+  it('creates a user with the defaults of docs/product/tickets-and-inbox.md#constants-and-limits and its queues, who can then log in', async () => {
     const queueId = await makeQueue(t.demo.companies.acme, `Suporte ${unique()}`);
     const created = await createUser({ name: '  Nova Pessoa  ', queueIds: [queueId] });
     expect(created.status).toBe(201);
@@ -164,7 +164,7 @@ describe('POST /users', () => {
     expect(clash).toEqual({ status: 409, body: { error: 'ERR_EMAIL_ALREADY_EXISTS' } });
   });
 
-  it('refuses the bad input of 2-administration §5 with ERR_VALIDATION', async () => {
+  it('refuses the bad input of docs/product/administration.md#validation with ERR_VALIDATION', async () => {
     const cases = [
       { name: 'A' },
       { name: '   ' },

@@ -1,6 +1,6 @@
 import { api, type PlanFlag, streamSocketEvent } from '@balcao/plugin-sdk/ui';
 
-/** A plan (2-administration §3 Plan); `amount` as the API sends it (decimal text). */
+/** A plan (docs/product/administration.md#entities Plan); `amount` as the API sends it (decimal text). */
 export type Plan = {
   id: number;
   name: string;
@@ -13,7 +13,7 @@ export type Plan = {
 
 export type PlanBody = Omit<Plan, 'id' | 'amount'> & { amount: number };
 
-/** 2-administration §4 recurrences. */
+/** docs/product/administration.md#states-and-transitions recurrences. */
 export const RECURRENCES = ['MENSAL', 'BIMESTRAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'] as const;
 export type Recurrence = (typeof RECURRENCES)[number];
 
@@ -86,7 +86,7 @@ export interface Announcement {
 
 export type AnnouncementBody = Pick<Announcement, 'title' | 'text' | 'priority' | 'status'>;
 
-/** What `company-announcement` carries (3-automation §4). */
+/** What `company-announcement` carries (docs/product/automation.md#states-and-transitions). */
 export type AnnouncementEvent = { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
 export const ANNOUNCEMENT_EVENT = 'company-announcement';
 
@@ -116,7 +116,7 @@ export function applyAnnouncement(list: Announcement[], event: AnnouncementEvent
   }
 }
 
-/** The platform area's calls (2-administration §7 Companies, Plans, Helps, Whitelabel; 3-automation §7 Announcements). */
+/** The platform area's calls (docs/product/administration.md#calls-and-realtime-events Companies, Plans, Helps, Whitelabel; docs/product/automation.md#calls-and-realtime-events Announcements). */
 export const platformApi = api
   .enhanceEndpoints({ addTagTypes: ['PlatformCompany', 'PlatformPlan', 'Help', 'Announcement', 'Whitelabel'] })
   .injectEndpoints({

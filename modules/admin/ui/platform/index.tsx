@@ -53,13 +53,13 @@ export const platformRoutes: UiRoute[] = [
   },
 ];
 
-/** 1-core §2: Helps shows only when the help list is non-empty. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: Helps shows only when the help list is non-empty. */
 function useHelpsVisible(): boolean {
   const { data } = useListHelpsQuery();
   return (data?.length ?? 0) > 0;
 }
 
-/** Side-menu entries (1-core §2): Helps in the main group; Announcements and Companies for the super user. */
+/** Side-menu entries (docs/product/tickets-and-inbox.md#screens-and-routes): Helps in the main group; Announcements and Companies for the super user. */
 export const platformMenu: UiMenuEntry[] = [
   {
     key: 'helps',

@@ -52,7 +52,7 @@ describe('announcements popover', () => {
       expect(found.length).toBe(3);
       return [...found] as HTMLElement[];
     });
-    // 1 red, 2 orange, 3 grey (1-core §3)
+    // 1 red, 2 orange, 3 grey (docs/product/tickets-and-inbox.md#entities)
     expect(items.map((item) => item.style.borderInlineStart.toLowerCase())).toEqual([
       '4px solid #f5222d',
       '4px solid #fa8c16',

@@ -17,7 +17,7 @@ import {
 import { ChatbotTreeEditor } from './components/ChatbotTreeEditor';
 import { draftsOf, treeBody, treeValid } from './option-tree';
 
-/** 2-administration §9: queues and tags start grey. */
+/** docs/product/administration.md#constants-and-limits: queues and tags start grey. */
 export const DEFAULT_QUEUE_COLOR = '#7C7C7C';
 
 /** The dialog's own fields (the tree is kept apart). */
@@ -50,7 +50,7 @@ export function fieldProblems(fields: QueueFields, scheduleType: string | undefi
 }
 
 /**
- * The queue dialog (2-administration §2 Queues): the queue's data with its chatbot option tree, and a
+ * The queue dialog (docs/product/administration.md#queues): the queue's data with its chatbot option tree, and a
  * schedule tab when the company's scheduleType is queue. New queues start grey with the default hours.
  */
 export function QueueDialog({ open, queueId, onClose }: { open: boolean; queueId: number | null; onClose(): void }) {

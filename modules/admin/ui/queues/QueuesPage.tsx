@@ -7,7 +7,7 @@ import { AccessDenied, useNarrowScreen } from '../team/shared';
 import { type QueueRow, useDeleteAdminQueueMutation, useListAdminQueuesQuery } from './api';
 import { QueueDialog } from './QueueDialog';
 
-/** Queues (/queues, 2-administration §2): id, name, colour, order, greeting, actions. Denied to profile user. */
+/** Queues (/queues, docs/product/administration.md#screens-and-routes): id, name, colour, order, greeting, actions. Denied to profile user. */
 export function QueuesPage() {
   const session = useSession();
   if (session && session.profile !== 'admin' && !session.super) return <AccessDenied />;

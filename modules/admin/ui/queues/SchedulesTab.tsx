@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { type ServiceHours, useGetCompanySchedulesQuery, useUpdateCompanySchedulesMutation } from './api';
 
 /**
- * The Settings page's Schedules tab (2-administration §2 Settings; shown when scheduleType is company):
+ * The Settings page's Schedules tab (docs/product/administration.md#settings; shown when scheduleType is company):
  * the company's service hours and the message sent outside them.
  */
 export function SchedulesTab() {

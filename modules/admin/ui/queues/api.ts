@@ -1,7 +1,7 @@
 import { api, type SessionState, streamSocketEvent } from '@balcao/plugin-sdk/ui';
 import type { AdminQueueShape, ChatbotOption, ChatbotQueueType, CompanySchedulesShape, ServiceHours } from '../../shared/queues';
 
-/** The queues area's calls (2-administration §7 Queues, Chatbot, company schedules), in the shell's one cache. */
+/** The queues area's calls (docs/product/administration.md#calls-and-realtime-events Queues, Chatbot, company schedules), in the shell's one cache. */
 
 export type { AdminQueueShape, ChatbotOption, ChatbotQueueType, CompanySchedulesShape, ServiceHours };
 
@@ -38,7 +38,7 @@ export interface QueueBody {
   chatbots: Array<Omit<OptionDraft, 'key' | 'options'> & { options: unknown[] }>;
 }
 
-/** `company-{id}-queue` (1-core §7): a queue changed (or was created) or was deleted. */
+/** `company-{id}-queue` (docs/product/tickets-and-inbox.md#calls-and-realtime-events): a queue changed (or was created) or was deleted. */
 export type QueueEvent = { action: 'update' | 'create'; queue: AdminQueueShape } | { action: 'delete'; queueId: number };
 
 const companyIdOf = (state: unknown) => (state as { session?: SessionState }).session?.user?.companyId;

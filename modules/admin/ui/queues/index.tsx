@@ -7,7 +7,7 @@ import es from './locales/es.json';
 import pt from './locales/pt.json';
 import tr from './locales/tr.json';
 
-/** Queues with their chatbots, and service hours (2-administration §2). Pages load when first shown. */
+/** Queues with their chatbots, and service hours (docs/product/administration.md#screens-and-routes). Pages load when first shown. */
 const QueuesPage = lazy(() => import('./QueuesPage').then((module) => ({ default: module.QueuesPage })));
 const SchedulesTab = lazy(() => import('./SchedulesTab').then((module) => ({ default: module.SchedulesTab })));
 
@@ -26,7 +26,7 @@ export const queuesRoutes: UiRoute[] = [
   },
 ];
 
-/** Administration group (1-core §2 side menu): Queues is its 9th entry, after Users. */
+/** Administration group (docs/product/tickets-and-inbox.md#side-menu): Queues is its 9th entry, after Users. */
 export const queuesMenu: UiMenuEntry[] = [
   {
     key: 'queues',

@@ -12,7 +12,7 @@ export function newKey(): string {
   return `new-${nextKey}`;
 }
 
-/** 2-administration §5: each chatbot option name is required, at least 4 characters. */
+/** docs/product/administration.md#validation: each chatbot option name is required, at least 4 characters. */
 export const OPTION_NAME_MIN = 4;
 
 export function emptyOption(): OptionDraft {
@@ -89,7 +89,7 @@ export function addOption(drafts: OptionDraft[], path: number[]): OptionDraft[] 
 }
 
 /**
- * 2-administration §4: "a message is required to move to the next level" — an option takes nested
+ * docs/product/administration.md#states-and-transitions (the chatbot): an option takes nested
  * options only once it has a message (what the contact reads before the next menu), and only text
  * options lead to a next level.
  */

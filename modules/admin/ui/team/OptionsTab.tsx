@@ -14,7 +14,7 @@ import { useListCompanySettingsQuery, useUpdateCompanySettingMutation } from './
 
 type Control = 'toggle' | 'text' | 'link' | { choices: readonly string[]; labels?: string };
 
-/** The Options tab's sections: each key of 2-administration §3 Setting with its control. */
+/** The Options tab's sections: each key of docs/product/administration.md#entities Setting with its control. */
 const SECTIONS: Array<{ key: string; superOnly?: boolean; rows: Array<[string, Control]> }> = [
   {
     key: 'platform',
@@ -74,9 +74,9 @@ const SECTIONS: Array<{ key: string; superOnly?: boolean; rows: Array<[string, C
 ];
 
 /**
- * The Settings page's Options tab (2-administration §2 Settings): every key, each change saved at once
+ * The Settings page's Options tab (docs/product/administration.md#settings): every key, each change saved at once
  * with an updating indicator and 'Operação atualizada com sucesso'; messages save when the field is
- * left. A message that §5 requires while its switch is on can't be emptied, and the switch can't be
+ * left. A message that docs/product/administration.md#validation requires while its switch is on can't be emptied, and the switch can't be
  * turned on before the message is written.
  */
 export function OptionsTab() {

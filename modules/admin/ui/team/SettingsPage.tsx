@@ -17,7 +17,7 @@ export function visibleSettingsTabs(
 }
 
 /**
- * Settings (/settings, 2-administration §2): Options, then Schedules (when scheduleType is company) and
+ * Settings (/settings, docs/product/administration.md#screens-and-routes): Options, then Schedules (when scheduleType is company) and
  * the super user's Companies, Plans, Helps and Whitelabel tabs. A profile user sees the access-denied view.
  */
 export function SettingsPage() {

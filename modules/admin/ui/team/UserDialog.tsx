@@ -34,9 +34,9 @@ export interface UserDialogProps {
 const AVATAR_ACCEPT = 'image/jpeg,image/png,image/gif,image/webp';
 
 /**
- * The user dialog (2-administration §2 Users): General and Permissions tabs with every field of §3 User.
+ * The user dialog (docs/product/administration.md#users): General and Permissions tabs with every field of #entities User.
  * Admins edit everything; a user editing themselves (the Profile item) sees the admin-only fields
- * (1-core §6: profile, queues, working hours, permissions) read-only.
+ * (docs/product/roles-and-permissions.md#roles-in-the-inbox: profile, queues, working hours, permissions) read-only.
  */
 export function UserDialog({ open, userId, onClose, asProfile = false }: UserDialogProps) {
   const { t } = useTranslation('admin');

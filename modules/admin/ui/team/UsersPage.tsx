@@ -23,7 +23,7 @@ import { type AdminUser, useDeleteAdminUserMutation, usePageAdminUsersQuery } fr
 import { AccessDenied, InfiniteScroll, useNarrowScreen, usePagedSearch } from './shared';
 import { UserDialog } from './UserDialog';
 
-/** Users (/users, 2-administration §2): admins only; a profile user sees the access-denied view. */
+/** Users (/users, docs/product/administration.md#screens-and-routes): admins only; a profile user sees the access-denied view. */
 export function UsersPage() {
   const session = useSession();
   if (!session) return null;
@@ -41,7 +41,7 @@ function UsersList({ currentUserId }: { currentUserId: number }) {
 
   useEffect(() => {
     if (!error) return;
-    // 2-administration §8: a failed load (HTTP 500) has its own message
+    // docs/product/administration.md#errors: a failed load (HTTP 500) has its own message
     if ((error as { status?: unknown }).status === 500 || errorCodeOf(error) === 'ERR_INTERNAL')
       toast.error(t('users.loadFailed'));
     else showError(error);

@@ -1,6 +1,6 @@
 import { api, type SessionState, streamSocketEvent } from '@balcao/plugin-sdk/ui';
 
-/** The users and settings calls (2-administration §7 Users, Settings), in the shell's one RTK Query cache. */
+/** The users and settings calls (docs/product/administration.md#calls-and-realtime-events Users, Settings), in the shell's one RTK Query cache. */
 
 export type Toggle = 'enabled' | 'disabled';
 

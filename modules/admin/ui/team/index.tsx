@@ -14,7 +14,7 @@ import es from './locales/es.json';
 import pt from './locales/pt.json';
 import tr from './locales/tr.json';
 
-/** Users and Settings (2-administration §2). Each page's code loads when its route is first shown. */
+/** Users and Settings (docs/product/administration.md#screens-and-routes). Each page's code loads when its route is first shown. */
 const UsersPage = lazy(() => import('./UsersPage').then((module) => ({ default: module.UsersPage })));
 const SettingsPage = lazy(() => import('./SettingsPage').then((module) => ({ default: module.SettingsPage })));
 const UserDialog = lazy(() => import('./UserDialog').then((module) => ({ default: module.UserDialog })));
@@ -43,7 +43,7 @@ export const teamRoutes: UiRoute[] = [
 ];
 
 /**
- * Administration group entries (1-core §2 side menu, for admins): Users is the 8th entry of the group and
+ * Administration group entries (docs/product/tickets-and-inbox.md#side-menu, for admins): Users is the 8th entry of the group and
  * Settings the 16th (Campaigns, Contact lists, Campaign settings, Phrase lists, Flow builders,
  * Announcements, Messages API, Users, Queues, Prompts, Queue integrations, Connections, All connections,
  * Files, Finance, Settings, Companies).
@@ -67,7 +67,7 @@ export const teamMenu: UiMenuEntry[] = [
   },
 ];
 
-/** The avatar menu's Profile (1-core §2 Top bar): the user dialog for oneself. */
+/** The avatar menu's Profile (docs/product/tickets-and-inbox.md#top-bar): the user dialog for oneself. */
 function ProfileDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const session = useSession();
   if (!session || !open) return null;

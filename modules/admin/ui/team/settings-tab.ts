@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 
 /**
- * A tab of the Settings page (2-administration §2 Settings). The team area owns the page and its Options
+ * A tab of the Settings page (docs/product/administration.md#settings). The team area owns the page and its Options
  * tab; the queues area adds Schedules and the platform area the super user's tabs, so each tab's code
  * stays in its own area.
  */

@@ -3,7 +3,7 @@ import { usePagedSearch as usePagedSearchFrom, useTranslation } from '@balcao/pl
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 
-/** 1-core §5: user searches start at 3 characters. */
+/** docs/product/tickets-and-inbox.md#validation: user searches start at 3 characters. */
 export const MIN_SEARCH_CHARS = 3;
 
 /** The Users page's search (from 3 characters) and paging: the SDK's paged list. */
@@ -11,7 +11,7 @@ export const usePagedSearch = () => usePagedSearchFrom(MIN_SEARCH_CHARS);
 
 export { InfiniteScroll, useNarrowScreen } from '@balcao/plugin-sdk/ui';
 
-/** What a profile user sees on an admin page (2-administration §2: Users and Settings are denied to them). */
+/** What a profile user sees on an admin page (docs/product/administration.md#users and Settings are denied to them). */
 export function AccessDenied() {
   const { t } = useTranslation('admin');
   const navigate = useNavigate();

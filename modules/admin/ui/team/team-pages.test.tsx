@@ -70,7 +70,7 @@ function serveSettings(values: Record<string, string> = DEFAULT_SETTINGS) {
 }
 
 describe('User dialog', () => {
-  it('validates the fields of 2-administration §5, then creates the user with its queues and the permission fields', async () => {
+  it('validates the fields of docs/product/administration.md#validation, then creates the user with its queues and the permission fields', async () => {
     await signIn();
     const calls = serveApi(({ method, path, body }) => {
       if (method === 'GET' && path === '/queue') return { status: 200, body: QUEUES };
@@ -188,7 +188,7 @@ describe('Users page', () => {
     expect(within(anaRow).queryByRole('button', { name: /Excluir/ })).toBeNull();
 
     const search = screen.getByLabelText('Pesquisar por nome ou e-mail (mínimo 3 caracteres)…');
-    // 1-core §5: two characters are no search yet
+    // docs/product/tickets-and-inbox.md#validation: two characters are no search yet
     fireEvent.change(search, { target: { value: 'br' } });
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(calls.some((call) => call.query.has('searchParam'))).toBe(false);

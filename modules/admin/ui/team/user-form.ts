@@ -1,6 +1,6 @@
 import type { AdminUser, Toggle, UserBody } from './api';
 
-/** The user dialog's form values (2-administration §3 User). */
+/** The user dialog's form values (docs/product/administration.md#entities User). */
 export interface UserFormValues {
   name: string;
   email: string;
@@ -35,7 +35,7 @@ export const TOGGLE_FIELDS = [
 /** A problem of a form field, as a key of `users.validation`, or null. */
 export type FieldProblem = 'required' | 'tooShort' | 'tooLong' | 'invalidEmail' | null;
 
-/** 2-administration §5: name required, 2 to 50 characters. */
+/** docs/product/administration.md#validation: name required, 2 to 50 characters. */
 export function nameProblem(value: string | undefined): FieldProblem {
   const name = (value ?? '').trim();
   if (!name) return 'required';
@@ -43,14 +43,14 @@ export function nameProblem(value: string | undefined): FieldProblem {
   return name.length > 50 ? 'tooLong' : null;
 }
 
-/** 2-administration §5: e-mail required and valid. */
+/** docs/product/administration.md#validation: e-mail required and valid. */
 export function emailProblem(value: string | undefined): FieldProblem {
   const email = (value ?? '').trim();
   if (!email) return 'required';
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? null : 'invalidEmail';
 }
 
-/** 2-administration §5: password 5 to 50 characters; required for a new user, blank keeps the old one. */
+/** docs/product/administration.md#validation: password 5 to 50 characters; required for a new user, blank keeps the old one. */
 export function passwordProblem(value: string | undefined, isNew: boolean): FieldProblem {
   const password = value ?? '';
   if (!password) return isNew ? 'required' : null;
@@ -60,7 +60,7 @@ export function passwordProblem(value: string | undefined, isNew: boolean): Fiel
 
 const toggle = (on: boolean): Toggle => (on ? 'enabled' : 'disabled');
 
-/** The form's starting values: the user's, or the defaults of 1-core §9 for a new one. */
+/** The form's starting values: the user's, or the defaults of docs/product/tickets-and-inbox.md#constants-and-limits for a new one. */
 export function initialValues(user: AdminUser | null): UserFormValues {
   return {
     name: user?.name ?? '',
@@ -86,7 +86,7 @@ export function initialValues(user: AdminUser | null): UserFormValues {
 
 /**
  * The body the dialog sends: the user's own fields always; the admin-only ones (profile, queues, working
- * hours, permissions: 1-core §6) only when an admin edits. A blank password is left out (kept).
+ * hours, permissions: docs/product/roles-and-permissions.md#roles-in-the-inbox) only when an admin edits. A blank password is left out (kept).
  */
 export function userBody(values: UserFormValues, asAdmin: boolean): UserBody {
   const body: UserBody = {

@@ -34,7 +34,7 @@ const ContactBody = StrictObject({
   disableBot: Type.Optional(Type.Boolean()),
 });
 
-/** Contacts (1-core §7 Contacts; docs/inbox-api.md "Contacts"). */
+/** Contacts (docs/product/tickets-and-inbox.md#calls-and-realtime-events Contacts; docs/inbox-api.md "Contacts"). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/contacts',

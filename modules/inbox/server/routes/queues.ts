@@ -2,7 +2,7 @@ import { access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { listQueues } from '../services/directory.service';
 import { QueueSchema } from '../services/directory-schemas';
 
-/** GET /queue (1-core §7): the company's queues, for pickers and filters. */
+/** GET /queue (docs/product/tickets-and-inbox.md#calls-and-realtime-events): the company's queues, for pickers and filters. */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/queue',

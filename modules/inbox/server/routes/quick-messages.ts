@@ -24,7 +24,7 @@ const QuickMessageBody = StrictObject({
   mediaPath: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
 });
 
-/** Quick replies (3-automation §7 Quick replies; docs/inbox-api.md). */
+/** Quick replies (docs/product/automation.md#calls-and-realtime-events Quick replies; docs/inbox-api.md). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/quick-messages',

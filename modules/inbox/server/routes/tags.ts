@@ -18,7 +18,7 @@ const TagBody = StrictObject({
   rollbackLaneId: Nullable(Id),
 });
 
-/** Tags (2-administration §7 Tags and kanban; 1-core §7 tag calls; docs/inbox-api.md). */
+/** Tags (docs/product/administration.md#calls-and-realtime-events Tags and kanban; docs/product/tickets-and-inbox.md#calls-and-realtime-events tag calls; docs/inbox-api.md). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/tags',

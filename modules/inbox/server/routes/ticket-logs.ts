@@ -4,7 +4,7 @@ import { listTicketLogs } from '../services/ticket-logs';
 import { findVisibleTicket } from '../services/ticket-transitions.service';
 import { viewerOf } from '../services/visibility';
 
-/** A ticket's log (1-core §3 Ticket log entry; §7 `GET /tickets-log/{ticketId}`). */
+/** A ticket's log (docs/product/tickets-and-inbox.md#entities Ticket log entry; #calls-and-realtime-events `GET /tickets-log/{ticketId}`). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/tickets-log/:ticketId',

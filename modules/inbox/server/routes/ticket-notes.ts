@@ -3,7 +3,7 @@ import { callerOf } from '../services/directory-caller';
 import { Empty, errorResponses, TicketNoteSchema } from '../services/directory-schemas';
 import { createNote, deleteNote, listNotes } from '../services/note.service';
 
-/** Ticket notes (1-core §7: POST /ticket-notes, DELETE /ticket-notes/{id}, GET /ticket-notes/list). */
+/** Ticket notes (docs/product/tickets-and-inbox.md#calls-and-realtime-events: POST /ticket-notes, DELETE /ticket-notes/{id}, GET /ticket-notes/list). */
 export default defineRoutes((app, ctx) => {
   app.post(
     '/ticket-notes',

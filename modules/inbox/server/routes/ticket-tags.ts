@@ -3,7 +3,7 @@ import { callerOf } from '../services/directory-caller';
 import { Empty, errorResponses } from '../services/directory-schemas';
 import { addTicketTag, removeTicketKanbanTags } from '../services/tag.service';
 
-/** A ticket's kanban lane tags (2-administration §7: DELETE then PUT moves a ticket between lanes). */
+/** A ticket's kanban lane tags (docs/product/administration.md#calls-and-realtime-events: DELETE then PUT moves a ticket between lanes). */
 export default defineRoutes((app, ctx) => {
   app.put(
     '/ticket-tags/:ticketId/:tagId',

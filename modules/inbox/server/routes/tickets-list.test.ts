@@ -18,7 +18,7 @@ afterAll(async () => {
 const ids = (tickets: Ticket[]) => tickets.map((ticket) => ticket.id).sort((a, b) => a - b);
 const sorted = (...values: number[]) => [...values].sort((a, b) => a - b);
 
-describe('visibility of the lists (1-core §6)', () => {
+describe('visibility of the lists (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   let companyId: number;
   let admin: KitUser;
   let agent1: KitUser;
@@ -93,7 +93,7 @@ describe('visibility of the lists (1-core §6)', () => {
     expect(adminSearch.body.count).toBe(8);
     const agentSearch = await kit.list(agent1, { showAll: true });
     expect(ids(agentSearch.body.tickets)).toEqual(sorted(tk.pendingQ1, tk.openAgent1, tk.closedAgent1));
-    // 1-core §6: "with profile user the search view never shows all tickets" — allUserChat counts as admin for
+    // docs/product/roles-and-permissions.md#who-sees-which-tickets: a profile user's search view never shows all tickets; allUserChat counts as admin for
     // the show-all toggle of the pending and open lists only
     const allChatSearch = await kit.list(allChat, { showAll: true });
     expect(ids(allChatSearch.body.tickets)).toEqual([tk.pendingQ1]);

@@ -6,8 +6,8 @@ import type { Ticket, TicketEvent } from '../../shared/types';
 import { type KitUser, TicketKit } from '../test/ticket-kit';
 
 /**
- * `company-{id}-ticket` events of the ticket routes reach only the users entitled to the ticket (1-core §6,
- * §7): real sockets against the test app.
+ * `company-{id}-ticket` events of the ticket routes reach only the users entitled to the ticket (docs/product/roles-and-permissions.md#roles-in-the-inbox,
+ * docs/product/tickets-and-inbox.md#calls-and-realtime-events): real sockets against the test app.
  */
 let t: TestApp;
 let kit: TicketKit;

@@ -54,7 +54,7 @@ const CreateBody = StrictObject({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('group')])),
   queueId: Type.Optional(NullableId),
   whatsappId: Type.Optional(NullableId),
-  // the spec's client sends its company (1-core §7); the company always comes from the session, and the
+  // the spec's client sends its company (docs/product/tickets-and-inbox.md#calls-and-realtime-events); the company always comes from the session, and the
   // core refuses a companyId that isn't the caller's (server/src/http/foreign-id-guard.ts)
   companyId: Type.Optional(Id),
 });
@@ -95,7 +95,7 @@ async function callerOf(ctx: PluginContext, request: FastifyRequest) {
 
 const masked = (ticket: Ticket, mask: boolean): Ticket => (mask ? { ...ticket, contact: maskContact(ticket.contact) } : ticket);
 
-/** Tickets (docs/inbox-api.md "Tickets"; 1-core §4, §6, §7). */
+/** Tickets (docs/inbox-api.md "Tickets"; docs/product/tickets-and-inbox.md#states-and-transitions, docs/product/roles-and-permissions.md#roles-in-the-inbox, docs/product/tickets-and-inbox.md#calls-and-realtime-events). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/tickets',

@@ -2,11 +2,11 @@ import { AppError, access, defineRoutes, NoQuery, StrictObject, Type } from '@ba
 import { listUsers } from '../services/directory.service';
 import { UserListItemSchema } from '../services/directory-schemas';
 
-/** The list panel's width limits (1-core §2 Tickets screen: drag allowed between 404 and 700 px). */
+/** The list panel's width limits (docs/product/tickets-and-inbox.md#tickets-screen: drag allowed between 404 and 700 px). */
 const TicketsManagerWidth = Type.Integer({ minimum: 404, maximum: 700 });
 
 /**
- * GET /users/list (1-core §7): the company's users for transfer and filters, and the Tickets screen's
+ * GET /users/list (docs/product/tickets-and-inbox.md#calls-and-realtime-events): the company's users for transfer and filters, and the Tickets screen's
  * saved panel width. The users administration (issue 4) will own the rest of /users.
  */
 export default defineRoutes((app, ctx) => {

@@ -25,7 +25,7 @@ const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
 /**
- * Loads contacts as the API shows them (1-core §3 Contact), in the order of `ids`, in one query: the
+ * Loads contacts as the API shows them (docs/product/tickets-and-inbox.md#entities Contact), in the order of `ids`, in one query: the
  * extra fields (in creation order) and the tags (by name). `mask` hides numbers (LGPD, groups excepted).
  */
 export async function loadContacts(knex: Knex, companyId: number, ids: number[], mask = false): Promise<Contact[]> {

@@ -9,7 +9,7 @@ import { inboxState } from './inbox-state';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
 import { maskNumber } from './ticket-serializer';
 
-/** Contacts (1-core §3 Contact, §5, §7 Contacts; docs/inbox-api.md "Contacts"). */
+/** Contacts (docs/product/tickets-and-inbox.md#entities Contact, #validation, #calls-and-realtime-events Contacts; docs/inbox-api.md "Contacts"). */
 
 /** Most rows one import takes. */
 export const IMPORT_MAX_ROWS = 5_000;

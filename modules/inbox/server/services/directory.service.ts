@@ -1,7 +1,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { Queue, QueueRef, UserListItem } from '../../shared/types';
 
-/** The company's queues (id, name, colour) by their order, then name (1-core §7: GET /queue). */
+/** The company's queues (id, name, colour) by their order, then name (docs/product/tickets-and-inbox.md#calls-and-realtime-events: GET /queue). */
 export async function listQueues(ctx: PluginContext, companyId: number): Promise<Queue[]> {
   return ctx.db
     .knex('queues')

@@ -2,7 +2,7 @@ import type { ChannelDriver, OutboundTarget, PluginContext } from '@balcao/plugi
 import { inboxState } from './inbox-state';
 
 /**
- * The channel drivers of a running app (ARCHITECTURE §7): the channels plugin registers one per channel
+ * The channel drivers of a running app (docs/architecture.md#the-channels-plugin): the channels plugin registers one per channel
  * name through `ctx.services.use('inbox').registerDriver(channel, driver)`. Registering a channel again
  * replaces its driver; the returned function unregisters it (only if it is still the one registered).
  */

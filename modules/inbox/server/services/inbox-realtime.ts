@@ -14,7 +14,7 @@ interface Audience {
 }
 
 /**
- * Sends the inbox's realtime events (1-core §7) only to the users entitled to them (1-core §6): a ticket
+ * Sends the inbox's realtime events (docs/product/tickets-and-inbox.md#calls-and-realtime-events) only to the users entitled to them (docs/product/roles-and-permissions.md#roles-in-the-inbox): a ticket
  * event reaches the sockets of users who may see the ticket, before or after the change — those who
  * lost sight of it get `removeFromList`. Profile users get masked numbers when LGPD hides them.
  */

@@ -47,7 +47,7 @@ export function isAllowedMediaType(mime: string): boolean {
   );
 }
 
-/** The message media type of a content type (1-core §3): image, audio, video or application. */
+/** The message media type of a content type (docs/product/tickets-and-inbox.md#entities): image, audio, video or application. */
 export function mediaTypeOf(mime: string): MediaType {
   if (mime.startsWith('image/')) return 'image';
   if (mime.startsWith('audio/')) return 'audio';

@@ -217,7 +217,7 @@ export function requireOpenTicket(ticket: TicketModel): void {
 
 /**
  * An agent's send on an open ticket: text, files (one message each, the caption on the first), a contact
- * card; message variables (1-core §9) filled, as the composer's preview shows them; signed when asked;
+ * card; message variables (docs/product/tickets-and-inbox.md#constants-and-limits) filled, as the composer's preview shows them; signed when asked;
  * replying to a message of the same ticket. Stored, delivered, emitted.
  */
 export async function sendAgentMessage(

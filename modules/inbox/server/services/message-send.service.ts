@@ -50,7 +50,7 @@ export function previewOf(draft: { body: string; mediaName?: string | null }): s
   return draft.body.trim() !== '' ? draft.body : (draft.mediaName ?? '');
 }
 
-/** The body with the agent's signature (1-core `sendSignMessage`): `*{name}:*\n{body}`. */
+/** The body with the agent's signature (the company setting `sendSignMessage`, docs/product/tickets-and-inbox.md#entities): `*{name}:*\n{body}`. */
 export function signBody(userName: string, body: string): string {
   return `*${userName}:*\n${body}`;
 }

@@ -168,7 +168,7 @@ function fromRow(ctx: PluginContext, companyId: number, row: MessageRow): Messag
 }
 
 /**
- * Loads messages as the API shows them (1-core §3 Message): the quoted message (one level), the contact
+ * Loads messages as the API shows them (docs/product/tickets-and-inbox.md#entities Message): the quoted message (one level), the contact
  * reference, a signed `mediaUrl` (only ever for `companyId`'s own files) and the reactions.
  *
  * - `ids`: those messages, in the order given (missing ones left out);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fillMessageVariables, greetingForHour, messageVariables, ticketProtocol } from '../../shared/message-variables';
 
-/** The message variables of 1-core §9. */
+/** The message variables of docs/product/tickets-and-inbox.md#constants-and-limits. */
 describe('message variables', () => {
   const now = new Date(2024, 2, 5, 9, 7, 0);
   const source = {

@@ -5,7 +5,7 @@ import { invalid } from './contact.service';
 import type { Caller } from './directory-caller';
 import { requireVisibleTicket } from './tag.service';
 
-/** Ticket notes (1-core §3 Ticket note, §5: at least 2 characters; docs/inbox-api.md). */
+/** Ticket notes (docs/product/tickets-and-inbox.md#entities Ticket note, #validation: at least 2 characters; docs/inbox-api.md). */
 
 interface NoteRow {
   id: number;

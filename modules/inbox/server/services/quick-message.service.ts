@@ -7,7 +7,7 @@ import type { Caller } from './directory-caller';
 import { displayName } from './media-upload';
 
 /**
- * Quick replies (3-automation §3 Quick message, §4 "Quick message visibility", §7 Quick replies):
+ * Quick replies (docs/product/automation.md#entities Quick message, #quick-message-visibility, #calls-and-realtime-events Quick replies):
  * - a user sees their own messages and the general (`geral`) ones; an admin sees every one;
  * - a message with `visao` on that is not general is edited only by its owner (403 ERR_NO_PERMISSION);
  * - `geral` needs `visao` (400 ERR_VALIDATION); deleting and attachments: owner or admin.

@@ -1,7 +1,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { QueueRef } from '../../shared/types';
 
-/** The queues a user belongs to, as the session user carries them (1-core §3 `queues`). */
+/** The queues a user belongs to, as the session user carries them (docs/product/tickets-and-inbox.md#entities `queues`). */
 export async function sessionQueues(ctx: PluginContext, userId: number): Promise<QueueRef[]> {
   return ctx.db
     .knex('userQueues as uq')

@@ -9,7 +9,7 @@ import type { Caller } from './directory-caller';
 import { notifyTicketChanged, visibleState } from './ticket-notify';
 import { canSeeTicket } from './visibility';
 
-/** Tags, contact tags and ticket (kanban lane) tags (2-administration §3 Tag, §5, §7; 1-core §5, §7). */
+/** Tags, contact tags and ticket (kanban lane) tags (docs/product/administration.md#entities Tag, #validation, #calls-and-realtime-events; docs/product/tickets-and-inbox.md#validation, #calls-and-realtime-events). */
 
 export const DEFAULT_TAG_COLOR = '#7C7C7C';
 /** Most tickets whose events one tag change sends. */
@@ -125,8 +125,8 @@ async function emitTag(ctx: PluginContext, companyId: number, payload: TagEvent)
 
 /**
  * Kanban lanes are kanban tags: creating, changing or deleting one, or turning a tag into a lane or back,
- * needs the permission behind the board's '+ Adicionar colunas' button (dashboard:view, 2-administration
- * §Tags and kanban). Plain tags stay open to every user.
+ * needs the permission behind the board's '+ Adicionar colunas' button (dashboard:view, docs/product/roles-and-permissions.md#roles-in-administration,
+ * docs/product/administration.md#tags-and-kanban). Plain tags stay open to every user.
  */
 function requireLaneManager(ctx: PluginContext, caller: Caller, ...kanban: Array<number | undefined>): void {
   if (kanban.some((value) => value === 1) && !ctx.access.can(caller.user, 'dashboard:view')) {

@@ -38,7 +38,7 @@ export async function otherActiveTicketId(
   return row?.id ?? null;
 }
 
-/** What the `ERR_OTHER_OPEN_TICKET` body tells about the existing ticket (1-core §7). */
+/** What the `ERR_OTHER_OPEN_TICKET` body tells about the existing ticket (docs/product/tickets-and-inbox.md#calls-and-realtime-events). */
 export async function existingTicketInfo(knex: Knex, companyId: number, ticketId: number): Promise<ExistingTicketInfo | null> {
   const row = (await knex('tickets as t')
     .leftJoin('users as u', 'u.id', 't.userId')
@@ -105,7 +105,7 @@ export interface CreateTicketInput {
 }
 
 /**
- * Creates a ticket for a contact of the company (1-core §4) — one with a number, in a queue and, when the
+ * Creates a ticket for a contact of the company (docs/product/tickets-and-inbox.md#states-and-transitions) — one with a number, in a queue and, when the
  * company has connections, on one of its connections its plan allows: open (group for a group contact) with its user
  * — the caller unless another is named — or pending without one. A contact that already has a ticket that
  * is not closed on the same connection gets `409 ERR_OTHER_OPEN_TICKET` naming it, also when a concurrent
@@ -121,7 +121,7 @@ export async function createTicket(
   const { knex } = ctx.db;
   const contact = await Contact.query().findById(input.contactId).select('id', 'isGroup', 'channel', 'number');
   if (!contact) throw new AppError('ERR_NO_CONTACT_FOUND');
-  // 1-core §5: a new ticket needs a contact with a number (a group is its own address), a queue and a connection
+  // docs/product/tickets-and-inbox.md#validation: a new ticket needs a contact with a number (a group is its own address), a queue and a connection
   if (!contact.isGroup && !contact.number?.trim()) throw new AppError('ERR_WAPP_INVALID_CONTACT');
   const queueId = input.queueId ?? null;
   if (queueId === null) throw new AppError('ERR_QUEUE_REQUIRED');

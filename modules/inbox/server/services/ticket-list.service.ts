@@ -423,10 +423,10 @@ function searchSql(query: ListQuery, plan: SearchPlan, joinGathered = false): Se
 }
 
 /**
- * Who the list covers (1-core §6): a tab (status given) shows the viewer's own tickets and the unassigned
+ * Who the list covers (docs/product/roles-and-permissions.md#roles-in-the-inbox): a tab (status given) shows the viewer's own tickets and the unassigned
  * ones of their queues, or every ticket with showAll for admins and allUserChat users (showAll is ignored for
  * others). The search view (no status) covers every ticket for an admin and, for a profile user, their own
- * lists — allUserChat and showAll or not: "with profile user the search view never shows all tickets".
+ * lists — allUserChat and showAll or not: a profile user's search view never shows all tickets.
  */
 function listIsNarrowed(viewer: Viewer, filters: TicketListFilters): boolean {
   if (!filters.status) return viewer.profile !== 'admin';

@@ -3,7 +3,7 @@ import type { TicketLog as TicketLogShape, TicketLogType } from '../../shared/ty
 import { TicketLog } from '../models/ticket';
 
 /**
- * Writes one entry of a ticket's log (1-core §3 Ticket log entry): every transition writes one. Pass the
+ * Writes one entry of a ticket's log (docs/product/tickets-and-inbox.md#entities Ticket log entry): every transition writes one. Pass the
  * transaction that changes the ticket, so the row and its log entry commit together.
  */
 export async function writeTicketLog(

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { ContactSummary, Ticket } from '../../shared/types';
 
-/** A phone number as a masked viewer sees it: only the last 2 digits (1-core §6, LGPD). */
+/** A phone number as a masked viewer sees it: only the last 2 digits (docs/product/roles-and-permissions.md#roles-in-the-inbox, LGPD). */
 export function maskNumber(number: string | null): string | null {
   if (!number) return number;
   return `${'*'.repeat(Math.max(0, number.length - 2))}${number.slice(-2)}`;
@@ -46,7 +46,7 @@ export interface TicketRow {
 }
 
 /**
- * The API's ticket shape (1-core §3 Ticket) as SQL columns over a ticket row `t` joined as
+ * The API's ticket shape (docs/product/tickets-and-inbox.md#entities Ticket) as SQL columns over a ticket row `t` joined as
  * `TICKET_ROW_JOINS` does: contact, queue, user, the ticket's and its contact's tags (their ids are on the
  * ticket's row, migration 0003), and the rating.
  * One text for the builder (`ticketRowsQuery`) and for statements that can't use it (a CTE's

@@ -86,12 +86,12 @@ async function asksForRating(
 }
 
 const isAttended = (status: TicketStatus) => status === 'open' || status === 'group';
-/** Statuses an agent "ignores" from (1-core §4): waiting ones nobody attends. */
+/** Statuses an agent "ignores" from (docs/product/tickets-and-inbox.md#states-and-transitions): waiting ones nobody attends. */
 const isWaiting = (status: TicketStatus) => status === 'pending' || status === 'lgpd';
 
 /**
  * The ticket as the viewer may act on it, or 404 ERR_NO_TICKET_FOUND when it doesn't exist in the company or
- * the viewer may not see it (1-core §6: as if it did not exist).
+ * the viewer may not see it (docs/product/roles-and-permissions.md#roles-in-the-inbox: as if it did not exist).
  */
 export async function findVisibleTicket(viewer: Viewer, ticketId: number, trx?: Knex.Transaction): Promise<Ticket> {
   const query = Ticket.query(trx).findById(ticketId);
@@ -102,7 +102,7 @@ export async function findVisibleTicket(viewer: Viewer, ticketId: number, trx?: 
 }
 
 /**
- * Decides what a `PUT` does to a ticket (docs/inbox-api.md "Transitions", 1-core §4):
+ * Decides what a `PUT` does to a ticket (docs/inbox-api.md "Transitions", docs/product/tickets-and-inbox.md#states-and-transitions):
  * - transfer (`isTransfered`): queue required; open (group) with a user, pending without; logs
  *   `transfered` and `receivedTransfer`; `msgTransfer` sent.
  * - accept (pending/lgpd/nps → open): user (the caller unless named) and queue (required); unread 0;

@@ -3,7 +3,7 @@ import { fillMessageVariables } from '../../shared/message-variables';
 import { loadTicket } from './ticket-serializer';
 
 /**
- * Fills the message variables of 1-core §9 in a text sent on a ticket, from the ticket as stored now: its
+ * Fills the message variables of docs/product/tickets-and-inbox.md#constants-and-limits in a text sent on a ticket, from the ticket as stored now: its
  * contact, queue, connection (or `connection` when given) and user (or `user`, the agent who sends it).
  * Texts without `{{` are answered as they are, without a query.
  */

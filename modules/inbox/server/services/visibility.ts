@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { TicketStatus } from '../../shared/types';
 
 /**
- * Who is looking at tickets: the fields of a user that decide what they may see (1-core §6). Built from
+ * Who is looking at tickets: the fields of a user that decide what they may see (docs/product/roles-and-permissions.md#roles-in-the-inbox). Built from
  * the session user for requests, and from the users table for realtime audiences.
  */
 export interface Viewer {

@@ -1,6 +1,6 @@
 /**
  * Test helpers of the tickets tests: companies of their own (so the demo's and the fixtures' rows never
- * change a count), users with the permission fields of 1-core §6, queues, contacts, tags and tickets
+ * change a count), users with the permission fields of docs/product/roles-and-permissions.md#roles-in-the-inbox, queues, contacts, tags and tickets
  * written straight to the database, and a socket client. Not a test file itself.
  */
 import { randomBytes } from 'node:crypto';

@@ -7,7 +7,7 @@ import pt from './locales/pt.json';
 import tr from './locales/tr.json';
 
 /**
- * The inbox's directory pages (1-core §2): Contacts, Contacts import, Quick messages, Tags. Each page's
+ * The inbox's directory pages (docs/product/tickets-and-inbox.md#screens-and-routes): Contacts, Contacts import, Quick messages, Tags. Each page's
  * code loads when its route is first shown.
  */
 const ContactsPage = lazy(() => import('./contacts/ContactsPage').then((module) => ({ default: module.ContactsPage })));
@@ -58,7 +58,7 @@ export const directoryRoutes: UiRoute[] = [
   },
 ];
 
-/** Side-menu entries of the main group (1-core §2: Tickets, Quick messages, Kanban, Contacts, Schedules, Tags …). */
+/** Side-menu entries of the main group (docs/product/tickets-and-inbox.md#screens-and-routes: Tickets, Quick messages, Kanban, Contacts, Schedules, Tags …). */
 export const directoryMenu: UiMenuEntry[] = [
   {
     key: 'quick-messages',

@@ -39,7 +39,7 @@ async function renderTicketsPage(route: string, signedIn = false) {
 
 const tab = (name: string) => screen.getByRole('tab', { name });
 
-describe('the Tickets screen on a narrow screen (1-core §2: two tabs, Ticket and Atendimentos)', () => {
+describe('the Tickets screen on a narrow screen (docs/product/tickets-and-inbox.md#screens-and-routes: two tabs, Ticket and Atendimentos)', () => {
   // the function narrowScreen returns puts the wide screen back after each test
   beforeEach(narrowScreen);
 
@@ -59,7 +59,7 @@ describe('the Tickets screen on a narrow screen (1-core §2: two tabs, Ticket an
   });
 });
 
-describe('the Tickets screen on a wide screen (1-core §2: the list panel, 404 to 700 px, saved on release)', () => {
+describe('the Tickets screen on a wide screen (docs/product/tickets-and-inbox.md#screens-and-routes: the list panel, 404 to 700 px, saved on release)', () => {
   const listPanel = () => document.querySelector<HTMLElement>('.ant-splitter-panel');
 
   it('opens at the width saved earlier in the session, not at the one the session started with', async () => {

@@ -89,7 +89,7 @@ function NarrowLayout({ uuid }: { uuid: string | null }) {
   );
 }
 
-/** The Tickets screen (1-core §2), `/tickets/:ticketId?`; a missing or 'undefined' id means no ticket. */
+/** The Tickets screen (docs/product/tickets-and-inbox.md#screens-and-routes), `/tickets/:ticketId?`; a missing or 'undefined' id means no ticket. */
 export default function TicketsPage() {
   const { ticketId } = useParams();
   const uuid = ticketUuidParam(ticketId);

@@ -7,7 +7,7 @@ import pt from './locales/pt.json';
 import tr from './locales/tr.json';
 
 /**
- * The Tickets screen of the inbox (1-core §2): its route, menu entry, the notification bell of the top bar,
+ * The Tickets screen of the inbox (docs/product/tickets-and-inbox.md#screens-and-routes): its route, menu entry, the notification bell of the top bar,
  * and its texts (`tickets.*`, plus the inbox's own `errors.*` codes that `showError` translates).
  */
 const TicketsPage = lazy(() => import('./TicketsPage'));

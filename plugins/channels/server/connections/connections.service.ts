@@ -26,7 +26,7 @@ import {
 } from './validation';
 
 /**
- * Connections of a company (2-administration §3 Connection, §5, §7 Connections): list, read, create,
+ * Connections of a company (docs/product/administration.md#entities Connection, #validation, #calls-and-realtime-events Connections): list, read, create,
  * change, delete, token. Every write runs in one transaction holding the company's row lock — so the plan
  * limit and the one-default rule see one write at a time — then drops the connection's cached profile in
  * every process and tells the connection's audience (realtime.ts).
@@ -67,7 +67,7 @@ const PLAIN_COLUMNS = [
   'queueIdImportMessages',
 ] as const satisfies ReadonlyArray<keyof ConnectionInput & keyof ConnectionRow>;
 
-/** The defaults of a new connection (2-administration §9) where the table's own defaults don't say them. */
+/** The defaults of a new connection (docs/product/administration.md#constants-and-limits) where the table's own defaults don't say them. */
 const NEW_CONNECTION_DEFAULTS = {
   greetingMessage: '',
   ratingMessage: '',
@@ -211,7 +211,7 @@ async function announce(ctx: PluginContext, companyId: number, whatsappId: numbe
   return shape;
 }
 
-/** `POST /whatsapp`: the defaults of §9 for what the body leaves out; the company's first is its default. */
+/** `POST /whatsapp`: the defaults of docs/product/administration.md#constants-and-limits for what the body leaves out; the company's first is its default. */
 export async function createConnection(
   ctx: PluginContext,
   companyId: number,
@@ -284,7 +284,7 @@ export async function updateConnection(
     if (input.isDefault === true && !current.isDefault) await makeDefault(trx, companyId, whatsappId);
     return { before: current, after: await findConnection(trx, companyId, whatsappId) };
   });
-  // 2-administration §4: turning the message import on while connected asks for the QR again
+  // docs/product/administration.md#states-and-transitions: turning the message import on while connected asks for the QR again
   const importTurnedOn = input.importOldMessages != null && after.importOldMessages !== before.importOldMessages;
   if (importTurnedOn && after.channel === 'whatsapp' && before.status === 'CONNECTED') {
     await disconnectForImport(ctx, after);

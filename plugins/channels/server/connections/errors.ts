@@ -1,18 +1,18 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /**
- * The connections' own error codes (beyond 1-core §8's ERR_NO_WAPP_FOUND, ERR_NO_OTHER_WHATSAPP,
- * ERR_NO_DEF_WAPP_FOUND, ERR_WAPP_GREETING_REQUIRED), with their statuses; translated in ui/locales under
+ * The connections' own error codes (beyond ERR_NO_WAPP_FOUND, ERR_NO_OTHER_WHATSAPP,
+ * ERR_NO_DEF_WAPP_FOUND, ERR_WAPP_GREETING_REQUIRED of docs/product/tickets-and-inbox.md#errors), with their statuses; translated in ui/locales under
  * errors.*. Codes another feature registered too (ERR_NO_QUEUE_FOUND, ERR_INVALID_SCHEDULE) keep its status.
  */
 export const CONNECTION_ERRORS = defineErrors({
   /** The plan's `connections` are all used; the answer carries `limit`. */
   ERR_CONNECTION_PLAN_LIMIT: 403,
-  /** 2-administration §5: ratings are on (userRating) and the connection has no rating message. */
+  /** docs/product/administration.md#validation: ratings are on (userRating) and the connection has no rating message. */
   ERR_RATING_MESSAGE_REQUIRED: 400,
-  /** 2-administration §5: ratings are on and expiresTicketNPS is zero. */
+  /** docs/product/administration.md#validation: ratings are on and expiresTicketNPS is zero. */
   ERR_EXPIRES_NPS_REQUIRED: 400,
-  /** 2-administration §5: timeSendQueue and sendIdQueue go together. */
+  /** docs/product/administration.md#validation: timeSendQueue and sendIdQueue go together. */
   ERR_SEND_QUEUE_REQUIRED: 400,
   /** A collective vacation message needs its start and end dates. */
   ERR_VACATION_DATES_REQUIRED: 400,

@@ -4,7 +4,7 @@ import { AppError, type PluginContext, readLimited } from '@balcao/plugin-sdk/se
 import { fileTypeFromBuffer } from 'file-type';
 
 /**
- * The greeting's media of a connection (2-administration §2 Connection editor: "accepts video and image").
+ * The greeting's media of a connection (docs/product/administration.md#connection-editor: an image or a video).
  * The file lives in the company's storage under `greetings/<whatsappId>/<random>-<name>`; the connection's
  * `greetingMediaAttachment` column holds that key, the API shows the name after the random part and a
  * signed address. The behaviours read the key to send the file with the greeting.

@@ -6,7 +6,7 @@ export { requireDefaultConnection } from './connections.service';
 export { type ConnectionStatusPatch, updateConnectionStatus } from './session.service';
 
 /**
- * The connections area: the connection entity (2-administration §3, §5, §7 Connections; 1-core §7), its
+ * The connections area: the connection entity (docs/product/administration.md#entities, #validation, #calls-and-realtime-events Connections; docs/product/tickets-and-inbox.md#calls-and-realtime-events), its
  * routes (`routes/whatsapp*.ts`), the session actions that call the channels' definitions
  * (drivers/registry.ts) and the realtime events. See docs/channels/connections.md.
  */

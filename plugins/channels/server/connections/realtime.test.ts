@@ -5,7 +5,7 @@ import { ChannelsKit } from '../test/kit';
 import { updateConnectionStatus } from './session.service';
 
 /**
- * `company-{id}-whatsapp` and `company-{id}-whatsappSession` (1-core §7) reach only the users who may see
+ * `company-{id}-whatsapp` and `company-{id}-whatsappSession` (docs/product/tickets-and-inbox.md#calls-and-realtime-events) reach only the users who may see
  * connections: the connection carries its token and its channel's secrets.
  */
 let t: TestApp;

@@ -2,9 +2,9 @@ import { companyEvent, type PluginContext, ROOMS } from '@balcao/plugin-sdk/serv
 import type { ConnectionEvent, ConnectionSessionEvent, ConnectionShape, ImportProgressEvent } from '../../shared/connection';
 
 /**
- * The connections' realtime events (1-core §7): `company-{id}-whatsapp` (update / delete) and
+ * The connections' realtime events (docs/product/tickets-and-inbox.md#calls-and-realtime-events): `company-{id}-whatsapp` (update / delete) and
  * `company-{id}-whatsappSession` (status, qrcode, retries). A connection carries its token and its
- * channel's secrets, so they go only to the sockets of users who may see connections (1-core §6: admins,
+ * channel's secrets, so they go only to the sockets of users who may see connections (docs/product/roles-and-permissions.md#roles-in-the-inbox: admins,
  * super users of the company, profile users with allowConnections) — never to the whole company.
  */
 

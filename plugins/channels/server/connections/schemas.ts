@@ -7,11 +7,11 @@ import {
   type ConnectionStatusValue,
 } from '../../shared/connection';
 
-/** Schemas of the connection routes (2-administration §7 Connections): bodies strict, answers complete. */
+/** Schemas of the connection routes (docs/product/administration.md#calls-and-realtime-events Connections): bodies strict, answers complete. */
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** A count or a time in minutes/seconds (2-administration §5: numbers ≥ 0); the cap keeps timers sane. */
+/** A count or a time in minutes/seconds (docs/product/administration.md#validation: numbers ≥ 0); the cap keeps timers sane. */
 const Amount = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 /** A calendar day. */
 const Day = Type.String({ format: 'date' });
@@ -38,7 +38,7 @@ const ChannelConfigSchema = Type.Object({}, { additionalProperties: true, maxPro
 
 /** The editable fields; POST requires name and channel, PUT takes any of them but channel. */
 export const editableFields = {
-  // 2-administration §5: 2 to 50 characters (checked again after trimming)
+  // docs/product/administration.md#validation: 2 to 50 characters (checked again after trimming)
   name: Type.String({ minLength: 2, maxLength: 50 }),
   isDefault: Type.Boolean(),
   allowGroup: Type.Boolean(),

@@ -2,8 +2,8 @@ import { AppError, type FastifyRequest, type PluginContext, runInTenant } from '
 
 /**
  * The company a connection route acts on. Everyone acts on their session's company; the super user also
- * manages any company's connections from All connections (2-administration §2: "session actions, edit,
- * delete and an add menu" in each company's dialog), so for them a connection of another company is
+ * manages any company's connections from All connections (docs/product/administration.md#all-connections: session actions, edit,
+ * delete and an add menu in each company's dialog), so for them a connection of another company is
  * reached by its id, and a new one goes to the `companyId` they name.
  */
 export async function connectionCompany(ctx: PluginContext, request: FastifyRequest, whatsappId: number): Promise<number> {

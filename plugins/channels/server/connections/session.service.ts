@@ -7,7 +7,7 @@ import { emitSessionUpdate } from './realtime';
 import { type ConnectionRow, channelConnectionOf, connectionRow, shapesOf } from './serializer';
 
 /**
- * A connection's session (2-administration §2 per-status buttons, §7 `/whatsappsession`, `/whatsapp-restart`):
+ * A connection's session (docs/product/administration.md#screens-and-routes per-status buttons, #calls-and-realtime-events `/whatsappsession`, `/whatsapp-restart`):
  * the actions call the channel's definition (drivers/registry.ts) and persist what it answers; a channel
  * with no definition in this installation answers 409 ERR_CHANNEL_NOT_AVAILABLE and changes nothing.
  */
@@ -164,7 +164,7 @@ export async function restartAllSessions(
 }
 
 /**
- * 2-administration §4: saving a WhatsApp connection with message import turned on while it is connected
+ * docs/product/administration.md#states-and-transitions: saving a WhatsApp connection with message import turned on while it is connected
  * ends the session and asks for the QR code again (the import runs on a fresh pairing).
  */
 export async function disconnectForImport(ctx: PluginContext, row: ConnectionRow): Promise<void> {

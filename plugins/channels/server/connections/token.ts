@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** The alphabet of a connection token (2-administration §9: 30 random alphanumerics). */
+/** The alphabet of a connection token (docs/product/administration.md#constants-and-limits: 30 random alphanumerics). */
 const TOKEN_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 export const CONNECTION_TOKEN_LENGTH = 30;
 export const CONNECTION_TOKEN_PATTERN = /^[A-Za-z0-9]{30}$/;

@@ -5,7 +5,7 @@ import type { ConnectionInput } from '../../shared/connection';
 import type { ConnectionRow } from './serializer';
 
 /**
- * The rules of 2-administration §5 Connection that a schema can't say. Each rule runs on a create, and on
+ * The rules of docs/product/administration.md#validation Connection that a schema can't say. Each rule runs on a create, and on
  * a change when the body carries one of its fields, against the connection as it would be saved: an edit
  * of one field never fails for another field's rule (a queue deleted since, a window that aged).
  */
@@ -51,19 +51,19 @@ export async function checkConnectionRules(
 ): Promise<void> {
   const applies = (fields: Array<keyof ConnectionInput>) => creating || touches(input, fields);
 
-  // 1-core §8: a greeting is required when there is more than one queue (the chatbot's menu needs it)
+  // docs/product/tickets-and-inbox.md#errors: a greeting is required when there is more than one queue (the chatbot's menu needs it)
   if (applies(['queueIds', 'greetingMessage']) && merged.queueIds.length > 1 && merged.greetingMessage.trim() === '') {
     throw new AppError('ERR_WAPP_GREETING_REQUIRED');
   }
 
-  // §5: when ratings are used (the company's userRating is on), a rating message and an NPS expiry
+  // docs/product/administration.md#validation: when ratings are used (the company's userRating is on), a rating message and an NPS expiry
   if (applies(['ratingMessage', 'expiresTicketNPS', 'maxUseBotQueuesNPS'])) {
     const ratings = (await ctx.settings.get(companyId, 'userRating')) === 'enabled';
     if (ratings && merged.ratingMessage.trim() === '') throw new AppError('ERR_RATING_MESSAGE_REQUIRED');
     if (ratings && merged.expiresTicketNPS <= 0) throw new AppError('ERR_EXPIRES_NPS_REQUIRED');
   }
 
-  // §5: a time to redirect needs a target queue, and a target queue needs its time
+  // docs/product/administration.md#validation: a time to redirect needs a target queue, and a target queue needs its time
   if (applies(['timeSendQueue', 'sendIdQueue']) && merged.timeSendQueue > 0 !== (merged.sendIdQueue !== null)) {
     throw new AppError('ERR_SEND_QUEUE_REQUIRED');
   }
@@ -76,7 +76,7 @@ export async function checkConnectionRules(
     if (start !== null && end !== null && end < start) throw new AppError('ERR_VACATION_DATES_INVALID');
   }
 
-  // §5, §9: the import starts within two years back and not after today; it ends between its start and today
+  // docs/product/administration.md#validation, #constants-and-limits: the import starts within two years back and not after today; it ends between its start and today
   if (touches(input, ['importOldMessages', 'importRecentMessages'])) {
     const { importOldMessages: start, importRecentMessages: end } = merged;
     if (start !== null || end !== null) {
@@ -123,7 +123,7 @@ export function normalizeSchedules(schedules: ServiceHours[]): ServiceHours[] {
   return orderedSchedules(schedules);
 }
 
-/** The name trimmed, 2 to 50 characters (§5). */
+/** The name trimmed, 2 to 50 characters (docs/product/administration.md#validation). */
 export function cleanName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length < 2) throw invalidField('name', 'must NOT have fewer than 2 characters');

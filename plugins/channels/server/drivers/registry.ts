@@ -1,6 +1,6 @@
 import type { ChannelDriver, PlanFlag, PluginContext } from '@balcao/plugin-sdk/server';
 
-/** The status values of a connection (2-administration §4). */
+/** The status values of a connection (docs/product/administration.md#states-and-transitions). */
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
 
 /** A connection as a channel sees it when asked to start, stop or check it. */
@@ -15,7 +15,7 @@ export interface ChannelConnection {
 }
 
 /**
- * A channel of the channels plugin (ARCHITECTURE §7): its name, the plan flag that allows it, its
+ * A channel of the channels plugin (docs/architecture.md#the-channels-plugin): its name, the plan flag that allows it, its
  * connection life cycle, and the inbox's outbound driver. WhatsApp (issue 6), the Graph API channels and
  * webchat each register one with `registerChannel`.
  */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Connections (2-administration §3 Connection, the spec's `whatsapp` entity) and their queues. Tickets and
+ * Connections (docs/product/administration.md#entities Connection, the spec's `whatsapp` entity) and their queues. Tickets and
  * messages already carry `whatsappId` (the inbox's migration); no foreign key is added to them: a deleted
  * connection's tickets stay in the history (see docs/channels/connections.md).
  */
@@ -14,12 +14,12 @@ export async function up(knex: Knex): Promise<void> {
     t.string('number', 100).notNullable().defaultTo('');
     // whatsapp, whatsappapi, facebook, instagram, webchat
     t.string('channel', 20).notNullable();
-    // qrcode, PAIRING, DISCONNECTED, TIMEOUT, OPENING, CONNECTED (2-administration §4)
+    // qrcode, PAIRING, DISCONNECTED, TIMEOUT, OPENING, CONNECTED (docs/product/administration.md#states-and-transitions)
     t.string('status', 20).notNullable().defaultTo('DISCONNECTED');
     t.boolean('isDefault').notNullable().defaultTo(false);
     t.boolean('allowGroup').notNullable().defaultTo(false);
     t.string('groupAsTicket', 10).notNullable().defaultTo('disabled');
-    // 30 random alphanumerics (2-administration §9), regenerable
+    // 30 random alphanumerics (docs/product/administration.md#constants-and-limits), regenerable
     t.string('token', 30).notNullable();
     t.text('greetingMessage').notNullable().defaultTo('');
     t.text('complationMessage').notNullable().defaultTo('');

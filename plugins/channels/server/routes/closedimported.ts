@@ -5,7 +5,7 @@ import { connectionCompany, inCompany } from '../connections/scope';
 import { closeImportedTickets } from '../whatsapp/imported-tickets';
 
 /**
- * `POST /closedimported/:whatsappId` (2-administration §7): closes the tickets a connection's message import
+ * `POST /closedimported/:whatsappId` (docs/product/administration.md#calls-and-realtime-events): closes the tickets a connection's message import
  * opened that are still open, and takes the "close imported tickets" button off the list. Answers how many
  * were closed.
  */

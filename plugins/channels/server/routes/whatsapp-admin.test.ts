@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionOfCompany } from '../../shared/connection';
 import { ChannelsKit } from '../test/kit';
 
-/** The super user's routes (2-administration §2 All connections, §7): every company's connections. */
+/** The super user's routes (docs/product/administration.md#all-connections, #calls-and-realtime-events): every company's connections. */
 let t: TestApp;
 let kit: ChannelsKit;
 beforeAll(async () => {

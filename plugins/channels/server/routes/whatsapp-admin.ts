@@ -3,7 +3,7 @@ import { listAllConnections, loadAnyConnection } from '../connections/connection
 import { ConnectionOfCompanySchema, ConnectionParams, ConnectionSchema, errorResponses, OneQuery } from '../connections/schemas';
 
 /**
- * The super user's view of every company's connections (2-administration §2 All connections, §7): the
+ * The super user's view of every company's connections (docs/product/administration.md#all-connections, #calls-and-realtime-events): the
  * whole list with each company's id and name, and any one connection. Super users only.
  */
 export default defineRoutes((app, ctx) => {

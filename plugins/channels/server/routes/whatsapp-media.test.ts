@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GREETING_MEDIA_MAX_BYTES } from '../connections/greeting-media';
 import { ChannelsKit, multipartFile, PNG_1X1 } from '../test/kit';
 
-/** The greeting's media (2-administration §2 Connection editor: video and image), checked by content. */
+/** The greeting's media (docs/product/administration.md#connection-editor: video and image), checked by content. */
 let t: TestApp;
 let kit: ChannelsKit;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { invalidField } from '../connections/validation';
 const EDIT = access.permission('connections-page:editOrDeleteConnection');
 
 /**
- * The greeting's media of a connection (2-administration §2 Connection editor, §7): upload (multipart
+ * The greeting's media of a connection (docs/product/administration.md#connection-editor, #calls-and-realtime-events): upload (multipart
  * `file`, an image or a video by content) and remove. Both answer the connection.
  */
 export default defineRoutes((app, ctx) => {

@@ -6,8 +6,8 @@ import { CONNECTION_TOKEN_PATTERN } from '../connections/token';
 import { ChannelsKit, type KitUser } from '../test/kit';
 
 /**
- * The connection routes of the session's company (2-administration §7 Connections): access per profile,
- * plan flags and limit, the default rules, the §5 validations, tenant isolation and the token.
+ * The connection routes of the session's company (docs/product/administration.md#calls-and-realtime-events Connections): access per profile,
+ * plan flags and limit, the default rules, the docs/product/administration.md#validation validations, tenant isolation and the token.
  */
 let t: TestApp;
 let kit: ChannelsKit;
@@ -41,7 +41,7 @@ describe('GET /whatsapp', () => {
     expect(withSession.body[0].session).toBeNull();
   });
 
-  it('answers every field of 2-administration §3 with the defaults of §9', async () => {
+  it('answers every field of docs/product/administration.md#entities with the defaults of #constants-and-limits', async () => {
     const { admin } = await kit.companyWithPlan();
     const { status, body } = await create(admin, { name: 'Site', channel: 'webchat' });
     expect(status).toBe(201);
@@ -101,7 +101,7 @@ describe('GET /whatsapp', () => {
   });
 });
 
-describe('access (1-core §6)', () => {
+describe('access (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it('lets admins, super users and users with allowConnections read and write, and refuses other users', async () => {
     const { companyId, admin } = await kit.companyWithPlan();
     const whatsappId = await kit.connection(companyId, { name: 'Site', isDefault: true });
@@ -255,7 +255,7 @@ describe('the default connection', () => {
   });
 });
 
-describe('validations (2-administration §5)', () => {
+describe('validations (docs/product/administration.md#validation)', () => {
   it('checks the name, the numbers and the fields by schema', async () => {
     const { admin } = await kit.companyWithPlan();
     for (const body of [

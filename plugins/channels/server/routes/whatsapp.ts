@@ -28,7 +28,7 @@ const ADD = access.permission('connections-page:addConnection');
 const EDIT = access.permission('connections-page:editOrDeleteConnection');
 
 /**
- * Connections of the session's company (2-administration §7 Connections; 1-core §7): the list, one, create,
+ * Connections of the session's company (docs/product/administration.md#calls-and-realtime-events Connections; docs/product/tickets-and-inbox.md#calls-and-realtime-events): the list, one, create,
  * change, delete, and a new token. Reads for whoever may see connections (admins, super users, profile
  * users with allowConnections); writes for the holders of the add / edit-or-delete permissions.
  */
@@ -36,7 +36,7 @@ export default defineRoutes((app, ctx) => {
   const companyOf = (request: { session: { companyId: number } | null }) => request.session?.companyId as number;
 
   /**
-   * The lists answer everyone of the company (1-core §7: the tickets screen lists connections for its
+   * The lists answer everyone of the company (docs/product/tickets-and-inbox.md#calls-and-realtime-events: the tickets screen lists connections for its
    * dialogs and filters): managers of connections get them whole, other users only what picks one.
    */
   const list = async (

@@ -4,7 +4,7 @@ import { updateConnectionStatus } from '../connections';
 import { ChannelsKit, type TestChannel } from '../test/kit';
 
 /**
- * Session actions (2-administration §2 per-status buttons, §4, §7): they call the channel's definition and
+ * Session actions (docs/product/administration.md#screens-and-routes per-status buttons, #states-and-transitions, #calls-and-realtime-events): they call the channel's definition and
  * persist what it answers; a channel with no definition refuses; the plan must allow the channel to start.
  */
 let t: TestApp;
@@ -92,7 +92,7 @@ describe('with a registered channel', () => {
     expect((await kit.call(lite.admin, 'POST', '/whatsapp-restart/')).body).toEqual({ restarted: [], skipped: [litePhone] });
   });
 
-  it('asks for the QR again when message import is turned on while connected (§4)', async () => {
+  it('asks for the QR again when message import is turned on while connected (docs/product/administration.md#states-and-transitions)', async () => {
     channel = kit.testChannel('whatsapp', { planFlag: 'useWhatsapp' });
     channel.startStatus = 'qrcode';
     const { companyId, admin } = await kit.companyWithPlan();

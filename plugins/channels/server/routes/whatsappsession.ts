@@ -6,7 +6,7 @@ import { pairSession, restartAllSessions, restartSession, startSession, stopSess
 const ACTIONS = access.permission('connections-page:actionButtons');
 
 /**
- * Session actions of a connection (2-administration §2 per-status buttons, §7): start or try again, new QR
+ * Session actions of a connection (docs/product/administration.md#screens-and-routes per-status buttons, #calls-and-realtime-events): start or try again, new QR
  * (restart), disconnect, and restart every connection of the company. Each answers the connection as it
  * now is (`POST /whatsapp-restart/` answers which restarted and which were skipped).
  */

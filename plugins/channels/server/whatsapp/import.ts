@@ -16,7 +16,7 @@ export interface HistorySet {
 /** How long the phone may stay quiet before an import counts as over (WhatsApp Web waits 2 minutes too). */
 const IMPORT_IDLE_MS = 120_000;
 
-/** `statusImportMessages` once an import ends with its tickets open: the list offers closing them (2-administration §2). */
+/** `statusImportMessages` once an import ends with its tickets open: the list offers closing them (docs/product/administration.md#screens-and-routes). */
 const CLOSE_BUTTON = 'renderButtonCloseTickets';
 
 interface ImportSettings {
@@ -46,7 +46,7 @@ function windowOf(settings: ImportSettings): { from: number; to: number } | null
  * - **the gap**: after a downtime, history newer than the moment the session last heard everything
  *   (`whatsappSessionMarks.heardUntil`) is received like any new message (stored once: what the offline
  *   queue delivered already is a no-op);
- * - **the import** (2-administration §3/§4): on a new pairing of a connection with an import window, the
+ * - **the import** (docs/product/administration.md#entities/#states-and-transitions): on a new pairing of a connection with an import window, the
  *   messages of that window (groups only with `importOldMessagesGroups`) are stored as history — read, no
  *   automation — on tickets in `queueIdImportMessages`, with progress on `importMessages-{companyId}`. At
  *   the end the tickets it opened are closed (`closedTicketsPostImported`), or the list offers to
@@ -112,7 +112,7 @@ export class HistoryImport {
       .insert({ whatsappId: this.whatsappId, companyId: this.companyId, state: 'running', total: 0, done: 0 })
       .onConflict('whatsappId')
       .merge({ state: 'running', total: 0, done: 0, startedAt: this.knex.fn.now(), finishedAt: null });
-    // the Connections list shows "preparing" for 35 s from this instant (2-administration §9)
+    // the Connections list shows "preparing" for 35 s from this instant (docs/product/administration.md#constants-and-limits)
     await this.knex('whatsapps')
       .where({ companyId: this.companyId, id: this.whatsappId })
       .update({ statusImportMessages: String(Date.now()) });

@@ -3,7 +3,7 @@ import { skipToken, useGetCompanyPlanQuery, useTranslation } from '@balcao/plugi
 import { Button, Dropdown } from 'antd';
 import { ChannelIcon } from './ChannelIcon';
 
-/** The channels the add menu offers and the plan flag each needs (2-administration §2; webchat needs none). */
+/** The channels the add menu offers and the plan flag each needs (docs/product/administration.md#screens-and-routes; webchat needs none). */
 export const ADDABLE_CHANNELS = [
   { channel: 'whatsapp', flag: 'useWhatsapp' },
   { channel: 'facebook', flag: 'useFacebook' },

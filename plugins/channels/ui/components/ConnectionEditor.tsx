@@ -58,10 +58,10 @@ export interface ConnectionEditorProps {
 const MEDIA_ACCEPT = 'image/*,video/*';
 
 /**
- * The connection editor (2-administration §2 Connection editor dialog): tabs general, messages, chatbot,
+ * The connection editor (docs/product/administration.md#connection-editor dialog): tabs general, messages, chatbot,
  * assessments, schedules (when the company's scheduleType is connection) and, for webchat, the widget. The
  * integrations and default-flow tabs are not shown: their features don't exist yet. Times are minutes.
- * The rules of §5 are checked before saving; the server's codes come back as translated toasts.
+ * The rules of docs/product/administration.md#validation are checked before saving; the server's codes come back as translated toasts.
  */
 export function ConnectionEditor({ open, connectionId, channel, companyId, onClose }: ConnectionEditorProps) {
   const { t } = useTranslation('channels');
@@ -69,7 +69,7 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
   const { data: connection, isFetching: fetching } = useGetConnectionQuery(open && editing ? connectionId : skipToken, {
     refetchOnMountOrArgChange: true,
   });
-  // the session carries the company's settings (1-core §3), kept current by the core: no admin-only read
+  // the session carries the company's settings (docs/product/tickets-and-inbox.md#entities), kept current by the core: no admin-only read
   const settings = useSession()?.company.companieSettings;
   const setting = (key: string) => settings?.find((pair) => pair.key === key)?.value;
   const { data: queues = [] } = useListQueueOptionsQuery(open ? companyId : skipToken);

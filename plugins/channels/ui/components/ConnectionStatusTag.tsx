@@ -20,7 +20,7 @@ const LOOK: Record<ConnectionStatus, { color: string; icon: React.ReactNode }> =
 };
 
 /**
- * A connection's status (2-administration §4) as a coloured tag with its word. When the session stopped by
+ * A connection's status (docs/product/administration.md#states-and-transitions) as a coloured tag with its word. When the session stopped by
  * itself (`sessionError`), hovering the tag says why in full (the code's translation, `errors.*`).
  */
 export function ConnectionStatusTag({ status, sessionError = null }: { status: ConnectionStatus; sessionError?: string | null }) {

@@ -12,7 +12,7 @@ import { SessionActions } from './SessionActions';
 /** Props of the connections list. */
 export interface ConnectionsListProps {
   connections: Connection[] | undefined;
-  /** The session column (2-administration §2: admins). */
+  /** The session column (docs/product/administration.md#screens-and-routes: admins). */
   showSession: boolean;
   /** Edit and delete (admins). */
   mayEdit: boolean;
@@ -23,7 +23,7 @@ export interface ConnectionsListProps {
 }
 
 /**
- * The connections of a company (2-administration §2): channel, name, number, status, session, last update,
+ * The connections of a company (docs/product/administration.md#screens-and-routes): channel, name, number, status, session, last update,
  * default, actions; a table on wide screens and cards under 600 px. Deleting asks first. Under the status:
  * why the session stopped by itself (`sessionError`) and the message import under way, if any.
  */

@@ -4,7 +4,7 @@ import { formatDay } from '../format';
 import type { ImportProgress } from '../types';
 
 /**
- * A connection's message import under way (2-administration §4, `importMessages-{companyId}` update): a bar
+ * A connection's message import under way (docs/product/administration.md#states-and-transitions, `importMessages-{companyId}` update): a bar
  * and "Importing 120 of 500 messages — until 12/03/2026" (the date of the last message imported). The total
  * grows while WhatsApp sends the history in batches, so the bar may step back a little.
  */

@@ -3,7 +3,7 @@ import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 
-/** The no-access screen of Connections (1-core §6: a profile user without allowConnections). */
+/** The no-access screen of Connections (docs/product/roles-and-permissions.md#roles-in-the-inbox: a profile user without allowConnections). */
 export function NoAccess() {
   const { t } = useTranslation('channels');
   const navigate = useNavigate();

@@ -17,7 +17,7 @@ function stopReason(connection: Connection, fallback: string): string {
 }
 
 /**
- * The QR dialog (2-administration §2), live: the caller passes the connection from a list that
+ * The QR dialog (docs/product/administration.md#screens-and-routes), live: the caller passes the connection from a list that
  * `company-{id}-whatsappSession` keeps current, so a new QR code or pairing code replaces the old one and the
  * dialog closes by itself once the connection is CONNECTED. A WhatsApp connection may also be linked by phone
  * number (`method` 'number': the tab it opens on — "Ver código" of a PAIRING row).

@@ -24,7 +24,7 @@ function useImportState(status: string | null | undefined) {
 }
 
 /**
- * The session buttons of a connection by status (2-administration §2): qrcode → show the QR; DISCONNECTED →
+ * The session buttons of a connection by status (docs/product/administration.md#screens-and-routes): qrcode → show the QR; DISCONNECTED →
  * try again and (WhatsApp) new QR; CONNECTED, PAIRING, TIMEOUT → disconnect; OPENING → a disabled "connecting" button.
  * PAIRING with a pairing code (pairing by phone number) also shows the code again. Plus the imported-tickets
  * button and preparing state when `statusImportMessages` says so.

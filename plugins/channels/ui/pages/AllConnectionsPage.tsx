@@ -21,7 +21,7 @@ export interface CompanyCounts {
 }
 
 /**
- * The overview's lines (2-administration §2 All connections): per company, its CONNECTED connections, the
+ * The overview's lines (docs/product/administration.md#all-connections): per company, its CONNECTED connections, the
  * others (any status that is not CONNECTED counts as disconnected) and the total; every listed company
  * appears, with zeros when it has none. Sorted by company name.
  */

@@ -10,10 +10,10 @@ import { QrCodeDialog } from '../components/QrCodeDialog';
 import { useConnectionDialogs } from '../components/useConnectionDialogs';
 
 /**
- * Connections (/connections, 2-administration §2): the company's connections, live through
+ * Connections (/connections, docs/product/administration.md#screens-and-routes): the company's connections, live through
  * `company-{id}-whatsapp` and `-whatsappSession`, with the add menu, the per-status session buttons, the QR
  * dialog, the editor and restart-all. A profile user without allowConnections sees the no-access screen;
- * with it, they act as an admin here (1-core §6).
+ * with it, they act as an admin here (docs/product/roles-and-permissions.md#roles-in-the-inbox).
  */
 export function ConnectionsPage() {
   const { t } = useTranslation('channels');

@@ -1,7 +1,7 @@
 import { TenantModel } from '@balcao/plugin-sdk/server';
 
 /**
- * A kanban lane: one of the inbox's tags with kanban = 1 (2-administration §3 Tag). The inbox owns the
+ * A kanban lane: one of the inbox's tags with kanban = 1 (docs/product/administration.md#entities Tag). The inbox owns the
  * table and its CRUD (`/tags`); the kanban reads it and writes only ticket ↔ lane links.
  */
 export class Lane extends TenantModel {

@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KanbanKit } from '../test/kit';
 
-/** The board's reads: GET /tag/kanban and GET /ticket/kanban (2-administration §7), and the plan gate. */
+/** The board's reads: GET /tag/kanban and GET /ticket/kanban (docs/product/administration.md#calls-and-realtime-events), and the plan gate. */
 let t: TestApp;
 let kit: KanbanKit;
 

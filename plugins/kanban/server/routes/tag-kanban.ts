@@ -2,7 +2,7 @@ import { access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { listLanes } from '../services/board';
 import { LaneSchema } from '../services/schemas';
 
-/** The lanes (2-administration §7: `GET /tag/kanban/` answers `lista`). */
+/** The lanes (docs/product/administration.md#calls-and-realtime-events: `GET /tag/kanban/` answers `lista`). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/tag/kanban',

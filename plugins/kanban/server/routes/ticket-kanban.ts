@@ -24,7 +24,7 @@ function idList(text: string | undefined): number[] | undefined {
 }
 
 /**
- * The board's cards (2-administration §7 `GET /ticket/kanban` with queueIds, startDate, endDate): the
+ * The board's cards (docs/product/administration.md#calls-and-realtime-events `GET /ticket/kanban` with queueIds, startDate, endDate): the
  * whole board as the spec has it, or, with the optional paging parameters (docs/kanban.md "Pages"), the
  * first cards of every lane with the lanes' counts, or a slice of one lane — what the board loads.
  */

@@ -39,7 +39,7 @@ export async function listLanes(knex: Knex, companyId: number, onlyIds?: number[
   return (await query) as LaneJson[];
 }
 
-/** Who is looking at the board: the fields of 1-core §6 that decide which tickets they may see. */
+/** Who is looking at the board: the fields of docs/product/roles-and-permissions.md#roles-in-the-inbox that decide which tickets they may see. */
 export interface BoardViewer {
   id: number;
   seesEverything: boolean;
@@ -60,7 +60,7 @@ export function boardViewerOf(user: SessionUser): BoardViewer {
 }
 
 /**
- * The tickets a viewer may see (1-core §6, the rule the inbox applies to its lists and reads): their own;
+ * The tickets a viewer may see (docs/product/roles-and-permissions.md#roles-in-the-inbox, the rule the inbox applies to its lists and reads): their own;
  * unassigned ones of their queues; queue-less ones with allTicket; groups only with allowGroup. Written
  * here in SQL because a feature can't import the inbox's visibility module.
  */
@@ -314,7 +314,7 @@ async function boardPageJson(
   return result.rows[0] as BoardJson;
 }
 
-/** Whether a viewer's numbers are masked: profile users when LGPD and hide-number are enabled (1-core §6). */
+/** Whether a viewer's numbers are masked: profile users when LGPD and hide-number are enabled (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 export function masksNumbers(profile: 'admin' | 'user', settings: Record<string, string>): boolean {
   return profile === 'user' && settings.enableLGPD === 'enabled' && settings.lgpdHideNumber === 'enabled';
 }

@@ -122,7 +122,7 @@ async function upsertPlacement(
   return { enteredAt: row.entered_at, entryId: row.entry_id };
 }
 
-/** One entry of the ticket's log (1-core §3 Ticket log entry, type `lane`): who moved it (null: automation). */
+/** One entry of the ticket's log (docs/product/tickets-and-inbox.md#entities Ticket log entry, type `lane`): who moved it (null: automation). */
 async function writeLaneLog(
   ctx: PluginContext,
   change: { companyId: number; ticketId: number; userId: number | null },

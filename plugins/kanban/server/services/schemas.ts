@@ -17,7 +17,7 @@ export const LaneSchema = Type.Object({
 
 const TagRef = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String(), kanban: Type.Integer() });
 
-/** A card (2-administration §3 Kanban ticket) and its lane. */
+/** A card (docs/product/administration.md#entities Kanban ticket) and its lane. */
 export const KanbanTicketSchema = Type.Object({
   id: Type.Integer(),
   uuid: Type.String(),

@@ -136,7 +136,7 @@ export class KanbanKit {
     return this.knex('ticketLogs').where({ ticketId, type: 'lane' }).orderBy('id');
   }
 
-  /** Moves a ticket the way the board does (2-administration §4): DELETE its lane, then PUT the new one. */
+  /** Moves a ticket the way the board does (docs/product/administration.md#states-and-transitions): DELETE its lane, then PUT the new one. */
   async boardMove(token: string, ticketId: number, laneId: number | null): Promise<void> {
     const removed = await this.t.inject({ method: 'DELETE', url: `/api/ticket-tags/${ticketId}`, token });
     if (removed.statusCode !== 204) throw new Error(`DELETE answered ${removed.statusCode} ${removed.body}`);

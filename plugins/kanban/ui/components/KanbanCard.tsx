@@ -105,7 +105,7 @@ export interface KanbanCardProps {
 }
 
 /**
- * A ticket on the board (2-administration §2): number, contact name and number, channel icon, last
+ * A ticket on the board (docs/product/administration.md#screens-and-routes): number, contact name and number, channel icon, last
  * message, time, unread highlight, owner badge and 'Ver Ticket'. Memoised, and plain elements inside
  * (BOARD_CSS): the 'Mover para' menu is an antd Dropdown only once it is opened.
  */

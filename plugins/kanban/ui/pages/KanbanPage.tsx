@@ -40,8 +40,8 @@ interface Move {
 }
 
 /**
- * The board (/Kanban, 2-administration §2): one lane per kanban tag plus the default lane, a date range
- * with 'Buscar', cards dragged between lanes with the DELETE then PUT of §4 and its toasts, and a
+ * The board (/Kanban, docs/product/administration.md#screens-and-routes): one lane per kanban tag plus the default lane, a date range
+ * with 'Buscar', cards dragged between lanes with the DELETE then PUT of docs/product/administration.md#states-and-transitions and its toasts, and a
  * reload on the company's ticket, appMessage and kanban events.
  *
  * It loads page by page (docs/kanban.md "Pages"): the first cards of every lane with every lane's count,
@@ -112,7 +112,7 @@ export function KanbanPage() {
 
   // every lane's first cards and count; a whole-board answer (no counts) is every lane's cards
   const { firstCards, counts, paged } = useMemo(() => {
-    // failures are only logged and the list is emptied (2-administration §8)
+    // failures are only logged and the list is emptied (docs/product/administration.md#errors)
     const answer = tickets.error ? undefined : tickets.data;
     const known = new Set(columns.map((column) => column.id));
     if (answer?.laneCounts) {

@@ -8,13 +8,13 @@ import { useKanbanDeleteLaneMutation, useKanbanLanePageQuery, useKanbanLanesQuer
 import { LaneDialog } from '../components/LaneDialog';
 import type { Lane } from '../types';
 
-/** Search requests wait this long after typing (2-administration §9). */
+/** Search requests wait this long after typing (docs/product/administration.md#constants-and-limits). */
 const SEARCH_DELAY_MS = 500;
-/** Infinite scroll loads the next page within this distance of the bottom (2-administration §9). */
+/** Infinite scroll loads the next page within this distance of the bottom (docs/product/administration.md#constants-and-limits). */
 const LOAD_MORE_PX = 100;
 
 /**
- * TagsKanban (/TagsKanban, 2-administration §2): the kanban tags, searchable, with their colour chip and
+ * TagsKanban (/TagsKanban, docs/product/administration.md#screens-and-routes): the kanban tags, searchable, with their colour chip and
  * ticket count, edit, delete, add, and 'Voltar para o Kanban'. Edit, delete and add are offered only to
  * those who may manage lanes (dashboard:view, the permission of the board's '+ Adicionar colunas'); the
  * server refuses everyone else as well.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-/** Codes of the two-step password reset (2-administration §4): only a hash is kept. */
+/** Codes of the two-step password reset (docs/product/administration.md#states-and-transitions): only a hash is kept. */
 export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('passwordResetCodes', (t) => {
     t.increments('id');

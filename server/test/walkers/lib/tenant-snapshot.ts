@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 /** One fingerprint per table: a hash of every row of the company (order-free) and the row count. */
 export type TenantSnapshot = Map<string, { hash: string; rows: number }>;
 
-/** Every table of the public schema with a `company_id` column: the tenant tables (ARCHITECTURE §4). */
+/** Every table of the public schema with a `company_id` column: the tenant tables (docs/architecture.md#tenancy). */
 export async function tenantTables(knex: Knex): Promise<string[]> {
   const rows: Array<{ tableName: string }> = await knex('information_schema.columns')
     .where({ tableSchema: 'public', columnName: 'company_id' })

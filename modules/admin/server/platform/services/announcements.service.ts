@@ -6,9 +6,9 @@ type Announcement = Static<typeof AnnouncementSchema>;
 
 /** Announcements per page of `GET /announcements/`. */
 export const ANNOUNCEMENTS_PAGE_SIZE = 20;
-/** The realtime event every company's sockets receive (1-core §7, 3-automation §4). */
+/** The realtime event every company's sockets receive (docs/product/tickets-and-inbox.md#calls-and-realtime-events, docs/product/automation.md#states-and-transitions). */
 export const ANNOUNCEMENT_EVENT = 'company-announcement';
-/** 3-automation §5: the image attachment accepts png, jpg, jpeg. */
+/** docs/product/automation.md#validation: the image attachment accepts png, jpg, jpeg. */
 export const ANNOUNCEMENT_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg']);
 export const ANNOUNCEMENT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
@@ -95,7 +95,7 @@ export async function getAnnouncement(ctx: PluginContext, id: number, onlyActive
   return present(ctx, row);
 }
 
-/** 3-automation §4: a new announcement is active with priority 3 unless told otherwise. */
+/** docs/product/automation.md#states-and-transitions: a new announcement is active with priority 3 unless told otherwise. */
 const fields = (body: Static<typeof AnnouncementBody>) => ({
   title: body.title.trim(),
   text: body.text.trim(),

@@ -7,7 +7,7 @@ type Company = Static<typeof CompanySchema>;
 /** Companies listed per page by `GET /companies` and `GET /companiesPlan/`. */
 export const COMPANIES_PAGE_SIZE = 20;
 
-/** 2-administration §9 Company form defaults. */
+/** docs/product/administration.md#constants-and-limits Company form defaults. */
 const DEFAULTS = { numberAttendants: 1, numberConections: 1, status: false, recurrence: 'MENSAL' } as const;
 
 const iso = (value: Date | string | null | undefined): string | null =>
@@ -26,7 +26,7 @@ function companiesQuery(ctx: PluginContext) {
     );
 }
 
-/** A company row with its plan and its storage folder's usage (2-administration §2 Companies columns). */
+/** A company row with its plan and its storage folder's usage (docs/product/administration.md#companies-plans-and-helps columns). */
 async function present(ctx: PluginContext, row: Record<string, unknown>): Promise<Company> {
   const usage = await ctx.storage.usage(row.id as number);
   return {

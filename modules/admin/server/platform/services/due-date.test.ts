@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { addMonths, nextDueDate } from './due-date';
 
 describe('due dates', () => {
-  it('advance by the months of each recurrence (2-administration §4)', () => {
+  it('advance by the months of each recurrence (docs/product/administration.md#states-and-transitions)', () => {
     expect(nextDueDate('2026-01-15', 'MENSAL')).toBe('2026-02-15');
     expect(nextDueDate('2026-01-15', 'BIMESTRAL')).toBe('2026-03-15');
     expect(nextDueDate('2026-01-15', 'TRIMESTRAL')).toBe('2026-04-15');

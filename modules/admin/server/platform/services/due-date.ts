@@ -12,7 +12,7 @@ export function addMonths(day: string, months: number): string {
   return moved.toISOString().slice(0, 10);
 }
 
-/** The next due date of a company: its due date moved by its recurrence (2-administration §4). */
+/** The next due date of a company: its due date moved by its recurrence (docs/product/administration.md#states-and-transitions). */
 export function nextDueDate(dueDate: string, recurrence: string): string {
   const months = RECURRENCE_MONTHS[recurrence as Recurrence] ?? RECURRENCE_MONTHS.MENSAL;
   return addMonths(dueDate, months);

@@ -3,15 +3,15 @@ import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
 import { PLATFORM_COMPANY_ID } from '../schemas';
 import type { StoredImage } from './images';
 
-/** 2-administration §9 Whitelabel modes, and the setting each one's logo name is kept in. */
+/** docs/product/administration.md#constants-and-limits Whitelabel modes, and the setting each one's logo name is kept in. */
 export const LOGO_MODES = { Light: 'appLogoLight', Dark: 'appLogoDark', Favicon: 'appLogoFavicon' } as const;
 export type LogoMode = keyof typeof LOGO_MODES;
 
-/** The whitelabel settings (2-administration §3 Setting), kept on the platform company. */
+/** The whitelabel settings (docs/product/administration.md#entities Setting), kept on the platform company. */
 export const WHITELABEL_KEYS = ['primaryColorLight', 'primaryColorDark', 'appName', ...Object.values(LOGO_MODES)] as const;
 export type WhitelabelKey = (typeof WHITELABEL_KEYS)[number];
 
-/** 2-administration §9: the colours a blank setting stands for. */
+/** docs/product/administration.md#constants-and-limits: the colours a blank setting stands for. */
 export const DEFAULT_COLORS = { primaryColorLight: '#0000FF', primaryColorDark: '#39ACE7' } as const;
 
 /** Logos: raster images only (an SVG can carry script), favicons also as .ico. */
@@ -46,7 +46,7 @@ async function dropLogo(ctx: PluginContext, name: string): Promise<void> {
   await ctx.storage.delete(PLATFORM_COMPANY_ID, `${LOGO_FOLDER}/${name}`).catch(() => {});
 }
 
-/** Makes an uploaded image the logo of `mode`; answers its stored name (2-administration §7 Whitelabel). */
+/** Makes an uploaded image the logo of `mode`; answers its stored name (docs/product/administration.md#calls-and-realtime-events Whitelabel). */
 export async function useUploadedLogo(ctx: PluginContext, mode: LogoMode, image: StoredImage): Promise<string> {
   const setting = LOGO_MODES[mode];
   const previous = (await readWhitelabel(ctx))[setting];

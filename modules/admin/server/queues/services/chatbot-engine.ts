@@ -26,7 +26,7 @@ import { scheduleRotation } from './rotation';
 import { isWithinHours } from './schedules';
 
 /**
- * The chatbot at work (2-administration §4 Queue chatbot; docs/decisions.md "Administration — queues,
+ * The chatbot at work (docs/product/administration.md#states-and-transitions Queue chatbot; docs/decisions.md "Administration — queues,
  * chatbot and service hours"). It listens to `message.received` on the event bus, so every channel's
  * conversations get it, and works only on tickets waiting for someone: pending, unassigned, not a group,
  * of a contact whose bot is not disabled.
@@ -153,7 +153,7 @@ async function optionRowsOf(turn: Conversation, queueId: number): Promise<Chatbo
   return queueOptionRows(queueId);
 }
 
-/** Sends a product message on the ticket, with the message variables filled (1-core §9). */
+/** Sends a product message on the ticket, with the message variables filled (docs/product/tickets-and-inbox.md#constants-and-limits). */
 async function send(turn: Conversation, body: string | null | undefined): Promise<void> {
   if (!body || body.trim() === '') return;
   await persistState(turn);
@@ -246,7 +246,7 @@ async function finish(turn: Turn): Promise<void> {
 }
 
 /**
- * Whether the bot may still ask (2-administration §3 maxUseBotQueues, timeUseBotQueues — the connection's,
+ * Whether the bot may still ask (docs/product/administration.md#entities maxUseBotQueues, timeUseBotQueues — the connection's,
  * else the company's): at most maxUseBotQueues menus per ticket (0: no limit), and only within
  * timeUseBotQueues minutes of its first one (0: no limit). Past either, the bot stops and the ticket waits
  * for an agent.

@@ -2,7 +2,7 @@ import type { ConnectionProfile, PluginContext } from '@balcao/plugin-sdk/server
 import type { companyHours } from './company-hours.service';
 
 /**
- * What the chatbot follows on one ticket: its connection (2-administration §3 Connection) when the
+ * What the chatbot follows on one ticket: its connection (docs/product/administration.md#entities Connection) when the
  * channels plugin provides the `connections` service and the ticket's connection exists, else the
  * company's bot settings (`companyServiceHours`), as before connections existed.
  */

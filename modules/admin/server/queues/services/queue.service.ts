@@ -5,7 +5,7 @@ import { AdminQueue } from '../models';
 import { buildTree, type ChatbotInput, queueOptionRows, replaceOptions } from './chatbot-tree';
 import { normalizeSchedules } from './schedules';
 
-/** What POST and PUT /queue take (2-administration §3 Queue). */
+/** What POST and PUT /queue take (docs/product/administration.md#entities Queue). */
 export interface QueueInput {
   name?: string;
   color?: string;
@@ -51,7 +51,7 @@ export async function loadQueue(queueId: number, trx?: Knex.Transaction): Promis
 }
 
 /**
- * The rules of a queue as it will be (2-administration §5, §8): its colour is the company's only one
+ * The rules of a queue as it will be (docs/product/administration.md#validation, #errors): its colour is the company's only one
  * (compared without case), a greeting is required once the company has more than one queue, and with
  * scheduleType queue an out-of-hours message is required.
  */
@@ -64,8 +64,8 @@ async function checkQueue(
   const others = trx('queues').where({ companyId });
   if (queue.id !== null) others.whereNot('id', queue.id);
   const sameColor = await others.clone().whereRaw('lower(color) = lower(?)', [queue.color]).first('id');
-  // The catalogue registers the code as 409; the administration answers it 400 as 2-administration §8's
-  // client expects (a validation message of the form).
+  // The catalogue registers the code as 409; the administration answers it 400, as the client of
+  // docs/product/administration.md#errors expects (a validation message of the form).
   if (sameColor) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS', undefined, 400);
   const [{ count }] = (await others.clone().count({ count: '*' })) as [{ count: string | number }];
   if (Number(count) >= 1 && queue.greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
@@ -87,13 +87,13 @@ function columnsOf(input: QueueInput) {
   return schedules === undefined ? columns : { ...columns, schedules: normalizeSchedules(schedules) };
 }
 
-/** Tells the company's screens (`company-{id}-queue`, 1-core §7). */
+/** Tells the company's screens (`company-{id}-queue`, docs/product/tickets-and-inbox.md#calls-and-realtime-events). */
 function emitQueue(ctx: PluginContext, companyId: number, payload: Record<string, unknown>): void {
   ctx.realtime.emit(companyId, companyEvent(companyId, 'queue'), payload);
 }
 
 /**
- * The queue's members carry its name and colour in their session (`queues`, 1-core §3): drop their cached
+ * The queue's members carry its name and colour in their session (`queues`, docs/product/tickets-and-inbox.md#entities): drop their cached
  * sessions and tell the inbox its audience changed.
  */
 async function refreshMembers(ctx: PluginContext, companyId: number, userIds: number[]): Promise<void> {

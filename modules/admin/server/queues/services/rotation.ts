@@ -2,7 +2,7 @@ import type { BalcaoEvents, PluginContext } from '@balcao/plugin-sdk/server';
 import { AdminQueue, ChatbotTicket } from '../models';
 
 /**
- * Queue rotation (2-administration §3 ativarRoteador, tempoRoteador): a ticket waiting in a queue with
+ * Queue rotation (docs/product/administration.md#entities ativarRoteador, tempoRoteador): a ticket waiting in a queue with
  * rotation on goes to the queue's next agent every tempoRoteador minutes until someone takes it. Each
  * step is a delayed job in Redis (it survives restarts); its jobId makes enqueueing a step twice one job,
  * and the step number stored on the ticket's bot row makes a step act at most once.

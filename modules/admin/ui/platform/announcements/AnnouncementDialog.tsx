@@ -18,7 +18,7 @@ export interface AnnouncementDialogProps {
   onClose(): void;
 }
 
-/** The announcement dialog (3-automation §2): title, text, priority, status and an image attachment. */
+/** The announcement dialog (docs/product/automation.md#screens-and-routes): title, text, priority, status and an image attachment. */
 export function AnnouncementDialog({ open, announcement, onClose }: AnnouncementDialogProps) {
   const { t } = useTranslation('admin');
   return (

@@ -10,7 +10,7 @@ import { useSuperOnly } from '../shared/useSuperOnly';
 import { AnnouncementDialog } from './AnnouncementDialog';
 import { PRIORITY_COLORS } from './priority';
 
-/** 1-core §9: searches wait 500 ms after the last keystroke. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: searches wait 500 ms after the last keystroke. */
 const SEARCH_DELAY_MS = 500;
 
 /** Announcements (/announcements, super user only): title, priority, media name, status, actions. */

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { useActiveAnnouncementsQuery } from '../api';
 import { PRIORITY_COLORS } from './priority';
 
-/** 1-core §9: the announcements popover is at most 300 px high. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the announcements popover is at most 300 px high. */
 const POPOVER_MAX_HEIGHT = 300;
 
 /**
- * The top bar's announcements (1-core §2, §3): the active ones, most urgent first, each marked by its
+ * The top bar's announcements (docs/product/tickets-and-inbox.md#screens-and-routes, #entities): the active ones, most urgent first, each marked by its
  * priority's colour (1 red, 2 orange, 3 grey); new ones arrive live over `company-announcement`.
  */
 export function AnnouncementsPopover() {

@@ -11,7 +11,7 @@ import { CompanyDialog } from './CompanyDialog';
 import { dueHighlight } from './due-highlight';
 
 /**
- * Companies (2-administration §2): the table with every column, rows yellow when due in 1 to 5 days and
+ * Companies (docs/product/administration.md#screens-and-routes): the table with every column, rows yellow when due in 1 to 5 days and
  * red when due today or past, the advance-due-date button and the company modal.
  */
 export function CompaniesManager({ title }: { title?: string }) {

@@ -1,6 +1,6 @@
 import { daysUntil } from '@balcao/plugin-sdk/ui';
 
-/** How a company's row is highlighted by its due date (2-administration §2, §9). */
+/** How a company's row is highlighted by its due date (docs/product/administration.md#screens-and-routes, #constants-and-limits). */
 export type DueHighlight = 'soon' | 'overdue' | null;
 
 /** Yellow when due in 1 to 5 days, red when due today or past, nothing otherwise. */

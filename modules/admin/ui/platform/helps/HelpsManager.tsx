@@ -14,7 +14,7 @@ import { EditDeleteActions } from '../shared/EditDeleteActions';
 import { RecordsManager } from '../shared/RecordsManager';
 import { useLoadErrorToast } from '../shared/useLoadErrorToast';
 
-/** Helps (2-administration §2 Helps tab): form plus table of title, description and video. */
+/** Helps (docs/product/administration.md#screens-and-routes Helps tab): form plus table of title, description and video. */
 export function HelpsManager() {
   const { t } = useTranslation('admin');
   const { data, isLoading, isError } = useListHelpsQuery();

@@ -6,7 +6,7 @@ import { type Help, useListHelpsQuery } from '../api';
 import { embedUrl, isYoutubeId, thumbnailUrl } from './video';
 
 /**
- * Help videos (/helps, 3-automation §2): a grid of cards (thumbnail, title, description); a card opens
+ * Help videos (/helps, docs/product/automation.md#screens-and-routes): a grid of cards (thumbnail, title, description); a card opens
  * the player in a dialog that Escape or a click on the backdrop closes.
  */
 export function HelpsPage() {

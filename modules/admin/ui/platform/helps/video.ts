@@ -1,7 +1,7 @@
 /** A YouTube video id (11 characters); the server stores pasted addresses as their id. */
 const YOUTUBE_ID = /^[A-Za-z0-9_-]{11}$/;
 
-/** Whether the help's video is a YouTube id (the provider of 3-automation §9: thumbnails and embeds). */
+/** Whether the help's video is a YouTube id (the provider of docs/product/automation.md#constants-and-limits: thumbnails and embeds). */
 export const isYoutubeId = (video: string) => YOUTUBE_ID.test(video);
 
 /** The provider's thumbnail of a video. */

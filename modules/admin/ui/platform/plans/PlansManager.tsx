@@ -28,7 +28,7 @@ const EMPTY_PLAN: PlanFormValues = {
   ...(Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false])) as Record<(typeof PLAN_FLAGS)[number], boolean>),
 };
 
-/** Plans (2-administration §2 Plans tab): form plus table; the ten flags, the limits, value and public. */
+/** Plans (docs/product/administration.md#screens-and-routes Plans tab): form plus table; the ten flags, the limits, value and public. */
 export function PlansManager() {
   const { t } = useTranslation('admin');
   const { data, isLoading, isError } = useListPlansQuery();

@@ -1,6 +1,6 @@
 import { formatDate } from '@balcao/plugin-sdk/ui';
 
-/** 2-administration §9: values in BRL. */
+/** docs/product/administration.md#constants-and-limits: values in BRL. */
 export function formatMoney(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   return new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' }).format(Number(value));

@@ -1,7 +1,7 @@
 import { toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { useEffect } from 'react';
 
-/** 2-administration §8: a list that fails to load says 'Não foi possível carregar a lista de registros'. */
+/** docs/product/administration.md#errors: a list that fails to load says 'Não foi possível carregar a lista de registros'. */
 export function useLoadErrorToast(failed: boolean): void {
   const { t } = useTranslation('admin');
   useEffect(() => {

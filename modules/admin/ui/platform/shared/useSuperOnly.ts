@@ -2,7 +2,7 @@ import { toast, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 
-/** 2-administration §2 Companies: others get the error toast and go to / after 1 second. */
+/** docs/product/administration.md#companies-plans-and-helps: others get the error toast and go to / after 1 second. */
 export const REDIRECT_DELAY_MS = 1000;
 
 /**

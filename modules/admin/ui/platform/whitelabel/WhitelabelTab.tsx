@@ -11,7 +11,7 @@ import {
   type WhitelabelKey,
 } from '../api';
 
-/** 2-administration §9: the theme colours a blank setting stands for. */
+/** docs/product/administration.md#constants-and-limits: the theme colours a blank setting stands for. */
 const DEFAULT_COLORS = { primaryColorLight: '#0000FF', primaryColorDark: '#39ACE7' } as const;
 const HEX = /^#[0-9A-Fa-f]{6}$/;
 const LOGO_ACCEPT =
@@ -19,7 +19,7 @@ const LOGO_ACCEPT =
 const LOGO_SETTING: Record<LogoMode, WhitelabelKey> = { Light: 'appLogoLight', Dark: 'appLogoDark', Favicon: 'appLogoFavicon' };
 
 /**
- * Whitelabel (2-administration §2 Settings, super only): the primary colours, the app name and the
+ * Whitelabel (docs/product/administration.md#settings, super only): the primary colours, the app name and the
  * logos. Every change saves at once (an updating indicator, 'Operação atualizada com sucesso') and
  * applies to the shell without a reload.
  */

@@ -19,9 +19,9 @@ export interface ChatbotTreeEditorProps {
 }
 
 /**
- * The queue dialog's chatbot option tree (2-administration §2 Queues, §3 Chatbot option): each option
+ * The queue dialog's chatbot option tree (docs/product/administration.md#queues, #entities Chatbot option): each option
  * with its name, type and target, its message, whether it closes the ticket, and its nested options —
- * added only once the option has a message (§4).
+ * added only once the option has a message (docs/product/administration.md#states-and-transitions).
  */
 export function ChatbotTreeEditor({ value, onChange, queues, users }: ChatbotTreeEditorProps) {
   const { t } = useTranslation('admin');

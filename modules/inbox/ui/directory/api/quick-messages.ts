@@ -37,7 +37,7 @@ export interface QuickMessageMediaUpload {
 
 const QUICK_MESSAGE_CHANNEL = { channel: 'quickemessage' } as const;
 
-/** A user sees their own quick messages and the general ones (3-automation "Quick message visibility"). */
+/** A user sees their own quick messages and the general ones (docs/product/automation.md#quick-message-visibility). */
 function visibleTo(record: QuickMessage, userId: number | undefined): boolean {
   return record.geral || record.userId === userId;
 }

@@ -40,8 +40,8 @@ export interface SyncContactTagsBody {
 }
 
 /**
- * The tag event names: 3-automation §4 and the contract write `company{id}-tag` (no hyphen after
- * "company"), 2-administration §7 writes `company-{id}-tag`. Both are followed: every patch is an
+ * The tag event names: docs/product/automation.md#states-and-transitions and the contract write `company{id}-tag` (no hyphen after
+ * "company"), docs/product/administration.md#calls-and-realtime-events writes `company-{id}-tag`. Both are followed: every patch is an
  * idempotent upsert or removal, so a server emitting either (or both) keeps the lists right.
  */
 export function tagEventNames(companyId: number): [string, string] {

@@ -31,7 +31,7 @@ interface ContactFormValues {
   extraInfo: Array<{ id?: number; name: string; value: string }>;
 }
 
-/** The contacts dialog (1-core §5): name (2–250), number (8–50 digits), e-mail, extra info, bot switch. */
+/** The contacts dialog (docs/product/tickets-and-inbox.md#validation): name (2–250), number (8–50 digits), e-mail, extra info, bot switch. */
 export function ContactDialog({ open, contactId, onClose, onSaved, initialValues }: ContactDialogProps) {
   const { t } = useTranslation('inbox');
   const editing = contactId !== null;

@@ -20,7 +20,7 @@ import { PageHeader } from '../shared/PageHeader';
 import { ChannelLabel } from './ChannelLabel';
 import { ContactDialog } from './ContactDialog';
 
-/** 1-core §5: the contact search starts at 3 characters. */
+/** docs/product/tickets-and-inbox.md#validation: the contact search starts at 3 characters. */
 export const CONTACT_SEARCH_MIN_CHARS = 3;
 
 function ContactAvatar({ contact }: { contact: Contact }) {
@@ -31,7 +31,7 @@ function ContactAvatar({ contact }: { contact: Contact }) {
   );
 }
 
-/** Contacts (/contacts, 1-core §2 and §7): search, infinite list, add, edit, block, delete, import. */
+/** Contacts (/contacts, docs/product/tickets-and-inbox.md#screens-and-routes and #calls-and-realtime-events): search, infinite list, add, edit, block, delete, import. */
 export function ContactsPage() {
   const { t } = useTranslation('inbox');
   const navigate = useNavigate();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMaskedNumber, validateContactEmail, validateContactName, validateContactNumber } from './validation';
 
-describe('contact dialog validation (1-core §5)', () => {
+describe('contact dialog validation (docs/product/tickets-and-inbox.md#validation)', () => {
   it('requires a name of 2 to 250 characters', () => {
     expect(validateContactName('')).toBe('required');
     expect(validateContactName('A')).toBe('tooShort');

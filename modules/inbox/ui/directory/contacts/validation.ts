@@ -1,4 +1,4 @@
-/** 1-core §5 bounds of the contacts dialog. */
+/** docs/product/tickets-and-inbox.md#validation bounds of the contacts dialog. */
 export const CONTACT_NAME_MIN = 2;
 export const CONTACT_NAME_MAX = 250;
 export const CONTACT_NUMBER_MIN = 8;

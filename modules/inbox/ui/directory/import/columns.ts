@@ -84,10 +84,10 @@ export function cellText(cell: RawCell): string {
   return String(cell).trim();
 }
 
-/** Number bounds of 1-core §5 (digits only). */
+/** Number bounds of docs/product/tickets-and-inbox.md#validation (digits only). */
 export const NUMBER_MIN_DIGITS = 8;
 export const NUMBER_MAX_DIGITS = 50;
-/** The contacts dialog's name limit (1-core §5). */
+/** The contacts dialog's name limit (docs/product/tickets-and-inbox.md#validation). */
 export const NAME_MAX_LENGTH = 250;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -28,7 +28,7 @@ interface QuickMessageFormValues {
   status: boolean;
 }
 
-/** The quick-message dialog (3-automation §3): shortcode, message, visibility, general, status, attachment. */
+/** The quick-message dialog (docs/product/automation.md#entities): shortcode, message, visibility, general, status, attachment. */
 export function QuickMessageDialog({ open, record, onClose }: QuickMessageDialogProps) {
   const { t } = useTranslation('inbox');
   return (

@@ -13,7 +13,7 @@ import { QuickMessageDialog } from './QuickMessageDialog';
 
 const GENERAL_TICK = <CheckCircleFilled style={{ color: '#52c41a', fontSize: 18 }} />;
 
-/** Quick replies (/quick-messages, 3-automation §2): shortcode, attachment, general tick, actions. */
+/** Quick replies (/quick-messages, docs/product/automation.md#screens-and-routes): shortcode, attachment, general tick, actions. */
 export function QuickMessagesPage() {
   const { t } = useTranslation('inbox');
   const narrow = useNarrowScreen();

@@ -7,7 +7,7 @@ export interface QuickMessageViewer {
 }
 
 /**
- * 3-automation "Quick message visibility": a message with visibility on and not general can be edited
+ * docs/product/automation.md#quick-message-visibility: a message with visibility on and not general can be edited
  * only by its owner; anything else the user sees may be edited.
  */
 export function canEditQuickMessage(
@@ -23,7 +23,7 @@ export function canDeleteQuickMessage(record: Pick<QuickMessage, 'userId'>, view
   return viewer.profile === 'admin' || record.userId === viewer.id;
 }
 
-/** The general flag needs visibility: turning visibility off clears it (3-automation "Quick message visibility"). */
+/** The general flag needs visibility: turning visibility off clears it (docs/product/automation.md#quick-message-visibility). */
 export function normalizeVisibility(values: { visao: boolean; geral: boolean }): { visao: boolean; geral: boolean } {
   return { visao: values.visao, geral: values.visao && values.geral };
 }

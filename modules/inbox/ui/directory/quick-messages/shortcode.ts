@@ -1,5 +1,5 @@
 /**
- * A shortcode as saved: trimmed, without the leading '/' the composer's trigger adds (1-core §2: text
+ * A shortcode as saved: trimmed, without the leading '/' the composer's trigger adds (docs/product/tickets-and-inbox.md#screens-and-routes: text
  * beginning with '/' lists shortcode matches). A shortcode saved as `/oi` would only be found by typing
  * `//oi`, so the slash typed out of habit is dropped; an empty result is a missing shortcode.
  */

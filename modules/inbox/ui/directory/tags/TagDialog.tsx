@@ -22,7 +22,7 @@ interface TagFormValues {
   greetingMessageLane: string;
 }
 
-/** The tag dialog (2-administration §2): name (≥ 3), colour (#7C7C7C by default), kanban and its lane fields. */
+/** The tag dialog (docs/product/administration.md#screens-and-routes): name (≥ 3), colour (#7C7C7C by default), kanban and its lane fields. */
 export function TagDialog({ open, tag, onClose }: TagDialogProps) {
   const { t } = useTranslation('inbox');
   return (

@@ -10,7 +10,7 @@ import { InfiniteScroll } from '../shared/InfiniteScroll';
 import { PageHeader } from '../shared/PageHeader';
 import { TagDialog } from './TagDialog';
 
-/** Tags (/tags, 2-administration §2): searchable table with infinite scroll, add, edit, delete. */
+/** Tags (/tags, docs/product/administration.md#screens-and-routes): searchable table with infinite scroll, add, edit, delete. */
 export function TagsPage() {
   const { t } = useTranslation('inbox');
   const narrow = useNarrowScreen();

@@ -1,6 +1,6 @@
-/** 2-administration §9: tag default colour. */
+/** docs/product/administration.md#constants-and-limits: tag default colour. */
 export const DEFAULT_TAG_COLOR = '#7C7C7C';
-/** 2-administration §5: a tag name has at least 3 characters. */
+/** docs/product/administration.md#validation: a tag name has at least 3 characters. */
 export const TAG_NAME_MIN_LENGTH = 3;
 
 /** What is wrong with a tag name: missing ('Obrigatório') or shorter than 3 ('Mensagem muito curta'). */

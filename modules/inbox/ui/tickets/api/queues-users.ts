@@ -2,7 +2,7 @@ import { api, sessionUserChanged, usePlan } from '@balcao/plugin-sdk/ui';
 import type { Queue, UserListItem } from '../../../shared/types';
 import { TICKETS_TAG_TYPES } from './cache';
 
-/** A connection (channel session) as the new-ticket dialog and the filters show it (1-core §3). */
+/** A connection (channel session) as the new-ticket dialog and the filters show it (docs/product/tickets-and-inbox.md#entities). */
 export interface ConnectionOption {
   id: number;
   name: string;
@@ -39,7 +39,7 @@ export const queuesUsersApi = api.enhanceEndpoints({ addTagTypes: [...TICKETS_TA
 
     /**
      * `PUT /users/toggleChangeWidht/:userId` `{ defaultTicketsManagerWidth }`: the list panel's width. The
-     * session user holds the width the screen starts with (1-core §2: saved on release): once saved, the
+     * session user holds the width the screen starts with (docs/product/tickets-and-inbox.md#screens-and-routes: saved on release): once saved, the
      * session's copy follows, so the next visit to the screen opens at the saved width, not at the login's.
      */
     saveTicketsPanelWidth: build.mutation<{ defaultTicketsManagerWidth: number }, { userId: number; width: number }>({

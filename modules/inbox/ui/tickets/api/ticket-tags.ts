@@ -2,7 +2,7 @@ import { api } from '@balcao/plugin-sdk/ui';
 import { TICKETS_TAG_TYPES } from './cache';
 
 /**
- * A ticket's kanban lane (1-core §7): `DELETE /ticket-tags/:ticketId` takes the ticket out of its lanes,
+ * A ticket's kanban lane (docs/product/tickets-and-inbox.md#calls-and-realtime-events): `DELETE /ticket-tags/:ticketId` takes the ticket out of its lanes,
  * `PUT /ticket-tags/:ticketId/:tagId` puts it in one. The ticket's event brings its new tags.
  */
 export const ticketTagsApi = api.enhanceEndpoints({ addTagTypes: [...TICKETS_TAG_TYPES] }).injectEndpoints({

@@ -38,7 +38,7 @@ export function useTicketActions(): TicketActionsApi {
 }
 
 /**
- * The transitions of 1-core §4 with their dialogs: accept (queue choice when the ticket has none), return
+ * The transitions of docs/product/tickets-and-inbox.md#states-and-transitions with their dialogs: accept (queue choice when the ticket has none), return
  * to queue, transfer, resolve with or without farewell (required-tag warning), ignore, reopen (another
  * user's ticket is named), delete with confirmation, the log, and a new ticket. After accept, reopen,
  * return, transfer and creation the view goes to /tickets/{uuid}.

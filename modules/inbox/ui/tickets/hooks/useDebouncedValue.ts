@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 
-/** 1-core §9: list and search calls wait for a 500 ms pause. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: list and search calls wait for a 500 ms pause. */
 export const DEBOUNCE_MS = 500;
 
 /** The value, once it has stayed the same for `delay` ms. */

@@ -9,7 +9,7 @@ function read(key: string, fallback: boolean): boolean {
   }
 }
 
-/** A boolean preference kept on this device (the composer's signature toggle, 1-core §2). */
+/** A boolean preference kept on this device (the composer's signature toggle, docs/product/tickets-and-inbox.md#screens-and-routes). */
 export function useLocalFlag(key: string, fallback: boolean): [boolean, (value: boolean) => void] {
   const [value, setValue] = useState(() => read(key, fallback));
   const update = useCallback(

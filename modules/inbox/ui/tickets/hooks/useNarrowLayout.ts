@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
 
-/** 1-core §2: under 600 px the Tickets screen shows two tabs instead of the side-by-side panels. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: under 600 px the Tickets screen shows two tabs instead of the side-by-side panels. */
 const NARROW_QUERY = '(max-width: 599.98px)';
 
 function subscribe(onChange: () => void): () => void {

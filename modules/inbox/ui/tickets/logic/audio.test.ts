@@ -10,7 +10,7 @@ import {
   storePlaybackRate,
 } from './audio';
 
-describe('the audio size rule (1-core §5)', () => {
+describe('the audio size rule (docs/product/tickets-and-inbox.md#validation)', () => {
   it('discards recordings under 10000 bytes', () => {
     expect(isAudioTooSmall(0)).toBe(true);
     expect(isAudioTooSmall(9_999)).toBe(true);
@@ -19,7 +19,7 @@ describe('the audio size rule (1-core §5)', () => {
   });
 });
 
-describe('the recording format (1-core §9)', () => {
+describe('the recording format (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   const everything = () => true;
   const webmOnly = (mime: string) => mime.startsWith('audio/webm');
 
@@ -44,7 +44,7 @@ describe('the recording format (1-core §9)', () => {
   });
 });
 
-describe('playback rates (1-core §9)', () => {
+describe('playback rates (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   afterEach(() => globalThis.localStorage.clear());
 
   it('cycle 0.5, 1, 1.5, 2 and back', () => {
@@ -63,7 +63,7 @@ describe('playback rates (1-core §9)', () => {
   });
 });
 
-describe('ogg audio on iOS (1-core §9)', () => {
+describe('ogg audio on iOS (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   it('is swapped for mp3 on iOS only', () => {
     expect(playableAudioUrl('/media/a.ogg?sig=1', true)).toBe('/media/a.mp3?sig=1');
     expect(playableAudioUrl('/media/a.ogg', false)).toBe('/media/a.ogg');

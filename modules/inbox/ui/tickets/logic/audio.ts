@@ -1,10 +1,10 @@
 import type { Channel } from '../../../shared/types';
 
-/** 1-core §5: recordings under 10000 bytes are discarded without sending. */
+/** docs/product/tickets-and-inbox.md#validation: recordings under 10000 bytes are discarded without sending. */
 export const MIN_AUDIO_BYTES = 10_000;
-/** 1-core §9: recordings are encoded at 128 kbps. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: recordings are encoded at 128 kbps. */
 export const AUDIO_BITRATE_KBPS = 128;
-/** 1-core §9: playback rates cycle through these. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: playback rates cycle through these. */
 export const PLAYBACK_RATES = [0.5, 1, 1.5, 2] as const;
 const PLAYBACK_RATE_KEY = 'audioPlaybackRate';
 
@@ -29,7 +29,7 @@ export function isWhatsAppChannel(channel: Channel): boolean {
 }
 
 /**
- * The format for a channel (1-core §9). `isSupported` is `MediaRecorder.isTypeSupported`: m4a (audio/mp4)
+ * The format for a channel (docs/product/tickets-and-inbox.md#constants-and-limits). `isSupported` is `MediaRecorder.isTypeSupported`: m4a (audio/mp4)
  * where the browser records it, webm/opus otherwise, never a file named for a format it isn't.
  */
 export function recordingFormat(channel: Channel, isSupported: (mime: string) => boolean): RecordingFormat {
@@ -76,7 +76,7 @@ export function storePlaybackRate(rate: number): void {
   }
 }
 
-/** 1-core §9: on iOS ogg audio is swapped for mp3 (Safari can't play ogg/opus). */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: on iOS ogg audio is swapped for mp3 (Safari can't play ogg/opus). */
 export function playableAudioUrl(url: string, isIOS: boolean): string {
   if (!isIOS) return url;
   return url.replace(/\.ogg(?=$|[?#])/i, '.mp3');

@@ -1,4 +1,4 @@
-/** 1-core §5: a freely created tag needs at least 3 characters ('Tag muito curta!'). */
+/** docs/product/tickets-and-inbox.md#validation: a freely created tag needs at least 3 characters ('Tag muito curta!'). */
 export const MIN_NEW_TAG_LENGTH = 3;
 
 interface NamedTag {

@@ -3,7 +3,7 @@ import { daySeparator, firstLine, formatDay, formatDuration, formatHourMinute, f
 
 const at = (year: number, month: number, day: number, hour = 0, minute = 0) => new Date(year, month - 1, day, hour, minute);
 
-describe('ticket times (1-core §9)', () => {
+describe('ticket times (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   const now = at(2024, 5, 10, 18, 30);
 
   it('show HH:mm when the ticket was updated today', () => {

@@ -1,5 +1,5 @@
 /**
- * Text and time formatting of the Tickets screen (1-core §9): ticket times, message times, day separators
+ * Text and time formatting of the Tickets screen (docs/product/tickets-and-inbox.md#constants-and-limits): ticket times, message times, day separators
  * and the truncations of the list. Local time, as the agent reads it.
  */
 
@@ -29,7 +29,7 @@ export function formatDayTime(value: string | Date): string {
   return `${formatDay(value)} ${formatHourMinute(value)}`;
 }
 
-/** A ticket's time in the list: HH:mm when updated today, else dd/MM/yyyy (1-core §9). */
+/** A ticket's time in the list: HH:mm when updated today, else dd/MM/yyyy (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export function formatTicketTime(updatedAt: string, now: Date = new Date()): string {
   const date = new Date(updatedAt);
   if (Number.isNaN(date.getTime())) return '';
@@ -49,7 +49,7 @@ export function daySeparator(value: string, now: Date = new Date()): { today: tr
 }
 
 /**
- * Cuts a text to `max` characters with an ellipsis (1-core §9: previews 40, names 60, quick replies 90).
+ * Cuts a text to `max` characters with an ellipsis (docs/product/tickets-and-inbox.md#constants-and-limits: previews 40, names 60, quick replies 90).
  * Counts characters, not UTF-16 units, so an emoji is never split in half.
  */
 export function truncate(text: string | null | undefined, max: number): string {

@@ -114,7 +114,7 @@ describe('day separators', () => {
   });
 });
 
-describe('the message menu rules (1-core §4)', () => {
+describe('the message menu rules (docs/product/tickets-and-inbox.md#states-and-transitions)', () => {
   const now = Date.parse('2024-05-01T10:00:00.000Z');
   const own = makeMessage(1, { fromMe: true, userId: 7, createdAt: '2024-05-01T09:50:00.000Z' });
 

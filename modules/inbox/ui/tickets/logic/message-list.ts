@@ -84,7 +84,7 @@ export function flattenMessages(data: MessagePages | undefined): Message[] {
 
 /**
  * What the list shows: reactions live on their message, not as rows; deleted messages are dropped when
- * the company's LGPD rule hides them (enableLGPD and lgpdDeleteMessage both enabled, 1-core §6).
+ * the company's LGPD rule hides them (enableLGPD and lgpdDeleteMessage both enabled, docs/product/roles-and-permissions.md#roles-in-the-inbox).
  */
 export function visibleMessages(messages: readonly Message[], hideDeleted: boolean): Message[] {
   return messages.filter((message) => message.mediaType !== 'reactionMessage' && !(hideDeleted && message.isDeleted));
@@ -95,7 +95,7 @@ export type MessageRow =
   | { kind: 'day'; key: string; today: boolean; day: string }
   | { kind: 'message'; key: string; message: Message };
 
-/** Messages with a separator before each new day ('HOJE' for today, 1-core §2). */
+/** Messages with a separator before each new day ('HOJE' for today, docs/product/tickets-and-inbox.md#screens-and-routes). */
 export function withDaySeparators(messages: readonly Message[], now: Date = new Date()): MessageRow[] {
   const rows: MessageRow[] = [];
   let currentDay: string | null = null;
@@ -111,7 +111,7 @@ export function withDaySeparators(messages: readonly Message[], now: Date = new 
   return rows;
 }
 
-/** 1-core §4 and §9: edits only of own messages, within 15 minutes of creation. */
+/** docs/product/tickets-and-inbox.md#states-and-transitions and #constants-and-limits: edits only of own messages, within 15 minutes of creation. */
 export const EDIT_WINDOW_MS = 900_000;
 
 /** A message the agent sent (fromMe, and by them when the message names its user). */

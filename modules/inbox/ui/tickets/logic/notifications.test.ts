@@ -11,7 +11,7 @@ const created = (ticket: Ticket, message = makeMessage(1, { ticketId: ticket.id 
   contact: ticket.contact,
 });
 
-describe('browser notifications (1-core §6)', () => {
+describe('browser notifications (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it("notify for the user's own tickets", () => {
     expect(shouldNotify(created(makeTicket(1, { userId: 7 })), context)).toBe(true);
     expect(shouldNotify(created(makeTicket(1, { userId: 8 })), context)).toBe(false);

@@ -11,7 +11,7 @@ export interface NotificationContext {
 }
 
 /**
- * 1-core §6: notifications only for tickets assigned to the user, or unassigned within their queues
+ * docs/product/roles-and-permissions.md#roles-in-the-inbox: notifications only for tickets assigned to the user, or unassigned within their queues
  * (queue-less ones with allTicket); pending ones only with showNotificationPending. Never for the user's
  * own or private messages, nor for the ticket the user is looking at.
  */

@@ -4,7 +4,7 @@ import { contactMessageBody, isSendableText, mediaMessageForm, parseLocation, pa
 const options = { quotedMsgId: null, isPrivate: false, signMessage: true };
 
 describe('what the composer sends (docs/inbox-api.md)', () => {
-  it('never sends empty or whitespace-only text (1-core §5)', () => {
+  it('never sends empty or whitespace-only text (docs/product/tickets-and-inbox.md#validation)', () => {
     expect(isSendableText('')).toBe(false);
     expect(isSendableText(' \n\t ')).toBe(false);
     expect(isSendableText(' oi ')).toBe(true);

@@ -3,7 +3,7 @@
  * multipart for files.
  */
 
-/** A contact card sent as a message (1-core §2 send contact). */
+/** A contact card sent as a message (docs/product/tickets-and-inbox.md#screens-and-routes send contact). */
 export interface VCardContact {
   name: string;
   number: string;
@@ -25,7 +25,7 @@ export interface SendOptions {
   signMessage: boolean;
 }
 
-/** Whether a text is worth sending (1-core §5: empty or whitespace-only text is not sent). */
+/** Whether a text is worth sending (docs/product/tickets-and-inbox.md#validation: empty or whitespace-only text is not sent). */
 export function isSendableText(text: string): boolean {
   return text.trim().length > 0;
 }
@@ -62,7 +62,7 @@ export function mediaMessageForm(files: readonly File[], caption: string, option
   return form;
 }
 
-/** 1-core §9 / docs: at most 10 files a send. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits / docs: at most 10 files a send. */
 export const MAX_FILES_PER_SEND = 10;
 
 /** A vCard 3.0 text of a contact, for reading contact messages back. */
@@ -86,5 +86,5 @@ export function parseLocation(body: string): { lat: number; lng: number } | null
   return { lat, lng };
 }
 
-/** Where the composer's signature preference is kept on this device (1-core §2). */
+/** Where the composer's signature preference is kept on this device (docs/product/tickets-and-inbox.md#screens-and-routes). */
 export const SIGN_PREFERENCE_KEY = 'signOption';

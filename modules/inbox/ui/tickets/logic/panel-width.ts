@@ -1,4 +1,4 @@
-/** 1-core §2: the list panel is dragged between 404 and 700 px, 550 by default. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: the list panel is dragged between 404 and 700 px, 550 by default. */
 export const PANEL_MIN_WIDTH = 404;
 export const PANEL_MAX_WIDTH = 700;
 export const PANEL_DEFAULT_WIDTH = 550;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeQuickMessage } from '../test-fixtures';
 import { matchQuickReplies, quickReplyLabel, quickReplySearch } from './quick-replies';
 
-describe("quick replies on '/' (1-core §2)", () => {
+describe("quick replies on '/' (docs/product/tickets-and-inbox.md#screens-and-routes)", () => {
   it("start when the text begins with '/' and stop once the first word ends", () => {
     expect(quickReplySearch('/')).toBe('');
     expect(quickReplySearch('/boa')).toBe('boa');

@@ -1,11 +1,11 @@
 import type { QuickMessage } from '../../../shared/types';
 import { truncate } from './format';
 
-/** 1-core §2: quick-reply list items are cut to 90 characters. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: quick-reply list items are cut to 90 characters. */
 export const QUICK_REPLY_LABEL_MAX = 90;
 
 /**
- * The shortcode being typed when the composer's text starts with '/' (1-core §2), or null when the list
+ * The shortcode being typed when the composer's text starts with '/' (docs/product/tickets-and-inbox.md#screens-and-routes), or null when the list
  * should not show: no leading '/', or the text already goes past the first word — unless a shortcode of
  * several words (`bom dia`) still starts with it, which `list` (the user's quick messages) tells.
  */

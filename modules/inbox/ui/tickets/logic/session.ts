@@ -1,7 +1,7 @@
 import type { SessionUser } from '@balcao/plugin-sdk/ui';
 import type { ListViewer } from './ticket-list';
 
-/** A company setting of the session (1-core §3 companieSettings), or undefined. */
+/** A company setting of the session (docs/product/tickets-and-inbox.md#entities companieSettings), or undefined. */
 export function companySetting(user: Pick<SessionUser, 'company'> | null, key: string): string | undefined {
   return user?.company.companieSettings.find((setting) => setting.key === key)?.value;
 }

@@ -4,7 +4,7 @@ import { isNewTagNameValid, tagsToSync } from './contact-tags';
 import { clampPanelWidth } from './panel-width';
 import { companySetting, isSettingEnabled, listViewerOf } from './session';
 
-describe('the list panel width (1-core §2)', () => {
+describe('the list panel width (docs/product/tickets-and-inbox.md#screens-and-routes)', () => {
   it('stays between 404 and 700 px, 550 by default', () => {
     expect(clampPanelWidth(undefined)).toBe(550);
     expect(clampPanelWidth(0)).toBe(550);
@@ -14,7 +14,7 @@ describe('the list panel width (1-core §2)', () => {
   });
 });
 
-describe('free tag creation (1-core §5)', () => {
+describe('free tag creation (docs/product/tickets-and-inbox.md#validation)', () => {
   const known = [{ id: 1, name: 'VIP' }];
 
   it("needs 3 characters for a new tag ('Tag muito curta!'), any length for an existing one", () => {

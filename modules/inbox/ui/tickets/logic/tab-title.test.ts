@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { circledNumber, unreadMark } from './tab-title';
 
-describe('the tab title with unread tickets (1-core §9)', () => {
+describe('the tab title with unread tickets (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   it('uses a circled digit from 1 to 20', () => {
     expect(unreadMark(1)).toBe('①');
     expect(unreadMark(9)).toBe('⑨');

@@ -1,5 +1,5 @@
 /**
- * The browser tab's title with the number of tickets waiting to be read (1-core §9): a circled digit
+ * The browser tab's title with the number of tickets waiting to be read (docs/product/tickets-and-inbox.md#constants-and-limits): a circled digit
  * (① … ⑳) for 1 to 20, the count in brackets beyond, nothing for none.
  */
 

@@ -33,7 +33,7 @@ describe('the GET /tickets query string (docs/inbox-api.md)', () => {
   });
 });
 
-describe('tab membership (1-core §6)', () => {
+describe('tab membership (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   const openTab = { status: 'open' as const, showAll: false };
   const pendingTab = { status: 'pending' as const, showAll: false };
 

@@ -1,7 +1,7 @@
 import type { AppMessageEvent, Ticket, TicketEvent, TicketStatus } from '../../../shared/types';
 
 /**
- * One ticket list as the screen asks for it (`GET /tickets`, 1-core §7): the tab's status (none for the
+ * One ticket list as the screen asks for it (`GET /tickets`, docs/product/tickets-and-inbox.md#calls-and-realtime-events): the tab's status (none for the
  * search view) and the filters. The same object is the RTK Query cache key, so tab badges and lists that
  * ask the same thing share one entry.
  */
@@ -34,7 +34,7 @@ export interface TicketPages {
   pageParams: number[];
 }
 
-/** Whose lists these are: the session user's fields the membership rules read (1-core §6). */
+/** Whose lists these are: the session user's fields the membership rules read (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 export interface ListViewer {
   id: number;
   isAdmin: boolean;

@@ -14,7 +14,7 @@ import {
 const agent = { userId: 7, isAdmin: false, canIgnore: false };
 const closer = { userId: 7, isAdmin: false, canIgnore: true };
 
-describe('list item details (1-core §9)', () => {
+describe('list item details (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
   it('maps ratings 1 to 5 to their emojis', () => {
     // NPS 0–10 over the five faces
     expect([0, 2, 4, 6, 8, 10].map((rate) => ratingEmoji({ rate }))).toEqual(['😡', '😡', '😠', '😐', '🙂', '😍']);
@@ -28,7 +28,7 @@ describe('list item details (1-core §9)', () => {
   });
 });
 
-describe('the route parameter (1-core §2)', () => {
+describe('the route parameter (docs/product/tickets-and-inbox.md#screens-and-routes)', () => {
   it("reads a missing or 'undefined' id as no ticket", () => {
     expect(ticketUuidParam(undefined)).toBeNull();
     expect(ticketUuidParam('undefined')).toBeNull();
@@ -37,7 +37,7 @@ describe('the route parameter (1-core §2)', () => {
   });
 });
 
-describe('the composer and the 24-hour notice (1-core §2)', () => {
+describe('the composer and the 24-hour notice (docs/product/tickets-and-inbox.md#screens-and-routes)', () => {
   it('composes only on open and group tickets', () => {
     expect(canCompose('open')).toBe(true);
     expect(canCompose('group')).toBe(true);
@@ -53,7 +53,7 @@ describe('the composer and the 24-hour notice (1-core §2)', () => {
   });
 });
 
-describe('ticket actions by status and permission (1-core §2, §4, §6)', () => {
+describe('ticket actions by status and permission (docs/product/tickets-and-inbox.md#screens-and-routes, #states-and-transitions, docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it('offers accept and transfer on pending tickets, ignore only to those allowed', () => {
     expect(ticketActions({ status: 'pending', userId: null }, agent)).toEqual(['accept', 'transfer']);
     expect(ticketActions({ status: 'pending', userId: null }, closer)).toEqual(['accept', 'transfer', 'ignore']);
@@ -90,7 +90,7 @@ describe('the existing-ticket refusal (docs/inbox-api.md)', () => {
   });
 });
 
-describe('queues and users of the dialogs (1-core §4, §6)', () => {
+describe('queues and users of the dialogs (docs/product/tickets-and-inbox.md#states-and-transitions, docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it("preselects the ticket's queue, else a single-queue user's only queue", () => {
     expect(preselectedQueue(3, [1])).toBe(3);
     expect(preselectedQueue(null, [1])).toBe(1);

@@ -1,11 +1,11 @@
 import type { Channel, ExistingTicketInfo, Ticket, TicketStatus } from '../../../shared/types';
 
-/** 1-core §9: rating emojis, 1 angry-red … 5 heart-eyes. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: rating emojis, 1 angry-red … 5 heart-eyes. */
 export const RATING_EMOJIS: Record<number, string> = { 1: '😡', 2: '😠', 3: '😐', 4: '🙂', 5: '😍' };
 
 /**
  * The emoji of a rating, or null without one. Ratings are NPS answers, 0 to 10 (issue 5; the contact
- * answers the connection's rating question): the five faces of 1-core §9 cover two points each, 9–10
+ * answers the connection's rating question): the five faces of docs/product/tickets-and-inbox.md#constants-and-limits cover two points each, 9–10
  * being the promoters' heart-eyes.
  */
 export function ratingEmoji(rating: Ticket['userRating']): string | null {
@@ -14,7 +14,7 @@ export function ratingEmoji(rating: Ticket['userRating']): string | null {
   return RATING_EMOJIS[Math.max(1, Math.ceil(rate / 2))] ?? null;
 }
 
-/** 1-core §9: two tags per ticket, then '+N'. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: two tags per ticket, then '+N'. */
 export const TAGS_SHOWN = 2;
 
 /** The tags a list item shows and how many more there are. */
@@ -22,23 +22,23 @@ export function visibleTags<T>(tags: readonly T[]): { shown: T[]; more: number }
   return { shown: tags.slice(0, TAGS_SHOWN), more: Math.max(0, tags.length - TAGS_SHOWN) };
 }
 
-/** The route parameter as a ticket uuid: a missing or 'undefined' id is no ticket (1-core §2). */
+/** The route parameter as a ticket uuid: a missing or 'undefined' id is no ticket (docs/product/tickets-and-inbox.md#screens-and-routes). */
 export function ticketUuidParam(value: string | undefined): string | null {
   if (!value || value === 'undefined' || value === 'null') return null;
   return value;
 }
 
-/** Whether the composer may send on a ticket (1-core §2: only open or group). */
+/** Whether the composer may send on a ticket (docs/product/tickets-and-inbox.md#screens-and-routes: only open or group). */
 export function canCompose(status: TicketStatus): boolean {
   return status === 'open' || status === 'group';
 }
 
-/** 1-core §2: non-WhatsApp channels show a notice about the 24-hour reply window (Meta's channels). */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: non-WhatsApp channels show a notice about the 24-hour reply window (Meta's channels). */
 export function hasReplyWindow(channel: Channel): boolean {
   return channel === 'facebook' || channel === 'instagram';
 }
 
-/** What the session user may do to tickets (1-core §6). */
+/** What the session user may do to tickets (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 export interface TicketPowers {
   userId: number;
   isAdmin: boolean;
@@ -50,7 +50,7 @@ export interface TicketPowers {
 export type TicketAction = 'accept' | 'transfer' | 'close' | 'ignore' | 'reopen' | 'return';
 
 /**
- * The actions a ticket offers by status and permission (1-core §2, §4): pending → accept, transfer, ignore;
+ * The actions a ticket offers by status and permission (docs/product/tickets-and-inbox.md#screens-and-routes, #states-and-transitions): pending → accept, transfer, ignore;
  * open → return to queue, transfer, close; group → transfer, close; lgpd → ignore; closed → reopen.
  */
 export function ticketActions(ticket: Pick<Ticket, 'status' | 'userId'>, powers: TicketPowers): TicketAction[] {
@@ -95,7 +95,7 @@ export function existingTicketOf(error: unknown): ExistingTicketInfo | null {
   }
 }
 
-/** The queue an accept should preselect: the ticket's, else the user's only queue (1-core §6). */
+/** The queue an accept should preselect: the ticket's, else the user's only queue (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 export function preselectedQueue(ticketQueueId: number | null, userQueueIds: readonly number[]): number | undefined {
   if (ticketQueueId !== null) return ticketQueueId;
   return userQueueIds.length === 1 ? userQueueIds[0] : undefined;

@@ -17,7 +17,7 @@ const base: ListQueryState = {
 const agent = { canShowAll: false, isAdmin: false };
 const admin = { canShowAll: true, isAdmin: true };
 
-describe('the lists the views ask for (1-core §2, §6)', () => {
+describe('the lists the views ask for (docs/product/tickets-and-inbox.md#screens-and-routes, docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it('has a group tab only with allowGroup', () => {
     expect(openTabsFor(false)).toEqual(['open', 'pending']);
     expect(openTabsFor(true)).toEqual(['open', 'pending', 'group']);

@@ -1,7 +1,7 @@
 import type { TicketStatus } from '../../../shared/types';
 import type { TicketListArgs } from './ticket-list';
 
-/** The list's views (1-core §2): open (with its tabs), closed (resolved), and search. */
+/** The list's views (docs/product/tickets-and-inbox.md#screens-and-routes): open (with its tabs), closed (resolved), and search. */
 export type TicketsView = 'open' | 'closed' | 'search';
 /** The tabs of the open view: assigned ('Atendendo'), pending ('Aguardando'), and groups. */
 export type OpenTab = 'open' | 'pending' | 'group';
@@ -21,14 +21,14 @@ export interface ListQueryState {
   unreadOnly: boolean;
 }
 
-/** The tabs of the open view for a user: groups only with allowGroup (1-core §6). */
+/** The tabs of the open view for a user: groups only with allowGroup (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
 export function openTabsFor(allowGroup: boolean): OpenTab[] {
   return allowGroup ? ['open', 'pending', 'group'] : ['open', 'pending'];
 }
 
 /**
  * The `GET /tickets` arguments of a view (and of a tab of the open view). showAll only counts for users
- * who may use it (1-core §6); users only for admins; status filters only in the search view. Empty
+ * who may use it (docs/product/roles-and-permissions.md#roles-in-the-inbox); users only for admins; status filters only in the search view. Empty
  * filters are left out, so equal questions share one cache entry.
  */
 export function listArgsFor(

@@ -1,7 +1,7 @@
 /**
  * The words this code writes into message bodies, for contents that carry no text of their own (a call, a
  * poll, a view-once message the linked device can't see). A body is stored once and shown as is, so it is
- * written in the product's default language (Portuguese, 1-core §1); a session may pass other texts.
+ * written in the product's default language (Portuguese, docs/product/README.md#what-the-product-is); a session may pass other texts.
  */
 export interface InboundTexts {
   voiceCall: string;

@@ -3,7 +3,7 @@ import type { StoredWhatsAppCall, StoredWhatsAppMessage } from './stored-data';
 import type { InboundTexts } from './texts';
 
 /**
- * The media types of 1-core §3 an inbound WhatsApp message becomes. `reactionMessage` is not among them: a
+ * The media types of docs/product/tickets-and-inbox.md#entities an inbound WhatsApp message becomes. `reactionMessage` is not among them: a
  * reaction is an `InboundReactionEvent` (the inbox's `applyReaction`), never a message of its own.
  */
 export type InboundMediaType =

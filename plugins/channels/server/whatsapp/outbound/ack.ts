@@ -3,7 +3,7 @@ import { proto } from '@whiskeysockets/baileys';
 
 /**
  * Baileys' message status (`proto.WebMessageInfo.Status`, in `messages.update` and on a sent message) → the
- * product's ack (1-core §4: 0 pending (clock), 1 sent, 2 delivered, 3 and 4 read (played for audio), 5 read).
+ * product's ack (docs/product/tickets-and-inbox.md#states-and-transitions: 0 pending (clock), 1 sent, 2 delivered, 3 and 4 read (played for audio), 5 read).
  *
  * | Baileys          | ack | why |
  * |------------------|-----|-----|

@@ -49,7 +49,7 @@ export interface OutboundContentOptions {
  * - a forward: `contextInfo.isForwarded` with a forwarding score of 1 (the inbox doesn't know earlier hops).
  *
  * Voice notes and their mimetype: WhatsApp's own voice notes are Ogg/Opus (`audio/ogg; codecs=opus`, Baileys'
- * default for audio), while the composer's recorder makes mp3 for WhatsApp (1-core §9). The mimetype always
+ * default for audio), while the composer's recorder makes mp3 for WhatsApp (docs/product/tickets-and-inbox.md#constants-and-limits). The mimetype always
  * names what the bytes are (`outboundMimetype`: `audio/mpeg` for mp3) — calling mp3 bytes Ogg makes every
  * receiver fail to decode them. An mp3 voice note plays on Android and WhatsApp Web; iOS plays voice notes
  * reliably only in Ogg/Opus, so a session that can transcode (ffmpeg: mono, 16 kHz, libopus) should do so

@@ -2,7 +2,7 @@ import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /**
  * The WhatsApp channel's outbound error codes with their statuses. ERR_WAPP_INVALID_CONTACT is a catalogue
- * code of 1-core §8 ("not a valid number") that the core registers with the same status; registering it here
+ * code of docs/product/tickets-and-inbox.md#errors ("not a valid number") that the core registers with the same status; registering it here
  * too keeps this folder's throws valid on their own (`defineErrors` accepts a code again with its status).
  */
 export const WHATSAPP_OUTBOUND_ERRORS = defineErrors({

@@ -65,7 +65,7 @@ const BY_EXTENSION: Record<string, string> = {
 
 /**
  * When nothing else says: the inbox's own producers per media type. `audio/mpeg` because the composer's
- * recorder makes mp3 for WhatsApp (1-core §9).
+ * recorder makes mp3 for WhatsApp (docs/product/tickets-and-inbox.md#constants-and-limits).
  */
 const BY_MEDIA_TYPE: Record<string, string> = {
   image: 'image/jpeg',

@@ -27,7 +27,7 @@ export interface AudioRecorderProps {
 }
 
 /**
- * The audio recorder (1-core §4: idle, recording with a timer, sending): MediaRecorder, mp3 through lamejs
+ * The audio recorder (docs/product/tickets-and-inbox.md#states-and-transitions: idle, recording with a timer, sending): MediaRecorder, mp3 through lamejs
  * for WhatsApp, m4a (or webm where the browser can't record m4a) otherwise, 128 kbps; recordings under
  * 10000 bytes are discarded.
  */

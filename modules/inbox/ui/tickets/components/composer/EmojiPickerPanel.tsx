@@ -2,7 +2,7 @@ import { currentLanguage, useTranslation } from '@balcao/plugin-sdk/ui';
 import { theme } from 'antd';
 import EmojiPicker from 'emoji-picker-react';
 
-/** 1-core §9: the quick row of reactions holds 6 emojis (👍 ❤️ 😂 😮 😢 🙏), then the full list. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the quick row of reactions holds 6 emojis (👍 ❤️ 😂 😮 😢 🙏), then the full list. */
 export const QUICK_REACTIONS = ['1f44d', '2764-fe0f', '1f602', '1f62e', '1f622', '1f64f'];
 
 /** The emoji dataset in the interface's language where the picker ships one (English otherwise). */

@@ -35,7 +35,7 @@ const composer = () => screen.getByLabelText('Digite uma mensagem ou "/" para re
 const typed = (text: string) => fireEvent.change(composer(), { target: { value: text } });
 const listedShortcodes = () => screen.queryAllByRole('option').map((option) => option.textContent?.split(' - ')[0] ?? '');
 
-describe("the composer's quick replies on '/' (1-core §2)", () => {
+describe("the composer's quick replies on '/' (docs/product/tickets-and-inbox.md#screens-and-routes)", () => {
   it('lists the shortcodes as they are typed, past a space while a shortcode of several words matches, and puts the chosen message in', async () => {
     const calls = await renderComposer();
     typed('/bo');

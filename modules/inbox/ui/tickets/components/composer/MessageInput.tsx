@@ -47,7 +47,7 @@ export interface MessageInputProps {
 }
 
 /**
- * The composer (1-core §2): text (Enter sends, Shift+Enter breaks the line), emoji, attachments with a
+ * The composer (docs/product/tickets-and-inbox.md#screens-and-routes): text (Enter sends, Shift+Enter breaks the line), emoji, attachments with a
  * preview and caption, camera, contact card, audio recorder, '/' quick replies, private and signature
  * toggles, the reply bar. Disabled unless the ticket is open or a group.
  */

@@ -13,7 +13,7 @@ export interface QuickRepliesPanelProps {
   onHover(index: number): void;
 }
 
-/** The quick replies matching the typed shortcode (1-core §2), each cut to 90 characters. */
+/** The quick replies matching the typed shortcode (docs/product/tickets-and-inbox.md#screens-and-routes), each cut to 90 characters. */
 export function QuickRepliesPanel({ items, loading, activeIndex, onPick, onHover }: QuickRepliesPanelProps) {
   const { t } = useTranslation('inbox');
   const { token } = theme.useToken();

@@ -4,7 +4,7 @@ import { AUDIO_BITRATE_KBPS, floatTo16BitPcm } from '../../logic/audio';
 const MP3_BLOCK = 1152;
 
 /**
- * Re-encodes a recording (webm/opus, mp4…) as a mono mp3 at 128 kbps (1-core §9, WhatsApp). lamejs is
+ * Re-encodes a recording (webm/opus, mp4…) as a mono mp3 at 128 kbps (docs/product/tickets-and-inbox.md#constants-and-limits, WhatsApp). lamejs is
  * fetched on first use, so the composer stays light until someone records for WhatsApp.
  */
 export async function encodeMp3(recording: Blob): Promise<Blob> {

@@ -10,7 +10,7 @@ import { ContactTagsEditor } from './ContactTagsEditor';
 import { KanbanLaneSelect } from './KanbanLaneSelect';
 import { TicketNotes } from './TicketNotes';
 
-/** 1-core §2: the contact drawer is 320 px wide. */
+/** docs/product/tickets-and-inbox.md#screens-and-routes: the contact drawer is 320 px wide. */
 export const CONTACT_DRAWER_WIDTH = 320;
 
 /** Props of the drawer. */
@@ -20,7 +20,7 @@ export interface ContactDrawerProps {
   onClose(): void;
 }
 
-/** The contact drawer of the ticket view (1-core §2): details, extra fields, kanban lane, tags and notes. */
+/** The contact drawer of the ticket view (docs/product/tickets-and-inbox.md#screens-and-routes): details, extra fields, kanban lane, tags and notes. */
 export function ContactDrawer({ ticket, open, onClose }: ContactDrawerProps) {
   const { t } = useTranslation('inbox');
   const kanban = usePlanFlag('useKanban');

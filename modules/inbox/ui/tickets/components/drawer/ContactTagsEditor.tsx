@@ -6,7 +6,7 @@ import { useListTagsQuery, useSyncContactTagsMutation } from '../../../directory
 import { isNewTagNameValid, tagsToSync } from '../../logic/contact-tags';
 
 /**
- * The contact's tags (1-core §2, §5): pick existing ones or type new ones (at least 3 characters, else
+ * The contact's tags (docs/product/tickets-and-inbox.md#screens-and-routes, #validation): pick existing ones or type new ones (at least 3 characters, else
  * 'Tag muito curta!'); every change syncs the contact's whole set (`POST /tags/sync`).
  */
 export function ContactTagsEditor({ contact }: { contact: Contact }) {

@@ -6,7 +6,7 @@ import { useListTagsQuery } from '../../../directory/api/tags';
 import { useAddTicketTagMutation, useClearTicketLanesMutation } from '../../api/ticket-tags';
 
 /**
- * The ticket's kanban lane (1-core §2 contact drawer: kanban tag): one of the company's lane tags, or none.
+ * The ticket's kanban lane (docs/product/tickets-and-inbox.md#screens-and-routes contact drawer: kanban tag): one of the company's lane tags, or none.
  * Moving takes the ticket out of its lanes first, then into the chosen one.
  */
 export function KanbanLaneSelect({ ticket }: { ticket: Ticket }) {

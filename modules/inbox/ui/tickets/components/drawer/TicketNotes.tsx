@@ -6,10 +6,10 @@ import type { Ticket } from '../../../../shared/types';
 import { useAddNoteMutation, useDeleteNoteMutation, useListNotesQuery } from '../../api/notes';
 import { formatDayTime } from '../../logic/format';
 
-/** 1-core §5: a ticket note needs at least 2 characters. */
+/** docs/product/tickets-and-inbox.md#validation: a ticket note needs at least 2 characters. */
 export const MIN_NOTE_LENGTH = 2;
 
-/** The notes of the ticket's contact (1-core §2 contact drawer): the list, and a new note of 2+ characters. */
+/** The notes of the ticket's contact (docs/product/tickets-and-inbox.md#screens-and-routes contact drawer): the list, and a new note of 2+ characters. */
 export function TicketNotes({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation('inbox');
   const { token } = theme.useToken();

@@ -5,8 +5,8 @@ import type { TicketStatus } from '../../../../shared/types';
 import { useCloseAllTicketsMutation } from '../../api/tickets';
 
 /**
- * Close all (1-core §4, tickets-manager:closeAll): closes every ticket of the open tab's status in the
- * chosen queues, after a confirmation. Failures are only logged (1-core §8 gives them no wording).
+ * Close all (docs/product/tickets-and-inbox.md#states-and-transitions, tickets-manager:closeAll): closes every ticket of the open tab's status in the
+ * chosen queues, after a confirmation. Failures are only logged (docs/product/tickets-and-inbox.md#errors gives them no wording).
  */
 export function CloseAllButton({ status, queueIds }: { status: TicketStatus | null; queueIds: number[] }) {
   const { t } = useTranslation('inbox');

@@ -16,7 +16,7 @@ const ICONS: Record<TicketAction, ReactNode> = {
   return: <UndoOutlined />,
 };
 
-/** The quick buttons of a list item (1-core §2): accept, transfer, close, ignore, reopen, by status and permission. */
+/** The quick buttons of a list item (docs/product/tickets-and-inbox.md#screens-and-routes): accept, transfer, close, ignore, reopen, by status and permission. */
 export function TicketItemActions({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation('inbox');
   const viewer = useViewer();

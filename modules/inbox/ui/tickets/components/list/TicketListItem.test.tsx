@@ -51,7 +51,7 @@ function renderItem(ui: ReactNode) {
   );
 }
 
-describe('a ticket of the list (1-core §2)', () => {
+describe('a ticket of the list (docs/product/tickets-and-inbox.md#screens-and-routes)', () => {
   beforeAll(async () => {
     await registerTranslations('inbox', ticketsLocales);
   });

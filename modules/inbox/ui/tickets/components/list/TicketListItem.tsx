@@ -10,7 +10,7 @@ import { ChannelIcon } from '../ChannelIcon';
 import { ContactAvatar } from '../ContactAvatar';
 import { TicketItemActions } from './TicketItemActions';
 
-/** 1-core §9: previews are cut to 40 characters, names to 60. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: previews are cut to 40 characters, names to 60. */
 const PREVIEW_MAX = 40;
 const NAME_MAX = 60;
 
@@ -18,12 +18,12 @@ const NAME_MAX = 60;
 export interface TicketListItemProps {
   ticket: Ticket;
   selected: boolean;
-  /** Admins see the assigned user's tag (1-core §6). */
+  /** Admins see the assigned user's tag (docs/product/roles-and-permissions.md#roles-in-the-inbox). */
   showUser: boolean;
 }
 
 /**
- * One ticket of the list (1-core §2): picture and name, last message, channel, queue chip, assigned user,
+ * One ticket of the list (docs/product/tickets-and-inbox.md#screens-and-routes): picture and name, last message, channel, queue chip, assigned user,
  * two tags and '+N', unread count, time, rating emoji, and the quick buttons.
  */
 export const TicketListItem = memo(function TicketListItem({ ticket, selected, showUser }: TicketListItemProps) {

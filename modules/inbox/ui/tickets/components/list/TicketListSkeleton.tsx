@@ -1,6 +1,6 @@
 import { Flex, Skeleton } from 'antd';
 
-/** What the list shows while its first page loads (1-core §2). */
+/** What the list shows while its first page loads (docs/product/tickets-and-inbox.md#screens-and-routes). */
 export function TicketListSkeleton({ rows = 6 }: { rows?: number }) {
   return (
     <Flex vertical gap={16} style={{ padding: 12 }} data-testid="tickets-skeleton">

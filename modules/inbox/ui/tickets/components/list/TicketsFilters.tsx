@@ -6,7 +6,7 @@ import { useListTagsQuery } from '../../../directory/api/tags';
 import { useConnections, useListQueuesQuery, useListUsersQuery } from '../../api/queues-users';
 import { useViewer } from '../../hooks/useViewer';
 
-/** The list filters of 1-core §2. */
+/** The list filters of docs/product/tickets-and-inbox.md#screens-and-routes. */
 export interface TicketFilters {
   tags: number[];
   users: number[];
@@ -36,7 +36,7 @@ export interface TicketsFiltersProps {
 }
 
 /**
- * The filter panel (1-core §2, §6): tags, users (admins only), status (search view), connections, queues,
+ * The filter panel (docs/product/tickets-and-inbox.md#screens-and-routes, docs/product/roles-and-permissions.md#roles-in-the-inbox): tags, users (admins only), status (search view), connections, queues,
  * show all (tickets-manager:showall) and unread only. Its lists load only once it is opened.
  */
 export function TicketsFilters({ value, onChange, searchView }: TicketsFiltersProps) {

@@ -85,7 +85,7 @@ function SwitchingList() {
   );
 }
 
-describe('the tickets list while a new question loads (1-core §2: a skeleton while loading)', () => {
+describe('the tickets list while a new question loads (docs/product/tickets-and-inbox.md#screens-and-routes: a skeleton while loading)', () => {
   it("shows the skeleton, not the previous question's tickets, until the new answer comes", async () => {
     let answerSearch: () => void = () => {};
     const searchAnswered = new Promise<void>((resolve) => {

@@ -19,7 +19,7 @@ export interface TicketsListProps {
  * One ticket list (a tab or a view): a skeleton while the first page loads, an empty state, infinite
  * scroll, and the `joinTickets` room of its status while on screen. Only the list's own answer is shown:
  * when its question changes (a filter, a search, the closed view turned into the search view) the skeleton
- * shows until the new answer comes, never the previous question's tickets (1-core §2).
+ * shows until the new answer comes, never the previous question's tickets (docs/product/tickets-and-inbox.md#screens-and-routes).
  */
 export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
   const { t } = useTranslation('inbox');
@@ -35,7 +35,7 @@ export function TicketsList({ args, selectedUuid, active }: TicketsListProps) {
     return joinSocketRoom(CLIENT_EVENTS.joinTickets, CLIENT_EVENTS.leaveTickets, status);
   }, [active, status]);
 
-  // 1-core §9: the next page loads within 100 px of the bottom (and at once when a page doesn't fill the list)
+  // docs/product/tickets-and-inbox.md#constants-and-limits: the next page loads within 100 px of the bottom (and at once when a page doesn't fill the list)
   const list = useLoadMoreOnScroll<HTMLDivElement>({
     hasMore: hasNextPage,
     loading: isFetchingNextPage,

@@ -29,7 +29,7 @@ function TabLabel({ label, args }: { label: string; args: TicketListArgs }) {
 }
 
 /**
- * The ticket list panel (1-core §2): search with 'search in messages', the filter toggle, new ticket and
+ * The ticket list panel (docs/product/tickets-and-inbox.md#screens-and-routes): search with 'search in messages', the filter toggle, new ticket and
  * close-all buttons; views open (tabs Atendendo / Aguardando / Grupos with counts), closed and search.
  * Changing tab goes to /tickets.
  */

@@ -15,7 +15,7 @@ function DoubleCheck({ color }: { color: string }) {
 }
 
 /**
- * The delivery mark of an own message (1-core §4): 0 pending (clock), 1 sent (one check), 2 delivered (two
+ * The delivery mark of an own message (docs/product/tickets-and-inbox.md#states-and-transitions): 0 pending (clock), 1 sent (one check), 2 delivered (two
  * grey checks), 3 to 5 read or played (two blue checks); a failed delivery shows a red mark.
  */
 export function AckIcon({ message }: { message: Pick<Message, 'ack' | 'sendStatus'> }) {

@@ -3,7 +3,7 @@ import { Button, Flex } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { isIOSDevice, nextPlaybackRate, playableAudioUrl, readPlaybackRate, storePlaybackRate } from '../../logic/audio';
 
-/** An audio message (1-core §9): the player with a rate button cycling 0.5×, 1×, 1.5×, 2×, kept on this device. */
+/** An audio message (docs/product/tickets-and-inbox.md#constants-and-limits): the player with a rate button cycling 0.5×, 1×, 1.5×, 2×, kept on this device. */
 export function AudioPlayer({ url }: { url: string }) {
   const { t } = useTranslation('inbox');
   const audioRef = useRef<HTMLAudioElement>(null);

@@ -5,7 +5,7 @@ import type { Message } from '../../../../shared/types';
 import { useEditMessageMutation } from '../../api/messages';
 import { isSendableText } from '../../logic/outgoing';
 
-/** Editing an own text message (1-core §4, within 15 minutes; the server has the last word). */
+/** Editing an own text message (docs/product/tickets-and-inbox.md#states-and-transitions, within 15 minutes; the server has the last word). */
 export function EditMessageModal({
   message,
   ticketUuid,

@@ -29,7 +29,7 @@ export interface MessageBubbleProps {
 }
 
 /**
- * One message (1-core §2, §4): own messages at the right, private notes set apart, the quoted message,
+ * One message (docs/product/tickets-and-inbox.md#screens-and-routes, #states-and-transitions): own messages at the right, private notes set apart, the quoted message,
  * the content by media type, forwarded / edited / deleted marks, time and ack, reactions, the menu, and
  * a retry button on a failed delivery.
  */

@@ -84,7 +84,7 @@ function isCaption(message: Message): boolean {
 }
 
 /**
- * The content of a message by its media type (1-core §3): image, audio (player with rate), video,
+ * The content of a message by its media type (docs/product/tickets-and-inbox.md#entities): image, audio (player with rate), video,
  * document, location, contact card, ad preview, call log, template, or text.
  */
 export function MessageMedia({ message }: { message: Message }) {

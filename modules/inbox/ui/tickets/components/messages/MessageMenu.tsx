@@ -2,7 +2,7 @@ import { DeleteOutlined, DownOutlined, EditOutlined, EnterOutlined, ForwardOutli
 import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Dropdown, type MenuProps } from 'antd';
 
-/** What a message's menu offers (1-core §4). */
+/** What a message's menu offers (docs/product/tickets-and-inbox.md#states-and-transitions). */
 export interface MessageMenuOptions {
   canReply: boolean;
   canReact: boolean;

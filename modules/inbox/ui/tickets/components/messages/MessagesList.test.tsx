@@ -44,7 +44,7 @@ async function renderConversation() {
 const pagesAsked = (calls: ReturnType<typeof serveApi>) =>
   calls.filter((call) => call.path === `/messages/${ticket.uuid}`).map((call) => call.query.get('pageNumber'));
 
-describe('the conversation pages upward (1-core §2, §9)', () => {
+describe('the conversation pages upward (docs/product/tickets-and-inbox.md#screens-and-routes, #constants-and-limits)', () => {
   it('loads older pages at once when the latest page does not fill the list (nothing to scroll up with)', async () => {
     layOut({ clientHeight: 2400, scrollHeight: 2000 });
     const calls = serveTwoPages();

@@ -19,7 +19,7 @@ import { MessageBubble } from './MessageBubble';
 import type { MessageMenuAction } from './MessageMenu';
 import { MessagesSkeleton } from './MessagesSkeleton';
 
-/** 1-core §9: older messages load within 50 px of the top. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: older messages load within 50 px of the top. */
 export const MESSAGES_TOP_THRESHOLD_PX = 50;
 /** How close to the bottom the list keeps following new messages. */
 const FOLLOW_THRESHOLD_PX = 150;
@@ -31,7 +31,7 @@ export interface MessagesListProps {
 }
 
 /**
- * The conversation (1-core §2): paged upward (older pages within 50 px of the top, the reading position
+ * The conversation (docs/product/tickets-and-inbox.md#screens-and-routes): paged upward (older pages within 50 px of the top, the reading position
  * kept), day separators with 'HOJE', the message menu (reply, react, forward, edit, delete), forward
  * selection, retries of failed sends, and 'Diga olá para seu novo contato!' when empty.
  */

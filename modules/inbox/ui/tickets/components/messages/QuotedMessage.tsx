@@ -14,7 +14,7 @@ export function quotedSummary(
   return text;
 }
 
-/** The quoted message above a reply (1-core §4), with who wrote it. */
+/** The quoted message above a reply (docs/product/tickets-and-inbox.md#states-and-transitions), with who wrote it. */
 export function QuotedMessage({ quoted, contactName }: { quoted: Omit<Message, 'quotedMsg'>; contactName: string }) {
   const { t } = useTranslation('inbox');
   const { token } = theme.useToken();

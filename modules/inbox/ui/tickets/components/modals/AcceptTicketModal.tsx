@@ -16,7 +16,7 @@ export interface AcceptTicketModalProps {
 }
 
 /**
- * Accepting a ticket without a queue (1-core §4): the user picks one of their queues (their only queue
+ * Accepting a ticket without a queue (docs/product/tickets-and-inbox.md#states-and-transitions): the user picks one of their queues (their only queue
  * preselected), then the ticket opens with them.
  */
 export function AcceptTicketModal({ ticket, onClose, onAccepted }: AcceptTicketModalProps) {

@@ -3,7 +3,7 @@ import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Alert, Button, Flex, Modal } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 
-/** The camera dialog (1-core §2): a live picture from getUserMedia, captured as a JPEG file. */
+/** The camera dialog (docs/product/tickets-and-inbox.md#screens-and-routes): a live picture from getUserMedia, captured as a JPEG file. */
 export function CameraModal({ open, onClose, onCapture }: { open: boolean; onClose(): void; onCapture(file: File): void }) {
   const { t } = useTranslation('inbox');
   const videoRef = useRef<HTMLVideoElement>(null);

@@ -10,7 +10,7 @@ export interface CloseTicketModalProps {
   onResolve(ticket: Ticket, sendFarewellMessage: boolean): void;
 }
 
-/** Resolving a ticket (1-core §4): close it with or without the farewell message. */
+/** Resolving a ticket (docs/product/tickets-and-inbox.md#states-and-transitions): close it with or without the farewell message. */
 export function CloseTicketModal({ ticket, busy, onClose, onResolve }: CloseTicketModalProps) {
   const { t } = useTranslation('inbox');
   return (

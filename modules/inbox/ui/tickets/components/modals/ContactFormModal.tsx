@@ -25,7 +25,7 @@ export interface ContactFormModalProps {
 }
 
 /**
- * The contact dialog of the ticket area (1-core §5): name 2 to 50 characters, number 8 to 50 digits, a valid
+ * The contact dialog of the ticket area (docs/product/tickets-and-inbox.md#validation): name 2 to 50 characters, number 8 to 50 digits, a valid
  * e-mail, and extra fields. A number masked for LGPD can't be edited and is sent back as shown (the server
  * keeps the stored one); a contact stored without a number (webchat, Instagram, Facebook) may keep none.
  */

@@ -5,7 +5,7 @@ import type { Contact } from '../../../../shared/types';
 import { useListContactsQuery } from '../../../directory/api/contacts';
 import { useDebouncedValue } from '../../hooks/useDebouncedValue';
 
-/** 1-core §5: contact searches start at 3 characters, after a 500 ms pause. */
+/** docs/product/tickets-and-inbox.md#validation: contact searches start at 3 characters, after a 500 ms pause. */
 export const MIN_CONTACT_SEARCH = 3;
 
 /** Props of the contact picker. */

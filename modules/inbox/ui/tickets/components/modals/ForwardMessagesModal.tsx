@@ -22,8 +22,8 @@ export interface ForwardMessagesModalProps {
 }
 
 /**
- * Forwarding selected messages to a contact (1-core §4), one call per message with a 900 ms pause between
- * them (1-core §9) so the channel keeps their order.
+ * Forwarding selected messages to a contact (docs/product/tickets-and-inbox.md#states-and-transitions), one call per message with a 900 ms pause between
+ * them (docs/product/tickets-and-inbox.md#constants-and-limits) so the channel keeps their order.
  */
 export function ForwardMessagesModal({ open, messageIds, signMessage, onClose, onForwarded }: ForwardMessagesModalProps) {
   const { t } = useTranslation('inbox');

@@ -50,7 +50,7 @@ function FilePreview({ file, onRemove, removeLabel }: { file: File; onRemove(): 
   );
 }
 
-/** What will be sent before it is (1-core §2 media preview): the files, up to 10, and one caption. */
+/** What will be sent before it is (docs/product/tickets-and-inbox.md#screens-and-routes media preview): the files, up to 10, and one caption. */
 export function MediaPreviewModal({ files, initialCaption = '', sending, onRemove, onCancel, onSend }: MediaPreviewModalProps) {
   const { t } = useTranslation('inbox');
   const [caption, setCaption] = useState(initialCaption);

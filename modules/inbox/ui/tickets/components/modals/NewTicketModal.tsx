@@ -30,7 +30,7 @@ export interface NewTicketModalProps {
 }
 
 /**
- * A new ticket (1-core §4, §5): a contact with a number (search from the third character, or a new one),
+ * A new ticket (docs/product/tickets-and-inbox.md#states-and-transitions, #validation): a contact with a number (search from the third character, or a new one),
  * a queue ('Selecione uma fila'; a single-queue user's preselected) and a connection when the company has
  * any. An existing ticket of the contact opens when it is the user's own; another user's is named.
  */

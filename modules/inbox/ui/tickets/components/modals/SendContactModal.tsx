@@ -5,7 +5,7 @@ import type { Contact } from '../../../../shared/types';
 import type { VCardContact } from '../../logic/outgoing';
 import { ContactSearchSelect } from './ContactSearchSelect';
 
-/** Sending a contact card (vCard, 1-core §2): pick a contact with a number. */
+/** Sending a contact card (vCard, docs/product/tickets-and-inbox.md#screens-and-routes): pick a contact with a number. */
 export function SendContactModal({
   open,
   onClose,

@@ -9,7 +9,7 @@ export interface TicketHolder {
   queueName: string | null;
 }
 
-/** The info dialog naming the user and queue that hold a ticket (1-core §4). */
+/** The info dialog naming the user and queue that hold a ticket (docs/product/tickets-and-inbox.md#states-and-transitions). */
 export function TicketHolderDialog({ holder, onClose }: { holder: TicketHolder | null; onClose(): void }) {
   const { t } = useTranslation('inbox');
   const user = holder?.userName ?? t('tickets.holder.nobody');

@@ -5,7 +5,7 @@ import { useGetTicketLogQuery } from '../../api/tickets';
 import { useElapsed } from '../../hooks/useDebouncedValue';
 import { formatDayTime } from '../../logic/format';
 
-/** 1-core §9: the ticket log loads 500 ms after the dialog opens. */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the ticket log loads 500 ms after the dialog opens. */
 const LOG_DELAY_MS = 500;
 
 const LOG_COLORS: Partial<Record<TicketLog['type'], string>> = {
@@ -18,7 +18,7 @@ const LOG_COLORS: Partial<Record<TicketLog['type'], string>> = {
   pending: 'gold',
 };
 
-/** The ticket's history (1-core §3 ticket log entry), newest first. */
+/** The ticket's history (docs/product/tickets-and-inbox.md#entities ticket log entry), newest first. */
 export function TicketLogModal({ ticket, onClose }: { ticket: Ticket | null; onClose(): void }) {
   const { t } = useTranslation('inbox');
   const ready = useElapsed(LOG_DELAY_MS, ticket?.id);

@@ -20,7 +20,7 @@ export interface TransferTicketModalProps {
 }
 
 /**
- * Transfer (1-core §4): a queue is required; a user of that queue is optional (with one the ticket opens
+ * Transfer (docs/product/tickets-and-inbox.md#states-and-transitions): a queue is required; a user of that queue is optional (with one the ticket opens
  * with them, without one it waits in the queue); an optional message goes to the contact.
  */
 export function TransferTicketModal({ ticket, onClose, onTransferred }: TransferTicketModalProps) {

@@ -36,7 +36,7 @@ function useWatchedTicket(): RefObject<string | null> {
   return watched;
 }
 
-/** The unread tickets of the user's own lists, live (1-core §6: theirs, and unassigned in their queues). */
+/** The unread tickets of the user's own lists, live (docs/product/roles-and-permissions.md#roles-in-the-inbox: theirs, and unassigned in their queues). */
 function useUnreadTickets(allowGroup: boolean): { tickets: Ticket[]; count: number } {
   const open = useListTicketsInfiniteQuery(UNREAD_OPEN);
   const pending = useListTicketsInfiniteQuery(UNREAD_PENDING);
@@ -65,7 +65,7 @@ function NotificationsBell({ user }: { user: SessionUser }) {
   useEffect(() => joinSocketRoom(CLIENT_EVENTS.joinNotification, CLIENT_EVENTS.leaveNotification), []);
   useEffect(() => askNotificationPermission(), []);
 
-  // the tab title carries the number of unread tickets (1-core §9)
+  // the tab title carries the number of unread tickets (docs/product/tickets-and-inbox.md#constants-and-limits)
   useEffect(() => setTitleBadge(unreadMark(count)), [count]);
   useEffect(() => () => setTitleBadge(''), []);
 
@@ -155,7 +155,7 @@ function NotificationsBell({ user }: { user: SessionUser }) {
 }
 
 /**
- * The notification bell of the top bar (1-core §2, §6, §9): unread tickets of the user's lists, the tab
+ * The notification bell of the top bar (docs/product/tickets-and-inbox.md#screens-and-routes, docs/product/roles-and-permissions.md#roles-in-the-inbox, docs/product/tickets-and-inbox.md#constants-and-limits): unread tickets of the user's lists, the tab
  * title with their number, and a browser notification with sound for each new message of a ticket
  * assigned to the user or unassigned in their queues (pending ones with showNotificationPending).
  */

@@ -1,7 +1,7 @@
 import { readVolume } from '@balcao/plugin-sdk/ui';
 
 /**
- * A short two-tone chime through Web Audio at the user's volume (1-core §9 volume preference): no sound
+ * A short two-tone chime through Web Audio at the user's volume (docs/product/tickets-and-inbox.md#constants-and-limits volume preference): no sound
  * file to download, and silent at volume 0.
  */
 export function playNotificationSound(volume: number = readVolume()): void {
@@ -38,7 +38,7 @@ export interface BrowserNotice {
   onClick(): void;
 }
 
-/** Shows a browser notification when allowed; browsers without support only log it (1-core §8). */
+/** Shows a browser notification when allowed; browsers without support only log it (docs/product/tickets-and-inbox.md#errors). */
 export function showBrowserNotification(notice: BrowserNotice): void {
   if (typeof globalThis.Notification === 'undefined') {
     console.log('This browser does not support desktop notifications');

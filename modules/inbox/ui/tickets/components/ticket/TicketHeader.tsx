@@ -47,7 +47,7 @@ export interface TicketHeaderProps {
 }
 
 /**
- * The ticket's header (1-core §2): back to /tickets, the contact (opens the drawer), who holds it, and the
+ * The ticket's header (docs/product/tickets-and-inbox.md#screens-and-routes): back to /tickets, the contact (opens the drawer), who holds it, and the
  * actions — accept, resolve, return to queue, transfer, reopen; in the menu the log, PDF export, the bot
  * and integration toggles, and delete (ticket-options:deleteTicket).
  */

@@ -21,7 +21,7 @@ import { MessagesList } from '../messages/MessagesList';
 import { TicketHeader } from './TicketHeader';
 import { VisitorTypingLine } from './VisitorTypingLine';
 
-/** 1-core §9: the ticket loads 500 ms after it is chosen (quick clicks through the list cost no calls). */
+/** docs/product/tickets-and-inbox.md#constants-and-limits: the ticket loads 500 ms after it is chosen (quick clicks through the list cost no calls). */
 export const TICKET_LOAD_DELAY_MS = 500;
 
 function TicketViewSkeleton() {
@@ -34,7 +34,7 @@ function TicketViewSkeleton() {
 }
 
 /**
- * The open ticket (1-core §2): header, conversation, the 24-hour notice of Meta channels, composer (files
+ * The open ticket (docs/product/tickets-and-inbox.md#screens-and-routes): header, conversation, the 24-hour notice of Meta channels, composer (files
  * may be dropped anywhere on the view) and the contact drawer. A failed load, or the ticket being deleted
  * or leaving the user's sight, returns to /tickets. Joins the ticket's `joinChatBox` room while open.
  */
@@ -90,7 +90,7 @@ export function TicketView({ uuid, narrow }: { uuid: string; narrow: boolean }) 
   };
 
   return (
-    // the whole view takes dropped files (1-core §2 file drop): a drop zone, not a control
+    // the whole view takes dropped files (docs/product/tickets-and-inbox.md#screens-and-routes file drop): a drop zone, not a control
     <section
       aria-label={ticket.contact.name}
       onDragOver={onDragOver}

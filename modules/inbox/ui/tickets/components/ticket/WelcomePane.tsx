@@ -2,7 +2,7 @@ import { MessageOutlined } from '@ant-design/icons';
 import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Result } from 'antd';
 
-/** What the right side shows with no ticket open (1-core §2 welcome message). */
+/** What the right side shows with no ticket open (docs/product/tickets-and-inbox.md#screens-and-routes welcome message). */
 export function WelcomePane() {
   const { t } = useTranslation('inbox');
   return (

@@ -24,7 +24,7 @@ export function transcriptLine(message: Message, contactName: string, labels: Pd
 }
 
 /**
- * Writes the loaded conversation as a PDF transcript and downloads it (1-core §2 export as PDF). jsPDF is
+ * Writes the loaded conversation as a PDF transcript and downloads it (docs/product/tickets-and-inbox.md#screens-and-routes export as PDF). jsPDF is
  * fetched on first use only.
  */
 export async function exportTicketPdf(ticket: Ticket, messages: readonly Message[], labels: PdfLabels): Promise<void> {
