@@ -7,7 +7,7 @@
  *   cards (with contact, owner, tags and lane) and the 21 lanes' counts, as the company's admin: one
  *   board load at a time (target p95 ≤ 50 ms), then 8 at once (throughput);
  * - `GET /ticket/kanban?lane=…&offset=20&limit=50`, the page a lane loads as it scrolls;
- * - `GET /ticket/kanban` without paging: the whole board, 5,000 cards, the spec's answer;
+ * - `GET /ticket/kanban` without paging: the whole board, 5,000 cards, the documented answer;
  * - `GET /tag/kanban` (the lanes with their ticket counts), 8 at once;
  * - `GET /kanban-embed/:key/board?perLane=20` (what the embedded widget loads, from an allowed origin);
  * - the board in chromium (the built shell and remote): time from navigation to the 5,000 cards' lanes,

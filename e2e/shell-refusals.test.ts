@@ -49,7 +49,7 @@ async function centres(page: Page, selector: string): Promise<{ element: number;
 }
 
 describe('refused pages', () => {
-  it("a page outside the company's plan: the spec's toast at the top centre, then the start page after 1 s", async () => {
+  it("a page outside the company's plan: the documented toast at the top centre, then the start page after 1 s", async () => {
     const { page } = await signedIn('agent@lite.test');
     await page.goto(`${baseUrl}/Kanban`);
     const started = Date.now();

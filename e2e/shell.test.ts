@@ -71,7 +71,7 @@ describe('login and the app frame', () => {
     await page.getByRole('tab', { name: /Atendendo/ }).waitFor();
     await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     await page.getByText('v4.2.0').waitFor();
-    // a route of the spec whose feature isn't installed says so instead of "page not found"
+    // a documented route whose feature isn't installed says so instead of "page not found"
     // (/files: no feature serves it yet, and no plan flag gates it)
     await page.goto(`${baseUrl}/files`);
     await page.getByText('Recurso indisponível').waitFor();

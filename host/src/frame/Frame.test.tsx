@@ -68,7 +68,7 @@ describe('the app frame', () => {
     expect(screen.getByRole('heading', { name: 'Hello page' })).toBeTruthy();
   });
 
-  it('says a route of the spec whose feature is not installed is unavailable, and offers the first page of the menu', () => {
+  it('says a documented route whose feature is not installed is unavailable, and offers the first page of the menu', () => {
     renderFrame('/tickets');
     expect(screen.getByText('Recurso indisponível')).toBeTruthy();
     expect(screen.queryByText('Página não encontrada')).toBeNull();
@@ -76,7 +76,7 @@ describe('the app frame', () => {
     expect(screen.getByRole('heading', { name: 'Hello page' })).toBeTruthy();
   });
 
-  it('keeps "page not found" for addresses outside the spec, and no home button when nothing is installed', () => {
+  it('keeps "page not found" for undocumented addresses, and no home button when nothing is installed', () => {
     const { unmount } = renderFrame('/tickets/0b8f/whatever/else');
     expect(screen.getByText('Página não encontrada')).toBeTruthy();
     unmount();

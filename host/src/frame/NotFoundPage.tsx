@@ -28,7 +28,7 @@ export function NotFoundPage({ home = '/' }: { home?: HomePath }) {
 }
 
 /**
- * The frame's page for a route of the spec (/tickets, /reports, …) whose feature is not installed: it says
+ * The frame's page for a documented route (/tickets, /reports, …) whose feature is not installed: it says
  * so, instead of "page not found". (A route outside the company's plan is `PlanRefusedPage`'s.)
  */
 export function FeatureUnavailablePage({ home }: { home: HomePath }) {
@@ -39,7 +39,7 @@ export function FeatureUnavailablePage({ home }: { home: HomePath }) {
 }
 
 /**
- * A route of the spec that the company's plan doesn't include (/Kanban without useKanban, …): the spec's
+ * A documented route that the company's plan doesn't include (/Kanban without useKanban, …): the documented
  * toast "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando." and home
  * after 1 second (docs/product/automation.md#errors). The page stays blank meanwhile: there is nothing of it to show.
  */

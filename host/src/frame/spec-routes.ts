@@ -2,7 +2,7 @@ import type { PlanFlag } from '@balcao/plugin-sdk/ui';
 
 /**
  * The private routes of docs/product/tickets-and-inbox.md#screens-and-routes and docs/product/automation.md#screens-and-routes that features serve (/financeiro-aberto is the
- * shell's own). The campaign routes are listed whatever the spec's local `cshow` flag says (the campaigns
+ * shell's own). The campaign routes are listed whatever the documented local `cshow` flag says (the campaigns
  * plugin shows them to every plan with useCampaigns: docs/campaigns.md).
  */
 export const SPEC_PRIVATE_ROUTES: readonly string[] = [
@@ -44,9 +44,9 @@ export const SPEC_PRIVATE_ROUTES: readonly string[] = [
 ];
 
 /**
- * The plan flag each plan-gated route of the spec needs (docs/product/tickets-and-inbox.md#screens-and-routes menu, docs/product/administration.md#tags-and-kanban,
+ * The plan flag each documented plan-gated route needs (docs/product/tickets-and-inbox.md#screens-and-routes menu, docs/product/administration.md#tags-and-kanban,
  * docs/product/automation.md#screens-and-routes and #errors). A company whose plan lacks it is refused the page with the
- * spec's toast and sent home after 1 second, whether or not the feature is installed.
+ * documented toast and sent home after 1 second, whether or not the feature is installed.
  */
 export const SPEC_ROUTE_PLAN_FLAGS: Readonly<Record<string, PlanFlag>> = {
   '/kanban': 'useKanban',
@@ -65,13 +65,13 @@ export const SPEC_ROUTE_PLAN_FLAGS: Readonly<Record<string, PlanFlag>> = {
   '/flowbuilder/:id?': 'useIntegrations',
 };
 
-/** The plan flag a spec route needs, or null (paths compare case-insensitively). */
+/** The plan flag a documented route needs, or null (paths compare case-insensitively). */
 export function planFlagOf(path: string): PlanFlag | null {
   return SPEC_ROUTE_PLAN_FLAGS[path.toLowerCase()] ?? null;
 }
 
 /**
- * The spec's routes that no installed (or, for plugins, allowed) feature declares: the frame shows a
+ * The documented routes that no installed (or, for plugins, allowed) feature declares: the frame shows a
  * "feature unavailable" page there instead of "page not found". Paths compare case-insensitively, as the
  * router matches them. A feature declaring a route of its own still wins: its routes come first.
  */

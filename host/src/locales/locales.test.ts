@@ -32,7 +32,7 @@ describe("the shell's translations", () => {
     }
   });
 
-  it("use the spec's own words where the spec gives them", () => {
+  it('use the documented words where docs/product gives them', () => {
     expect(pt.session.takenOver).toBe('Sua conta foi acessada em outro computador.');
     expect(pt.reset.emailNotFound).toBe('Email não encontrado');
     expect(pt.validation.passwordMismatch).toBe('As senhas não correspondem');

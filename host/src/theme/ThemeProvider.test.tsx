@@ -12,7 +12,7 @@ function Colours() {
 }
 
 describe('the theme', () => {
-  it("gives links and info icons the theme's primary colour (the spec's #0000FF in light), not antd's default blue", () => {
+  it("gives links and info icons the theme's primary colour (the documented #0000FF in light), not antd's default blue", () => {
     serveApi();
     const { unmount } = render(
       <Provider store={store}>

@@ -260,7 +260,7 @@ export type AppMessageEvent =
 
 export type ContactEvent = { action: 'update'; contact: Contact } | { action: 'delete'; contactId: number };
 
-/** `company{id}-tag` (the spec writes this one without a hyphen). */
+/** `company{id}-tag` (docs/product writes this one without a hyphen). */
 export type TagEvent = { action: 'create' | 'update'; tag: Tag } | { action: 'delete'; tagId: number };
 
 /** `company-{id}-quickemessage`. */

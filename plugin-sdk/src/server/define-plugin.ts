@@ -38,7 +38,7 @@ export interface PluginDefinition {
   id: string;
   /** Extra permissions this feature defines, with the profiles that hold them. */
   permissions?: Record<string, readonly Profile[]>;
-  /** Registers routes and hooks, in the feature's own encapsulated context, paths exactly as the spec's. */
+  /** Registers routes and hooks, in the feature's own encapsulated context, paths exactly as documented. */
   register?(app: PluginApp, ctx: PluginContext): void | Promise<void>;
   /** Named jobs (queue per feature). */
   jobs?: Record<string, JobDefinition>;

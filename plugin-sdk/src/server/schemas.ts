@@ -8,7 +8,7 @@ export const Id = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 /** Path parameters `{ id }`. */
 export const IdParams = Type.Object({ id: Id }, { additionalProperties: false });
 
-/** A page number as the spec's lists take it (`pageNumber`, starting at 1). */
+/** A page number as the documented lists take it (`pageNumber`, starting at 1). */
 export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 });
 
 /** The error body every 4xx/5xx answer carries. */

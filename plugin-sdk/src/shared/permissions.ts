@@ -32,7 +32,7 @@ export const CORE_PERMISSION_TABLE: PermissionTable = Object.fromEntries(
   CORE_PERMISSIONS.map((permission) => [permission, ['admin'] as const]),
 );
 
-/** The user fields the permission rules read. `enabled`/`disabled` strings follow the spec's user form. */
+/** The user fields the permission rules read. `enabled`/`disabled` strings follow the documented user form. */
 export interface PermissionSubject {
   profile: Profile;
   super?: boolean;
@@ -42,7 +42,7 @@ export interface PermissionSubject {
   allUserChat?: Toggle;
 }
 
-/** The spec stores most user permission fields as `enabled` / `disabled`. */
+/** Most user permission fields are `enabled` / `disabled` strings (docs/product/tickets-and-inbox.md#entities). */
 export type Toggle = 'enabled' | 'disabled';
 
 /**

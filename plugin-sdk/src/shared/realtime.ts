@@ -1,6 +1,6 @@
 /**
  * Realtime conventions (docs/product/tickets-and-inbox.md#realtime-events): one socket.io namespace per company, named `/<companyId>`,
- * the spec's event names, and the rooms that the spec's client events join.
+ * the documented event names, and the rooms that the documented client events join.
  */
 
 /** The namespace of a company. */
@@ -34,7 +34,7 @@ export const CLIENT_EVENTS = {
   userStatus: 'userStatus',
 } as const;
 
-/** The spec's event name for a company channel: `company-{id}-{channel}`. */
+/** The documented event name for a company channel: `company-{id}-{channel}`. */
 export function companyEvent(companyId: number, channel: string): string {
   return `company-${companyId}-${channel}`;
 }

@@ -24,7 +24,7 @@ export const WEEKDAYS_EN: ServiceHours['weekdayEn'][] = [
   'saturday',
 ];
 
-/** Portuguese weekday names, as the spec's `weekday` field carries them. */
+/** Portuguese weekday names, as the documented `weekday` field carries them. */
 export const WEEKDAYS_PT = ['Domingo', 'Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado'];
 
 /** The default service hours (docs/product/administration.md#constants-and-limits): 08:00–12:00 and 13:00–18:00 every day. */

@@ -6,7 +6,7 @@ import { registerTranslations } from './i18n';
 import { type FeatureTranslations, LANGUAGES } from './languages';
 import { registerPermissions } from './permissions';
 
-/** A page of a feature: a path of the spec (`/tags`, `/flowbuilder/:id?`) and what it renders. */
+/** A page of a feature: a documented path (`/tags`, `/flowbuilder/:id?`) and what it renders. */
 export interface UiRoute {
   path: string;
   element: ReactNode;

@@ -169,7 +169,7 @@ export function emitSocketEvent(event: string, ...args: unknown[]): void {
 }
 
 /**
- * Joins a room through the spec's client events (`joinTickets`/`leaveTickets` with a status,
+ * Joins a room through the documented client events (`joinTickets`/`leaveTickets` with a status,
  * `joinChatBox`/`joinChatBoxLeave` with a ticket id, `joinNotification`/`leaveNotification`), and joins
  * it again after every reconnection. Returns the function that leaves it.
  */

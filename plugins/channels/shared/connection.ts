@@ -1,5 +1,5 @@
 /**
- * A connection (docs/product/administration.md#entities Connection, the spec's `whatsapp` entity) as the API answers it and as
+ * A connection (docs/product/administration.md#entities Connection, the documented `whatsapp` entity) as the API answers it and as
  * its realtime events carry it (docs/product/tickets-and-inbox.md#calls-and-realtime-events): shared by the server, which builds these shapes, and the UI,
  * which imports them as types.
  */
@@ -83,7 +83,7 @@ export interface ConnectionShape extends Omit<ConnectionProfile, 'channel' | 'st
   retries: number;
   /** The channel's own settings, as its definition lets an admin see them. */
   channelConfig: Record<string, unknown>;
-  /** Only with `?session=1`: the channel session's state (none is kept yet: null). */
+  /** Only with `?session=1`: the channel session's state (its keys never leave the server: null). */
   session?: null;
 }
 

@@ -8,7 +8,7 @@
  * (`Access-Control-Allow-Origin: <origin>`, `Vary: Origin`, preflight OPTIONS) and refuses others with
  * 403 ERR_WEBCHAT_ORIGIN_REFUSED. A connection with no allowed origins accepts any.
  *
- * Changes to the contract of the brief are listed here, newest first:
+ * What a client author may not expect, newest first:
  * - Added `DELETE /webchat/:widgetKey/sessions` (bearer) → 204: ends that session (for `setUser(null)`
  *   or a "forget me" button); its streams get `ended`.
  * - ERR_WEBCHAT_OFFLINE is 409 (not 503: the platform answers no 5xx on purpose).

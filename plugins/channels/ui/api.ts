@@ -64,7 +64,7 @@ export function mergeConnectionList(cached: Connection[], fetched: Connection[])
 }
 
 /**
- * The import channel (docs/product/administration.md#states-and-transitions). Its name is the spec's, `importMessages-{companyId}`, not a
+ * The import channel (docs/product/administration.md#states-and-transitions). Its name is the documented one, `importMessages-{companyId}`, not a
  * `company-{id}-…` channel.
  */
 export const importMessagesEvent = (companyId: number) => `importMessages-${companyId}`;

@@ -23,7 +23,7 @@ export const IMPORT_PREPARING_MS = 35_000;
 /**
  * What `statusImportMessages` asks the list to show (docs/product/administration.md#screens-and-routes): `renderButtonCloseTickets` offers
  * closing the imported tickets; a start time (milliseconds since the epoch) shows "preparing" for 35 seconds
- * after it; anything else nothing. The import itself is issue 6's.
+ * after it; anything else nothing. The import itself is the WhatsApp channel's (server/whatsapp/import.ts).
  */
 export function importState(status: string | null | undefined, now = Date.now()): 'closeTickets' | 'preparing' | null {
   if (!status) return null;

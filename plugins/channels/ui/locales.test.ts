@@ -51,7 +51,7 @@ describe('channels texts', () => {
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.sessionErrors).sort()).toEqual([...sessionErrors].sort());
   });
 
-  it('keeps the spec’s whatsappModal keys of docs/product/administration.md#errors', () => {
+  it('keeps the documented whatsappModal keys of docs/product/administration.md#errors', () => {
     for (const tree of [pt, en, es, tr]) {
       expect(Object.keys(tree.whatsappModal).sort()).toEqual(['errorExpiresNPS', 'errorRatingMessage', 'errorSendQueue']);
     }

@@ -22,7 +22,7 @@ export interface CardPageArgs extends BoardArgs {
   limit: number;
 }
 
-/** The board's filters as query parameters (the spec's `queueIds=[1,2]`, the creation days). */
+/** The board's filters as query parameters (the documented `queueIds=[1,2]`, the creation days). */
 const boardParams = ({ queueIds, startDate, endDate }: BoardArgs) => ({
   ...(queueIds ? { queueIds: JSON.stringify(queueIds) } : {}),
   ...(startDate ? { startDate } : {}),

@@ -53,7 +53,7 @@ export const SignupBody = StrictObject({
   phone: Type.String({ minLength: 1, maxLength: 30 }),
   companyName: Type.String({ minLength: 2, maxLength: 50 }),
   planId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
-  /** Sent by the spec's client; a new company's id is chosen by the server, so it is ignored. */
+  /** Sent by the documented client; a new company's id is chosen by the server, so it is ignored. */
   companyId: Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 2_147_483_647 }), Type.Null()])),
 });
 

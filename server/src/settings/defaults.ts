@@ -1,6 +1,6 @@
 /**
  * Every company setting key of docs/product/administration.md#entities with the value a new company starts with. Choices the
- * spec leaves open are written down in docs/decisions.md.
+ * docs/product leaves open are written down in docs/decisions.md.
  */
 export const DEFAULT_COMPANY_SETTINGS: Readonly<Record<string, string>> = {
   userCreation: 'enabled',

@@ -12,7 +12,7 @@ import { ruleOf } from '../public/form-rules';
 import { PublicLayout } from '../public/PublicLayout';
 import { SIGNUP_RULES, type SignupValues } from '../public/validation';
 
-/** The signup failure text: the code's translation when it has a specific one, else the spec's generic text. */
+/** The signup failure text: the code's translation when it has a specific one, else the documented generic text. */
 function signupFailure(error: unknown, fallback: string): string {
   const code = errorCodeOf(error);
   if (code && code !== 'ERR_VALIDATION' && i18n.exists(`errors.${code}`, { ns: CORE_NAMESPACE })) return errorMessage(error);

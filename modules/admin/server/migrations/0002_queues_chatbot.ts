@@ -64,8 +64,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE chatbots ADD CONSTRAINT chatbots_queue_type_check
     CHECK (queue_type IN ('text', 'attendent', 'queue', 'integration', 'file'))`);
 
-  // Company service hours (scheduleType company) and what a connection will carry for its bot (issue 5):
-  // company-wide until connections exist. The core's companies table is not this module's to extend.
+  // Company service hours (scheduleType company) and the company-wide greeting and bot limits, the
+  // defaults a conversation falls back on. The core's companies table is not this module's to extend.
   await knex.schema.createTable('companyServiceHours', (t) => {
     t.integer('companyId').primary().references('companies.id').onDelete('CASCADE');
     t.jsonb('schedules')

@@ -41,7 +41,7 @@ export const PlanSchema = Type.Object({
 
 const Limit = Type.Integer({ minimum: 0, maximum: 100_000 });
 
-/** `POST /plans`, `PUT /plans/:planId` (decisions.md: the bounds the spec doesn't give). */
+/** `POST /plans`, `PUT /plans/:planId` (decisions.md: the bounds docs/product doesn't give). */
 export const PlanBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
@@ -156,7 +156,7 @@ export const AnnouncementBody = Type.Object(
     text: Type.String({ minLength: 1, maxLength: 5000, pattern: '\\S' }),
     priority: Type.Optional(Priority),
     status: Type.Optional(Type.Boolean()),
-    // the spec's client sends these back; the attachment is only ever set by media-upload
+    // the documented client sends these back; the attachment is only ever set by media-upload
     mediaPath: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
     mediaName: Type.Optional(Type.Union([Type.String({ maxLength: 255 }), Type.Null()])),
   },

@@ -2,7 +2,7 @@ import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /**
  * The queues area's own codes. ERR_QUEUE_COLOR_ALREADY_EXISTS and ERR_WAPP_GREETING_REQUIRED are the
- * spec's catalogue (registered by the core).
+ * documented catalogue (registered by the core).
  */
 export const QUEUES_ERRORS = {
   ERR_NO_QUEUE_FOUND: 404,

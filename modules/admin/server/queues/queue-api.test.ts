@@ -83,7 +83,7 @@ describe('POST /queue, GET /queue/:queueId', () => {
     const read = await t.inject({ method: 'GET', url: `/api/queue/${queue.id}`, token: admin.token });
     expect(read.statusCode).toBe(200);
     expect(read.json()).toEqual(queue);
-    // the inbox's list (the spec's GET /queue: pickers and the Queues page's table) shows it too: one table, two modules
+    // the inbox's list (the documented GET /queue: pickers and the Queues page's table) shows it too: one table, two modules
     const list = await t.inject({ method: 'GET', url: '/api/queue', token: agent.token });
     expect(list.json()).toContainEqual({
       id: queue.id,

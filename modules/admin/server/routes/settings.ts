@@ -84,7 +84,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         querystring: NoQuery,
-        // the spec's two forms: key and value, or column and data
+        // the two documented forms: key and value, or column and data
         body: Type.Union([
           StrictObject({ key: SettingKey, value: SettingValue }),
           StrictObject({ column: SettingKey, data: SettingValue }),

@@ -4,7 +4,7 @@ import { callerOf, Empty, errorResponses } from '../team/http';
 import { CreateUserBody, UpdateUserBody, UserIdParams, UserListQuery, UserPageSchema, UserSchema } from '../team/user-schemas';
 import * as users from '../team/users.service';
 
-/** Text fields the spec's avatar upload sends beside the file (`userId`, `typeArch: user`); both are implied. */
+/** Text fields the documented avatar upload sends beside the file (`userId`, `typeArch: user`); both are implied. */
 const AVATAR_FIELDS = new Set(['userId', 'typeArch']);
 
 /**

@@ -4,7 +4,7 @@ import { Id, PageNumber, type Static, StrictObject, Type } from '@balcao/plugin-
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** The spec stores most permission fields as `enabled` / `disabled`. */
+/** Most permission fields are `enabled` / `disabled` strings (docs/product/tickets-and-inbox.md#entities). */
 const Toggle = Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]);
 /** A time of day as the dialog enters it (HH:MM, 00:00 to 23:59). */
 const TimeOfDay = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' });
@@ -45,7 +45,7 @@ const AdminFields = {
 /** The admin-only field names, for the self-edit check. */
 export const ADMIN_ONLY_FIELDS = Object.keys(AdminFields) as Array<keyof typeof AdminFields>;
 
-/** `companyId`: the spec's client sends it; the company is always the session's. */
+/** `companyId`: the documented client sends it; the company is always the session's. */
 const SpecCompanyId = { companyId: Type.Optional(Id) };
 
 export const CreateUserBody = StrictObject({

@@ -274,7 +274,7 @@ export async function createUser(ctx: PluginContext, caller: Caller, input: Crea
 
 /**
  * Refuses admin-only fields from a user editing themselves, unless they only repeat the stored value
- * (the spec's dialog sends the whole form back).
+ * (the documented dialog sends the whole form back).
  */
 function requireSelfServiceOnly(current: User, queueIds: number[], input: UpdateUserInput): void {
   for (const field of ADMIN_ONLY_FIELDS) {

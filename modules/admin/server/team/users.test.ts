@@ -228,7 +228,7 @@ describe('PUT /users/:userId', () => {
       showDashboard: 'enabled',
       startWork: '08:00',
       endWork: '18:00',
-      companyId: t.demo.companies.acme, // the spec's client sends its own; another company's is a 404
+      companyId: t.demo.companies.acme, // the documented client sends its own; another company's is a 404
     });
     expect(res.status).toBe(200);
     expect(res.body.queues.map((queue: { id: number }) => queue.id).sort()).toEqual([queueA, queueB].sort());

@@ -138,7 +138,7 @@ describe('platform texts', () => {
       typeof value === 'string' ? [`${prefix}${key}`] : leaves(value as object, `${prefix}${key}.`),
     );
 
-  it('have the same keys in pt, en, es and tr, with the spec words in pt', () => {
+  it('have the same keys in pt, en, es and tr, with the documented words in pt', () => {
     const reference = leaves(pt).sort();
     for (const tree of [en, es, tr]) expect(leaves(tree).sort()).toEqual(reference);
     expect(pt.platform.common.loadError).toBe('Não foi possível carregar a lista de registros');

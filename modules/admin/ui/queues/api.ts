@@ -5,7 +5,7 @@ import type { AdminQueueShape, ChatbotOption, ChatbotQueueType, CompanySchedules
 
 export type { AdminQueueShape, ChatbotOption, ChatbotQueueType, CompanySchedulesShape, ServiceHours };
 
-/** A row of the Queues page: the spec's `GET /queue` (the inbox's list, shared with every picker). */
+/** A row of the Queues page: the documented `GET /queue` (the inbox's list, shared with every picker). */
 export type QueueRow = Pick<AdminQueueShape, 'id' | 'name' | 'color' | 'orderQueue'> & { greetingMessage: string | null };
 
 /** An option as the dialog edits it: ids only for options that exist; the tree nests under `options`. */

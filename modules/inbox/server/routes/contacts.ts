@@ -59,7 +59,7 @@ export default defineRoutes((app, ctx) => {
     '/contacts/list',
     {
       schema: {
-        // companyId: the spec's client sends it; the company is always the session's
+        // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ companyId: Type.Optional(Id), searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(ContactSummarySchema) },
       },

@@ -34,7 +34,7 @@ const MAX_BODY = 65_536;
 
 const PageQuery = StrictObject({
   pageNumber: Type.Optional(PageNumber),
-  /** Sent by the spec's client (a JSON array of queue ids); the history view it filters is not kept. */
+  /** Sent by the documented client (a JSON array of queue ids); the history view it filters is not kept. */
   selectedQueues: Type.Optional(Type.String({ maxLength: 4_000 })),
 });
 
@@ -47,7 +47,7 @@ const PageAnswer = Type.Object({
 
 const Flag = Type.Union([Type.Boolean(), Type.Integer({ minimum: 0, maximum: 1 })]);
 
-/** A JSON send; `fromMe`, `read` and `mediaUrl` are sent by the spec's client and ignored. */
+/** A JSON send; `fromMe`, `read` and `mediaUrl` are sent by the documented client and ignored. */
 const SendJson = StrictObject({
   body: Type.Optional(Type.Union([Type.String({ maxLength: MAX_BODY }), Type.Null()])),
   quotedMsg: Type.Optional(Type.Union([Id, Type.Null()])),

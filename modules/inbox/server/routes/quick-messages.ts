@@ -19,7 +19,7 @@ const QuickMessageBody = StrictObject({
   geral: Type.Optional(Type.Boolean()),
   visao: Type.Optional(Type.Boolean()),
   status: Type.Optional(Type.Boolean()),
-  // the spec's client sends these too; the attachment is only ever set by media-upload
+  // the documented client sends these too; the attachment is only ever set by media-upload
   isMedia: Type.Optional(Type.Boolean()),
   mediaPath: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
 });

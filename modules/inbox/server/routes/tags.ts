@@ -28,7 +28,7 @@ export default defineRoutes((app, ctx) => {
           searchParam: Type.Optional(SearchParam),
           pageNumber: Type.Optional(PageNumber),
           kanban: Type.Optional(Kanban),
-          // the spec's client may send it; it has no meaning given, so it narrows nothing
+          // the documented client may send it; it has no meaning given, so it narrows nothing
           tagId: Type.Optional(Id),
         }),
         response: { 200: Type.Object({ tags: Type.Array(TagSchema), hasMore: Type.Boolean() }) },
@@ -42,7 +42,7 @@ export default defineRoutes((app, ctx) => {
     '/tags/list',
     {
       schema: {
-        // companyId: the spec's client sends it; the company is always the session's
+        // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ kanban: Type.Optional(Kanban), companyId: Type.Optional(Id) }),
         response: { 200: Type.Array(TagSchema) },
       },

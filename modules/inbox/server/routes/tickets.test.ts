@@ -114,7 +114,7 @@ describe('POST /tickets', () => {
     expect(await kit.knex('tickets').where({ contactId }).count('* as n').first()).toEqual({ n: 0 });
   });
 
-  it("takes the spec client's companyId when it is the caller's own, and refuses another company's", async () => {
+  it("takes the documented client's companyId when it is the caller's own, and refuses another company's", async () => {
     const other = await kit.company();
     const contactId = await kit.contact(companyId);
     const body = { contactId, queueId: q1, status: 'pending' };

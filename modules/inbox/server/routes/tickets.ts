@@ -21,7 +21,7 @@ import { loadTicket, maskContact, masksNumbers } from '../services/ticket-serial
 import { closeAllTickets, deleteTicket, findVisibleTicket, updateTicket } from '../services/ticket-transitions.service';
 import { type Viewer, viewerOf } from '../services/visibility';
 
-/** A JSON array of ids in one query parameter, as the spec's client sends it: `queueIds=[1,2]`. */
+/** A JSON array of ids in one query parameter, as the documented client sends it: `queueIds=[1,2]`. */
 const IdListParam = Type.String({ pattern: '^\\[\\s*(\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*)?\\]$', maxLength: 4_000 });
 const STATUS_ALTERNATIVES = TICKET_STATUSES.join('|');
 /** A JSON array of statuses in one query parameter: `statusFilter=["open","pending"]`. */
@@ -54,7 +54,7 @@ const CreateBody = StrictObject({
   status: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('pending'), Type.Literal('group')])),
   queueId: Type.Optional(NullableId),
   whatsappId: Type.Optional(NullableId),
-  // the spec's client sends its company (docs/product/tickets-and-inbox.md#calls-and-realtime-events); the company always comes from the session, and the
+  // the documented client sends its company (docs/product/tickets-and-inbox.md#calls-and-realtime-events); the company always comes from the session, and the
   // core refuses a companyId that isn't the caller's (server/src/http/foreign-id-guard.ts)
   companyId: Type.Optional(Id),
 });

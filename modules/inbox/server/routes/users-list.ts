@@ -7,7 +7,7 @@ const TicketsManagerWidth = Type.Integer({ minimum: 404, maximum: 700 });
 
 /**
  * GET /users/list (docs/product/tickets-and-inbox.md#calls-and-realtime-events): the company's users for transfer and filters, and the Tickets screen's
- * saved panel width. The users administration (issue 4) will own the rest of /users.
+ * saved panel width. The rest of /users is the administration module's (modules/admin).
  */
 export default defineRoutes((app, ctx) => {
   app.get(

@@ -11,8 +11,8 @@ export async function listQueues(ctx: PluginContext, companyId: number): Promise
 }
 
 /**
- * The company's users with their queues (GET /users/list: transfer and filter pickers). A stopgap of the
- * inbox until the users administration (issue 4) owns `/users`.
+ * The company's users with their queues (GET /users/list: transfer and filter pickers). The inbox serves
+ * this list because its pickers need it; the rest of `/users` is the administration module's.
  */
 export async function listUsers(ctx: PluginContext, companyId: number): Promise<UserListItem[]> {
   const { knex } = ctx.db;

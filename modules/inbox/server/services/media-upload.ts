@@ -221,7 +221,7 @@ export async function storeInboundMedia(
 /** The text fields of a multipart send (every value as sent). */
 export type MultipartFields = Record<string, string>;
 
-/** Multipart fields a send reads; `fromMe` and `read` are sent by the spec's client and ignored. */
+/** Multipart fields a send reads; `fromMe` and `read` are sent by the documented client and ignored. */
 const SEND_FIELDS = new Set(['body', 'isPrivate', 'signMessage', 'quotedMsg', 'fromMe', 'read']);
 
 /**

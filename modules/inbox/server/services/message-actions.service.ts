@@ -409,7 +409,7 @@ async function activeTicketFor(
 
 /**
  * `GET /messages-allMe`: how many messages the caller's tickets hold (optionally only sent or only
- * received ones) between two dates, as the spec's client reads it: `{ count: [{ count }] }`.
+ * received ones) between two dates, as the documented client reads it: `{ count: [{ count }] }`.
  */
 export async function countMyMessages(
   ctx: PluginContext,

@@ -15,7 +15,7 @@ export const DEFAULT_TAG_COLOR = '#7C7C7C';
 /** Most tickets whose events one tag change sends. */
 const TICKET_EVENTS_LIMIT = 200;
 
-/** `company{id}-tag` — the spec writes this channel without the hyphen. */
+/** `company{id}-tag` — docs/product writes this channel without the hyphen. */
 export const tagChannel = (companyId: number) => `company${companyId}-tag`;
 
 /** A random `#RRGGBB` for tags created on the fly. */

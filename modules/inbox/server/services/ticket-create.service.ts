@@ -52,7 +52,7 @@ export async function existingTicketInfo(knex: Knex, companyId: number, ticketId
 
 /**
  * `409 ERR_OTHER_OPEN_TICKET` naming the contact's other active ticket: `message` is the JSON text of
- * ExistingTicketInfo, as the spec's client parses it.
+ * ExistingTicketInfo, as the documented client parses it.
  */
 export async function otherOpenTicketError(
   knex: Knex,

@@ -174,7 +174,7 @@ async function planTransition(
         plan.readsMessages = true;
         log('open', userId, queueId);
         const greeting = settings.greetingAcceptedMessage?.trim();
-        // groups only with the connection's groupAsTicket, which connections carry (none yet: no greeting)
+        // a group would get it only with its connection's groupAsTicket, which the inbox doesn't read: groups get none
         if (current === 'pending' && settings.sendGreetingAccepted === 'enabled' && greeting && !ticket.isGroup) {
           plan.messages.push({ kind: 'greeting' });
         }

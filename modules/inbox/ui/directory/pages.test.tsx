@@ -182,7 +182,7 @@ describe('Quick messages page, as an admin', () => {
 });
 
 describe('Contacts page', () => {
-  it('blocks a contact with the spec toast and hides delete without contacts-page:deleteContact', async () => {
+  it('blocks a contact with the documented toast and hides delete without contacts-page:deleteContact', async () => {
     await signIn({ profile: 'user' });
     const calls = serveApi(({ method, path }) => {
       if (method === 'GET' && path === '/contacts')

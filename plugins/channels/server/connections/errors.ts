@@ -28,7 +28,7 @@ export const CONNECTION_ERRORS = defineErrors({
   ERR_NO_INTEGRATION_FOUND: 404,
   ERR_NO_PROMPT_FOUND: 404,
   ERR_NO_FLOW_FOUND: 404,
-  /** The channel has no running implementation in this installation (WhatsApp before its driver lands). */
+  /** The channel has no running implementation in this installation (the Graph API channels: no driver of theirs is registered). */
   ERR_CHANNEL_NOT_AVAILABLE: 409,
   /** `channelConfig` given for a channel that keeps no settings. */
   ERR_CHANNEL_CONFIG_INVALID: 400,

@@ -95,12 +95,12 @@ export const UpdateConnectionBody = StrictObject(optional(editableFields));
 
 export const ConnectionParams = StrictObject({ whatsappId: Id });
 
-/** `session` 0|1 (the session blob; none yet). */
+/** `session` 0|1 (the session blob, which the API never hands out: null). */
 const SessionFlag = Type.Union([Type.Literal(0), Type.Literal(1)], { default: 0 });
 
 export const ListQuery = StrictObject({
   session: Type.Optional(SessionFlag),
-  // sent by the spec's client; ignored: the company is the session's
+  // sent by the documented client; ignored: the company is the session's
   companyId: Type.Optional(Id),
 });
 export const FilterQuery = StrictObject({ session: Type.Optional(SessionFlag), channel: Type.Optional(ChannelSchema) });

@@ -16,7 +16,7 @@ export interface ConnectionRow
 }
 
 /**
- * A row as read, with the two NPS columns under their spec names: the snake-case mapping writes
+ * A row as read, with the two NPS columns under their documented names: the snake-case mapping writes
  * `expiresTicketNPS` to `expires_ticket_nps` but reads it back as `expiresTicketNps`.
  */
 export function connectionRow(raw: Record<string, unknown>): ConnectionRow {
@@ -61,7 +61,7 @@ export function channelConnectionOf(row: ConnectionRow): ChannelConnection {
 
 /** Options of the answer. */
 export interface ShapeOptions {
-  /** `?session=1`: add the session (none is kept yet: null). */
+  /** `?session=1`: add the session (its keys never leave the server: null). */
   session?: boolean;
 }
 

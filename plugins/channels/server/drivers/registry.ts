@@ -16,8 +16,8 @@ export interface ChannelConnection {
 
 /**
  * A channel of the channels plugin (docs/architecture.md#the-channels-plugin): its name, the plan flag that allows it, its
- * connection life cycle, and the inbox's outbound driver. WhatsApp (issue 6), the Graph API channels and
- * webchat each register one with `registerChannel`.
+ * connection life cycle, and the inbox's outbound driver. WhatsApp and webchat each register one with
+ * `registerChannel`; a channel without one (Facebook, Instagram) can't be started.
  */
 export interface ChannelDefinition {
   /** The `channel` value of its connections: `whatsapp`, `whatsappapi`, `facebook`, `instagram`, `webchat`. */

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * Connections (docs/product/administration.md#entities Connection, the spec's `whatsapp` entity) and their queues. Tickets and
+ * Connections (docs/product/administration.md#entities Connection, the documented `whatsapp` entity) and their queues. Tickets and
  * messages already carry `whatsappId` (the inbox's migration); no foreign key is added to them: a deleted
  * connection's tickets stay in the history (see docs/channels/connections.md).
  */

@@ -54,13 +54,14 @@ export interface ConnectionEditorProps {
   onClose(): void;
 }
 
-/** Greeting media: the spec's image or video. */
+/** Greeting media: the documented image or video. */
 const MEDIA_ACCEPT = 'image/*,video/*';
 
 /**
  * The connection editor (docs/product/administration.md#connection-editor dialog): tabs general, messages, chatbot,
  * assessments, schedules (when the company's scheduleType is connection) and, for webchat, the widget. The
- * integrations and default-flow tabs are not shown: their features don't exist yet. Times are minutes.
+ * integrations and default-flow tabs are not shown: no installed feature provides integrations or flows.
+ * Times are minutes.
  * The rules of docs/product/administration.md#validation are checked before saving; the server's codes come back as translated toasts.
  */
 export function ConnectionEditor({ open, connectionId, channel, companyId, onClose }: ConnectionEditorProps) {

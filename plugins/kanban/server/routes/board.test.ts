@@ -62,7 +62,7 @@ describe('GET /tag/kanban', () => {
 });
 
 describe('GET /ticket/kanban', () => {
-  it('answers the cards with every field of the spec and the lane each sits in', async () => {
+  it('answers the cards with every documented field and the lane each sits in', async () => {
     const { companyId, admin } = await kit.company();
     const queue = await kit.queue(companyId);
     const lane = await kit.lane(companyId);

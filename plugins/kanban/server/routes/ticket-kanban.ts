@@ -9,7 +9,7 @@ import {
   sendBoardText,
 } from '../services/schemas';
 
-/** A JSON array of ids in one query parameter, as the spec's client sends it: `queueIds=[1,2]`. */
+/** A JSON array of ids in one query parameter, as the documented client sends it: `queueIds=[1,2]`. */
 const IdListParam = Type.String({ pattern: '^\\[\\s*(\\d{1,10}\\s*(,\\s*\\d{1,10}\\s*)*)?\\]$', maxLength: 4_000 });
 /** A calendar day. */
 const Day = Type.String({ pattern: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$' });
@@ -25,7 +25,7 @@ function idList(text: string | undefined): number[] | undefined {
 
 /**
  * The board's cards (docs/product/administration.md#calls-and-realtime-events `GET /ticket/kanban` with queueIds, startDate, endDate): the
- * whole board as the spec has it, or, with the optional paging parameters (docs/kanban.md "Pages"), the
+ * whole board as documented, or, with the optional paging parameters (docs/kanban.md "Pages"), the
  * first cards of every lane with the lanes' counts, or a slice of one lane — what the board loads.
  */
 export default defineRoutes((app, ctx) => {

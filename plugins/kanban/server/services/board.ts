@@ -79,7 +79,7 @@ function whereVisible(query: Knex.QueryBuilder, viewer: BoardViewer): void {
 }
 
 export interface BoardFilter {
-  /** Only tickets of these queues (the spec's client sends the user's queue ids). */
+  /** Only tickets of these queues (the documented client sends the user's queue ids). */
   queueIds?: number[];
   /** Creation day range, `YYYY-MM-DD`, inclusive. */
   startDate?: string;
@@ -92,7 +92,7 @@ export interface BoardFilter {
 export type CardShape = 'board' | 'embed';
 
 /**
- * Which cards an answer carries: the whole board (the spec's answer: newest activity first, at most
+ * Which cards an answer carries: the whole board (the documented answer: newest activity first, at most
  * BOARD_LIMIT), the first `perLane` cards of every lane with every lane's count (what the board loads
  * first), or `limit` cards of one lane from `offset` with that lane's count (what it loads on scroll).
  * Lane `null` is the default lane.
@@ -183,7 +183,7 @@ export async function boardJson(
   return boardPageJson(knex, companyId, viewer, filter, { ...options, slice: options.slice });
 }
 
-/** The whole board (the spec's answer), newest activity first, at most BOARD_LIMIT cards. */
+/** The whole board (the documented answer), newest activity first, at most BOARD_LIMIT cards. */
 async function wholeBoardJson(
   knex: Knex,
   companyId: number,

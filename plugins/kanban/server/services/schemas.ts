@@ -44,7 +44,7 @@ export const LaneCountSchema = Type.Object({ laneId: Type.Union([Type.Integer(),
 
 /**
  * The optional paging parameters of the board's reads (`GET /ticket/kanban`, `GET /kanban-embed/:key/board`);
- * without them the answer is the whole board, as the spec has it. `perLane`: the first cards of every
+ * without them the answer is the whole board, as documented. `perLane`: the first cards of every
  * lane and every lane's count; `lane` (a lane id or `default`) with `offset` and `limit`: a slice of one lane.
  */
 export const BoardPageQuery = {

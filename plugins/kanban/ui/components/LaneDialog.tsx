@@ -3,7 +3,7 @@ import { Button, ColorPicker, Flex, Form, Input, InputNumber, Modal, Select } fr
 import { useKanbanCreateLaneMutation, useKanbanLanesQuery, useKanbanUpdateLaneMutation } from '../api';
 import type { Lane, LaneBody } from '../types';
 
-/** The spec's default colour of queues and tags (docs/product/administration.md#constants-and-limits). */
+/** The documented default colour of queues and tags (docs/product/administration.md#constants-and-limits). */
 const DEFAULT_COLOR = '#7C7C7C';
 
 interface LaneFormValues {

@@ -58,7 +58,7 @@ export function KanbanPage() {
   const [endDate, setEndDate] = useState('');
   const [applied, setApplied] = useState<{ startDate?: string; endDate?: string }>({});
   const args = useMemo<BoardArgs>(() => {
-    // the spec's client sends the user's queues; admins see every queue
+    // the documented client sends the user's queues; admins see every queue
     const queueIds =
       session && session.profile !== 'admin' && session.queues.length > 0 ? session.queues.map((q) => q.id) : undefined;
     return { ...(queueIds ? { queueIds } : {}), ...applied };
@@ -84,7 +84,7 @@ export function KanbanPage() {
     const stops = ['ticket', 'appMessage', 'kanban', 'tag'].map((channel) =>
       subscribeSocketEvent(companyEvent(session.companyId, channel), reload),
     );
-    // the inbox names its tag channel `company{id}-tag` (the spec's spelling)
+    // the inbox names its tag channel `company{id}-tag` (the documented spelling)
     stops.push(subscribeSocketEvent(`company${session.companyId}-tag`, reload));
     return () => {
       for (const stop of stops) stop();

@@ -12,7 +12,7 @@ export const ANNOUNCEMENT_EVENT = 'company-announcement';
 export const ANNOUNCEMENT_IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg']);
 export const ANNOUNCEMENT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
-/** What the realtime event carries (the spec's client patches its lists with it). */
+/** What the realtime event carries (the documented client patches its lists with it). */
 export type AnnouncementEvent = { action: 'create' | 'update'; record: Announcement } | { action: 'delete'; id: number };
 
 /**

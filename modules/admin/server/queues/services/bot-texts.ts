@@ -1,6 +1,6 @@
 /** How the bot writes its menus and reads the contact's choices (every menu of the chatbot and the LGPD question). */
 
-/** A menu line per option, numbered from 1, as the spec's bots write them (`*[ 1 ]* - Vendas`). */
+/** A menu line per option, numbered from 1, as the documented bots write them (`*[ 1 ]* - Vendas`). */
 export function menuText(intro: string, names: string[], extras: Array<[string, string]> = []): string {
   const lines = [
     ...names.map((name, index) => `*[ ${index + 1} ]* - ${name}`),

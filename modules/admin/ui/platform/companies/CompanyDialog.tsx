@@ -33,7 +33,7 @@ interface CompanyFormValues {
   value: number | null;
 }
 
-/** The password the form proposes for a new company's admin (the spec's "default password"). */
+/** The password the form proposes for a new company's admin (the documented "default password"). */
 export const DEFAULT_COMPANY_PASSWORD = '123456';
 
 /** The company modal (docs/product/administration.md#screens-and-routes, #validation validations, #constants-and-limits defaults: 1 attendant, 1 connection, inactive). */
@@ -111,7 +111,7 @@ function CompanyForm({ company, onClose }: { company: Company | null; onClose():
       onClose();
     } catch (error) {
       const code = (error as { data?: { error?: string } }).data?.error;
-      // known codes say what is wrong; anything else gets the spec's "check for a duplicate or wrong fields"
+      // known codes say what is wrong; anything else gets the documented "check for a duplicate or wrong fields"
       if (code && code !== 'ERR_VALIDATION') showError(error);
       else toast.error(t('platform.common.saveError'));
     }

@@ -123,7 +123,7 @@ describe('Companies page', () => {
     await waitFor(() => expect((screen.getByText('Renovar').closest('tr') as HTMLElement).getAttribute('data-due')).toBeNull());
   });
 
-  it('validates the company modal with the texts of the spec', async () => {
+  it('validates the company modal with the documented texts', async () => {
     await signIn();
     const calls = serveApi(({ method, path }) => {
       if (method === 'GET' && path === '/companies/list') return { status: 200, body: [] };

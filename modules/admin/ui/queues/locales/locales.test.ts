@@ -14,7 +14,7 @@ describe("the queues area's translations", () => {
     expect(translationProblems({ pt, en, es, tr })).toEqual([]);
   });
 
-  it("use the spec's words", () => {
+  it('use the documented words', () => {
     expect(pt.queues.toasts.botSaved).toBe('Bot saved successfully');
     expect(pt.queues.toasts.hoursSaved).toBe('Horários atualizados com sucesso');
   });

@@ -22,7 +22,7 @@ describe("the team area's translations", () => {
     expect(Object.keys(pt.errors).sort()).toEqual(Object.keys(TEAM_ERRORS).sort());
   });
 
-  it("use the spec's words", () => {
+  it('use the documented words', () => {
     expect(pt.settings.saved).toBe('Operação atualizada com sucesso');
     expect(pt.team.denied.title).toBe('Oops! Acesso Negado!');
     expect(en.users.validation.tooShort).toBe('Too Short!');

@@ -16,7 +16,7 @@ describe("the directory's translations", () => {
     expect(translationProblems({ pt, en, es, tr })).toEqual([]);
   });
 
-  it("use the spec's words", () => {
+  it('use the documented words', () => {
     expect(pt.contacts.toasts.blocked).toBe('Contato bloqueado');
     expect(pt.contacts.toasts.unblocked).toBe('Contato desbloqueado');
     expect(pt.tags.validation.required).toBe('Obrigatório');

@@ -69,7 +69,7 @@ describe('the Tickets screen texts', () => {
     expect(built.filter((key) => !exists(key))).toEqual([]);
   });
 
-  it("keep the spec's wording in Portuguese", () => {
+  it('keep the documented wording in Portuguese', () => {
     const tickets = (pt as { tickets: Tree }).tickets as Record<string, Record<string, unknown>>;
     expect(tickets.messages?.empty).toBe('Diga olá para seu novo contato!');
     expect(tickets.messages?.today).toBe('HOJE');

@@ -4,8 +4,8 @@ import type { Channel, ExistingTicketInfo, Ticket, TicketStatus } from '../../..
 export const RATING_EMOJIS: Record<number, string> = { 1: '😡', 2: '😠', 3: '😐', 4: '🙂', 5: '😍' };
 
 /**
- * The emoji of a rating, or null without one. Ratings are NPS answers, 0 to 10 (issue 5; the contact
- * answers the connection's rating question): the five faces of docs/product/tickets-and-inbox.md#constants-and-limits cover two points each, 9–10
+ * The emoji of a rating, or null without one. Ratings are NPS answers, 0 to 10 (the contact answers
+ * the connection's rating question, docs/channels/lifecycle.md): the five faces of docs/product/tickets-and-inbox.md#constants-and-limits cover two points each, 9–10
  * being the promoters' heart-eyes.
  */
 export function ratingEmoji(rating: Ticket['userRating']): string | null {

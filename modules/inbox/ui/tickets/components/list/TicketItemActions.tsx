@@ -22,7 +22,7 @@ export function TicketItemActions({ ticket }: { ticket: Ticket }) {
   const viewer = useViewer();
   const actions = useTicketActions();
   const busy = actions.busyTicketId === ticket.id;
-  // the list keeps to the spec's five buttons; returning to the queue lives in the ticket's header
+  // the list keeps to the documented five buttons; returning to the queue lives in the ticket's header
   const available = ticketActions(ticket, viewer.powers).filter((action) => action !== 'return');
   const run: Record<TicketAction, () => void> = {
     accept: () => actions.accept(ticket),
