@@ -1,5 +1,5 @@
 /**
- * The chatbot handing a conversation over to people (issue 19, item 11; docs/decisions.md "When the bot
+ * The chatbot handing a conversation over to people (docs/decisions.md "When the bot
  * hands over"), seen by a visitor of the chat widget on the demo page: the menu of sectors, the sector's
  * sub-menu, then a question — which gets the message that people will answer instead of the sub-menu
  * again, and nothing more from the bot after it. Texts are asserted in Portuguese, the demo's language.

@@ -1,5 +1,5 @@
 /**
- * What a first visitor trips on in the frame (issue 19, items 13 and 14), in a real browser against a real
+ * What a first visitor trips on in the frame, in a real browser against a real
  * app: refused pages (the plan's toast and the redirect, the role's own words), `/` never a dead end, the
  * language menu naming each language in itself, tables that keep their columns in view, toasts at the top
  * centre, and the ticket's "Resolver" labelled on a phone. Texts are asserted in Portuguese, the default.

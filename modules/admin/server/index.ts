@@ -9,5 +9,5 @@ import { teamArea } from './team';
  */
 export type AdminArea = FeatureArea;
 
-/** Administration (docs/product/administration.md#screens-and-routes–#constants-and-limits). */
+/** Administration (docs/product/administration.md, docs/product/roles-and-permissions.md#roles-in-administration). */
 export default definePluginOfAreas('admin', [teamArea, queuesArea, platformArea]);

@@ -11,7 +11,7 @@ import { canUserSeeTicketId } from './services/ticket-access';
 registerInboxErrors();
 
 /**
- * The inbox (docs/product/tickets-and-inbox.md#screens-and-routes–#constants-and-limits): contacts, tickets, messages, tags, notes, logs and quick replies, and the
+ * The inbox (docs/product/tickets-and-inbox.md, docs/product/roles-and-permissions.md#roles-in-the-inbox): contacts, tickets, messages, tags, notes, logs and quick replies, and the
  * core side of the channel contract — `ctx.services.use('inbox')` for drivers.
  */
 export default definePlugin({

@@ -1,5 +1,5 @@
 /**
- * The webchat widget's public protocol (issue 5): what the server (plugins/channels/server/webchat) answers
+ * The webchat widget's public protocol (docs/channels/webchat.md): what the server (plugins/channels/server/webchat) answers
  * and what the widget (plugins/channels/widget) sends. Every route is under the API prefix `/api`, public
  * (no agent login). The session token travels as `Authorization: Bearer <sessionToken>`, except on the
  * event stream (EventSource can't send headers), which takes `?sessionToken=`.

@@ -70,7 +70,7 @@ function connectionLookup(ctx: PluginContext, companyId: number): ConnectionLook
 }
 
 /**
- * Whether resolving this ticket asks the contact for a rating first (issue 5 "rating"): the company's
+ * Whether resolving this ticket asks the contact for a rating first (docs/channels/lifecycle.md): the company's
  * userRating on, an open (not group) ticket with an agent and no rating yet. A connection without its own
  * ratingMessage asks the product's default question (`DEFAULT_CUSTOMER_TEXTS`). The ticket then waits in `nps`; the channels plugin sends the question and closes it on the answer.
  */

@@ -7,7 +7,7 @@ import { ChannelsKit, type KitUser } from '../test/kit';
 
 /**
  * The connection routes of the session's company (docs/product/administration.md#calls-and-realtime-events Connections): access per profile,
- * plan flags and limit, the default rules, the docs/product/administration.md#validation validations, tenant isolation and the token.
+ * plan flags and limit, the default rules, the docs/product/administration.md#validation, tenant isolation and the token.
  */
 let t: TestApp;
 let kit: ChannelsKit;

@@ -20,7 +20,7 @@ const PRECHAT_FIELDS = ['name', 'email', 'phone'] as const;
 const PRECHAT_MODES: WebchatPrechatMode[] = ['off', 'optional', 'required'];
 
 /**
- * A webchat connection's widget (issue 5): who may embed it, the pre-chat form, its look, the abuse limits,
+ * A webchat connection's widget (docs/channels/widget.md): who may embed it, the pre-chat form, its look, the abuse limits,
  * the embed snippet, and the identity secret with which a site signs its users in.
  */
 export function WidgetTab({ value, onChange, saved, problem, onRegenerate, regenerating }: WidgetTabProps) {

@@ -2,7 +2,7 @@ import type { ConnectionProfile } from '@balcao/plugin-sdk/server';
 import { choiceOf, menuText } from './bot-texts';
 
 /**
- * What comes before the bot's menus on a new conversation (issue 5, "Behaviour every channel shares"):
+ * What comes before the bot's menus on a new conversation:
  * the connection's collective vacation and the LGPD consent. The chatbot engine applies them at the start
  * of its turn, so that no greeting ever goes before them (see docs/channels/conversation-start.md).
  */

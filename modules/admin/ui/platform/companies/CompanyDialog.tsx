@@ -36,7 +36,7 @@ interface CompanyFormValues {
 /** The password the form proposes for a new company's admin (the documented "default password"). */
 export const DEFAULT_COMPANY_PASSWORD = '123456';
 
-/** The company modal (docs/product/administration.md#screens-and-routes, #validation validations, #constants-and-limits defaults: 1 attendant, 1 connection, inactive). */
+/** The company modal (docs/product/administration.md#screens-and-routes, #validation, #constants-and-limits defaults: 1 attendant, 1 connection, inactive). */
 export function CompanyDialog({ open, company, onClose }: CompanyDialogProps) {
   const { t } = useTranslation('admin');
   return (
