@@ -20,7 +20,7 @@ function hashCode(userId: number, code: string): string {
 }
 
 /**
- * The two-step password reset of docs/product/administration.md#screens-and-routes/#states-and-transitions: a six-digit code mailed to the user, then the
+ * The two-step password reset of docs/product/administration.md#screens-and-routes, #states-and-transitions: a six-digit code mailed to the user, then the
  * code with the new password. Paths are the documented ones (the new password travels in the path, so request
  * logs redact these URLs).
  */

@@ -27,7 +27,7 @@ const audience = (user: PermissionSubject, plan: PlanFlags | undefined = allFlag
   table: CORE_PERMISSION_TABLE,
 });
 
-// The menu of docs/product/tickets-and-inbox.md#screens-and-routes, as modules will declare it.
+// The menu of docs/product/tickets-and-inbox.md#side-menu, declared as features declare their entries.
 const MENU: GateableMenuEntry[] = [
   entry('/', 'management', { permission: 'dashboard:view', order: 1 }),
   entry('/reports', 'management', { permission: 'reports:view', order: 2 }),

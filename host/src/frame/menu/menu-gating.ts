@@ -28,7 +28,7 @@ export interface MenuAudience {
 export const MENU_GROUP_ORDER: readonly MenuGroup[] = ['management', 'main', 'admin'];
 
 /**
- * The permission an entry of each group needs when it names none itself (docs/product/tickets-and-inbox.md#screens-and-routes/docs/product/roles-and-permissions.md#roles-in-the-inbox): the Management
+ * The permission an entry of each group needs when it names none itself (docs/product/tickets-and-inbox.md#screens-and-routes, docs/product/roles-and-permissions.md#roles-in-the-inbox): the Management
  * group shows to admins and to profile users with showDashboard or allowRealTime; the Administration
  * group to admins. An entry's own permission replaces it (Connections: `connections:view`, which a
  * profile user holds with allowConnections).

@@ -19,7 +19,7 @@ interface ResetValues {
 }
 
 /**
- * The password reset of docs/product/administration.md#screens-and-routes/#states-and-transitions/#validation on one page: step 1 asks only the e-mail and sends a
+ * The password reset of docs/product/administration.md#screens-and-routes, #states-and-transitions, #validation on one page: step 1 asks only the e-mail and sends a
  * code; step 2 takes the code, the new password and its confirmation, then returns to /login.
  */
 export default function ForgetPasswordPage() {

@@ -28,7 +28,7 @@ import { passwordScore, WEAK_PASSWORD_MAX_SCORE } from './password-strength';
 // only weak passwords need it: kept out of the login's first download
 const LowSecurityDialog = lazy(() => import('./LowSecurityDialog'));
 
-/** docs/product/tickets-and-inbox.md#states-and-transitions/#constants-and-limits: the expiry warning shows when fewer than this many days remain. */
+/** docs/product/tickets-and-inbox.md#states-and-transitions, #constants-and-limits: the expiry warning shows when fewer than this many days remain. */
 export const EXPIRY_WARNING_DAYS = 5;
 
 /**

@@ -37,7 +37,7 @@ function usePlanLabel(): (plan: PublicPlan) => string {
   }, [t, translation.resolvedLanguage]);
 }
 
-/** The signup screen of docs/product/tickets-and-inbox.md#screens-and-routes/#validation and docs/product/administration.md#validation (optional `?companyId`). */
+/** The signup screen of docs/product/tickets-and-inbox.md#screens-and-routes, #validation and docs/product/administration.md#validation (optional `?companyId`). */
 export default function SignupPage() {
   const { t } = useTranslation('shell');
   const [form] = Form.useForm<SignupValues>();

@@ -34,7 +34,7 @@ export async function up(knex: Knex): Promise<void> {
     // rotation (docs/product/administration.md#constants-and-limits: 0, 2, 5 … 60 minutes): a waiting ticket moves on to the next agent
     t.integer('tempoRoteador').notNullable().defaultTo(0);
     t.boolean('ativarRoteador').notNullable().defaultTo(false);
-    // queue integrations and file lists arrive with the automation features: no foreign key until then
+    // queue integrations and file lists are other features' tables (not installed here): no foreign key
     t.integer('integrationId');
     t.integer('fileListId');
     t.boolean('closeTicket').notNullable().defaultTo(false);

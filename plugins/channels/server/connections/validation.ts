@@ -97,7 +97,7 @@ export async function requireCompanyQueues(trx: Knex.Transaction, companyId: num
 }
 
 /**
- * References to features of later issues (queue integrations, prompts, flows): a non-null id must be a
+ * References to other features (queue integrations, prompts, flows): a non-null id must be a
  * row of the company in that feature's table; while the feature isn't installed there is nothing to name.
  */
 const REFERENCES = [

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
  *   a limited rate; a row stays until WhatsApp took it, so a crash never loses one, and a send carries a
  *   message id fixed before the first try, so a repeat after a crash is the same message (never a double).
  *   A sent row keeps the message as sent, so WhatsApp's retry requests decrypt (Baileys' `getMessage`).
- * - `whatsappImports` / `whatsappImportedTickets`: a connection's message import (docs/product/administration.md#entities/#states-and-transitions):
+ * - `whatsappImports` / `whatsappImportedTickets`: a connection's message import (docs/product/administration.md#entities, #states-and-transitions):
  *   its progress, and the tickets it opened (`POST /closedimported/:id` closes them).
  * - `whatsappSessionMarks`: until when a session surely heard everything (history after a downtime).
  * - On connections: why a session stopped (`sessionError`) and the code of a pairing by phone number.

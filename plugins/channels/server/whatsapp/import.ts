@@ -46,7 +46,7 @@ function windowOf(settings: ImportSettings): { from: number; to: number } | null
  * - **the gap**: after a downtime, history newer than the moment the session last heard everything
  *   (`whatsappSessionMarks.heardUntil`) is received like any new message (stored once: what the offline
  *   queue delivered already is a no-op);
- * - **the import** (docs/product/administration.md#entities/#states-and-transitions): on a new pairing of a connection with an import window, the
+ * - **the import** (docs/product/administration.md#entities, #states-and-transitions): on a new pairing of a connection with an import window, the
  *   messages of that window (groups only with `importOldMessagesGroups`) are stored as history — read, no
  *   automation — on tickets in `queueIdImportMessages`, with progress on `importMessages-{companyId}`. At
  *   the end the tickets it opened are closed (`closedTicketsPostImported`), or the list offers to

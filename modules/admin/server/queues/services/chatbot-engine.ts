@@ -454,7 +454,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
       if (option.optIntegrationId) await change(turn, { useIntegration: true, integrationId: option.optIntegrationId });
       return;
     default: {
-      // text without options, or file (file lists arrive with the automation features)
+      // text without options, or file (no file-list feature is installed: the option's message only)
       await finish(turn);
       const queue = turn.ticket.queueId ? await queueOf(turn, turn.ticket.queueId) : undefined;
       if (queue) await afterLanding(turn, queue);
