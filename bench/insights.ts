@@ -116,7 +116,13 @@ async function ensureMomentsCompany(log: (line: string) => void): Promise<{ comp
       return { companyId: existing, queueId: queue as number };
     }
     await db.query('BEGIN');
-    const plan = (await db.query("SELECT id FROM plans WHERE name = 'Bench'")).rows[0]?.id;
+    // the inbox bench's plan (everything allowed), else Acme's when the Moments part runs alone
+    const plan = (
+      await db.query(
+        `SELECT coalesce((SELECT id FROM plans WHERE name = 'Bench'),
+                         (SELECT c.plan_id FROM companies c JOIN users u ON u.company_id = c.id WHERE u.email = 'admin@acme.test')) AS id`,
+      )
+    ).rows[0]?.id;
     const companyId = (
       await db.query(
         `INSERT INTO companies (name, email, plan_id, due_date, status) VALUES ($1, 'moments@bench.test', $2, '2999-12-31', true) RETURNING id`,
