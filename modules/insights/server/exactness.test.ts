@@ -3,7 +3,7 @@
  * eight writers move forty tickets through every transition at once — accept, transfer, return to the queue,
  * resolve to a rating, close, reopen, rate, move to another contact, delete — through the inbox's route
  * and straight in SQL, while folds run beside them. Afterwards the days folded change by change equal the
- * days rebuilt from scratch, each ticket's running cycle matches the ticket, and each contact has one lead.
+ * days rebuilt from scratch, the agents' days kept beside them equal the days summed by agent, each ticket's running cycle matches the ticket, and each contact has one lead.
  */
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -123,8 +123,25 @@ it('keeps the days equal to a rebuild from the cycles after concurrent changes a
   const days = () => knex('insightDaily').where({ companyId }).orderBy(['day', 'queueId', 'userId']).select();
   const incremental = await days();
   expect(incremental.length).toBeGreaterThan(0);
+  // the agents' days the trigger kept are the days summed by agent (an agent's day summing to nothing has no row)
+  const columns = ['started', 'active', 'leads', 'accepted', 'wait_seconds', 'resolved', 'support_seconds', 'finished'];
+  for (let rate = 0; rate <= 10; rate++) columns.push(`r${rate}`);
+  const userDays = async () =>
+    (await knex.raw('SELECT * FROM insight_user_daily WHERE company_id = ? ORDER BY day, user_id', [companyId])).rows;
+  const incrementalUserDays = await userDays();
+  const summed = await knex.raw(
+    `SELECT company_id, day, user_id,
+            ${columns.map((column) => `sum(${column})::${column.endsWith('seconds') ? 'bigint' : 'int'} AS ${column}`).join(', ')}
+     FROM insight_daily WHERE company_id = ? GROUP BY company_id, day, user_id
+     HAVING NOT (${columns.map((column) => `sum(${column}) = 0`).join(' AND ')}) ORDER BY day, user_id`,
+    [companyId],
+  );
+  expect(incrementalUserDays.length).toBeGreaterThan(0);
+  expect(incrementalUserDays).toEqual(summed.rows);
   await knex.raw('SELECT insights_rebuild_daily(?)', [companyId]);
   expect(await days()).toEqual(incremental);
+  expect(await userDays()).toEqual(incrementalUserDays);
+  expect(await userDays()).toEqual(incrementalUserDays);
 
   // each ticket's running cycle is the ticket as it is
   const mismatches = await knex.raw(

@@ -1,6 +1,7 @@
-import { definePluginUi, type UiMenuEntry, type UiRoute } from '@balcao/plugin-sdk/ui';
+import { definePluginUi, type UiMenuEntry, type UiRoute, usePermission } from '@balcao/plugin-sdk/ui';
 import { Skeleton } from 'antd';
 import { lazy, type ReactNode, Suspense } from 'react';
+import { useGetMomentsQuery, useGetMomentUsersQuery } from './api';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import pt from './locales/pt.json';
@@ -13,6 +14,17 @@ const MomentsPage = lazy(() => import('./moments/MomentsPage').then((module) => 
 
 function Page({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Skeleton active paragraph={{ rows: 8 }} style={{ padding: 8 }} />}>{children}</Suspense>;
+}
+
+/**
+ * Asks for the panel's data as soon as its route is shown, beside its page's code rather than after it: the
+ * page reads the same cache entries, kept live from the first answer.
+ */
+function MomentsData() {
+  const skip = !usePermission('moments:view');
+  useGetMomentsQuery(undefined, { skip });
+  useGetMomentUsersQuery(undefined, { skip });
+  return null;
 }
 
 /** The home page `/` is the dashboard (1-core §2 "/ (dashboard)"). */
@@ -36,9 +48,12 @@ const routes: UiRoute[] = [
   {
     path: '/moments',
     element: (
-      <Page>
-        <MomentsPage />
-      </Page>
+      <>
+        <MomentsData />
+        <Page>
+          <MomentsPage />
+        </Page>
+      </>
     ),
   },
 ];

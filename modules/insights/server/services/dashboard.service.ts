@@ -11,7 +11,7 @@ import type { ViewerScope } from './scope';
 
 /**
  * The dashboard's figures (docs/insights.md "What each figure counts"): sums of the company's days
- * (`insight_daily`) and of the changes not yet folded into them (`insight_deltas`), read in one statement,
+ * (`insight_user_daily`, or `insight_daily` by queue) and of the changes not yet folded into them (`insight_deltas`), read in one statement,
  * plus the live counters from the running cycles.
  */
 
@@ -71,7 +71,9 @@ const percent = (part: number, whole: number) => (whole > 0 ? round2((part * 100
 
 /**
  * The bucket rows of a range (days folded, changes not yet folded), grouped by `groupBy` (`user_id`,
- * `day`, or nothing). The range's instants are its days' midnights in the company's time zone.
+ * `day`, or nothing). The range's instants are its days' midnights in the company's time zone. The whole
+ * company's figures come from the agents' days (`insight_user_daily`, a third of the rows); a viewer scoped
+ * to their queues reads the days by queue.
  */
 function bucketsSql(groupBy: 'user_id' | 'day' | null, scoped: boolean): string {
   const columns = [...SUM_COLUMNS, ...RATE_COLUMNS];
@@ -80,7 +82,7 @@ function bucketsSql(groupBy: 'user_id' | 'day' | null, scoped: boolean): string 
   const key = groupBy === null ? '' : `${groupBy}, `;
   return `
     WITH b AS (
-      SELECT day, user_id, ${columns.join(', ')} FROM insight_daily
+      SELECT day, user_id, ${columns.join(', ')} FROM ${scoped ? 'insight_daily' : 'insight_user_daily'}
       WHERE company_id = :company AND day BETWEEN :from::date AND :to::date${queueFilter('queue_id')}
       UNION ALL
       SELECT (d.at AT TIME ZONE :zone)::date, coalesce(d.user_id, 0), ${SUM_COLUMNS.map((c) => `d.${c}`).join(', ')}, ${deltaRates.join(', ')}
