@@ -3,7 +3,7 @@
  * server's schemas and the UI.
  */
 
-/** `GET /dashboard` counters (1-core §3 "Dashboard counters", plus the NPS distribution and average). */
+/** `GET /dashboard` counters (docs/product/tickets-and-inbox.md#entities "Dashboard counters", plus the NPS distribution and average). */
 export interface DashboardCounters {
   /** Tickets in attendance now (open), among those started by the range's end. */
   supportHappening: number;
@@ -44,7 +44,7 @@ export interface DashboardCounters {
   avgRating: number;
 }
 
-/** One row of the attendants table (1-core §3 "Attendant rows"). */
+/** One row of the attendants table (docs/product/tickets-and-inbox.md#entities "Attendant rows"). */
 export interface DashboardAttendant {
   id: number;
   name: string;
@@ -93,7 +93,7 @@ export type ReportSort = (typeof REPORT_SORTS)[number];
 export const NPS_BANDS = ['promoter', 'passive', 'detractor'] as const;
 export type NpsBand = (typeof NPS_BANDS)[number];
 
-/** A row of the ticket report (2-administration §3 "Report ticket row"). */
+/** A row of the ticket report (docs/product/administration.md#entities "Report ticket row"). */
 export interface ReportTicket {
   id: number;
   uuid: string;

@@ -34,7 +34,7 @@ export interface ReportArgs {
   pageSize: number;
 }
 
-/** The report's filters as query parameters (lists as JSON arrays, as 2-administration §7 has them). */
+/** The report's filters as query parameters (lists as JSON arrays, as docs/product/administration.md#calls-and-realtime-events has them). */
 export function reportParams(args: Omit<ReportArgs, 'page' | 'pageSize'> & Partial<Pick<ReportArgs, 'page' | 'pageSize'>>) {
   const params = new URLSearchParams({ dateFrom: args.dateFrom, dateTo: args.dateTo });
   if (args.searchParam?.trim()) params.set('searchParam', args.searchParam.trim());

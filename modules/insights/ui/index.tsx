@@ -27,7 +27,7 @@ function MomentsData() {
   return null;
 }
 
-/** The home page `/` is the dashboard (1-core §2 "/ (dashboard)"). */
+/** The home page `/` is the dashboard (docs/product/tickets-and-inbox.md#screens-and-routes "/ (dashboard)"). */
 const routes: UiRoute[] = [
   {
     path: '/',
@@ -58,7 +58,7 @@ const routes: UiRoute[] = [
   },
 ];
 
-/** The Management group of the side menu (1-core §2): Dashboard, Reports, Moments — each for those allowed. */
+/** The Management group of the side menu (docs/product/tickets-and-inbox.md#screens-and-routes): Dashboard, Reports, Moments — each for those allowed. */
 const menu: UiMenuEntry[] = [
   {
     key: 'dashboard',

@@ -6,7 +6,7 @@ import { requestScope } from '../services/scope';
 import { changeTimeZone } from '../services/time-zone';
 
 /**
- * The dashboard's calls (1-core §7 "Dashboard"): `GET /dashboard` (counters and attendants of a range),
+ * The dashboard's calls (docs/product/tickets-and-inbox.md#calls-and-realtime-events "Dashboard"): `GET /dashboard` (counters and attendants of a range),
  * `GET /dashboard/ticketsDay` and `/dashboard/ticketsUsers` (the charts), and the company's time zone the
  * days are counted in. Admins, and profile users with showDashboard (their queues only).
  */
@@ -34,7 +34,7 @@ export default defineRoutes((app, ctx) => {
     },
   );
 
-  // the charts: `companyId` of the spec's call is accepted and ignored (always the caller's company)
+  // the charts: `companyId` of the documented call is accepted and ignored (always the caller's company)
   const ChartQuery = StrictObject({
     initialDate: Type.Optional(Day),
     finalDate: Type.Optional(Day),

@@ -4,9 +4,9 @@ import { MOMENT_STATUSES, readMoments, readMomentUsers } from '../services/momen
 import { parseChoiceList, parseIdList } from '../services/report.service';
 
 /**
- * Moments (1-core §2, §7): `GET /dashboard/moments` (the panel's tickets) and `GET /usersMoments` (its
+ * Moments (docs/product/tickets-and-inbox.md#screens-and-routes, #calls-and-realtime-events): `GET /dashboard/moments` (the panel's tickets) and `GET /usersMoments` (its
  * agents). Admins, and profile users with allowRealTime; opening a ticket stays the inbox's rule (admins, or
- * the ticket's own agent, per 1-core §2).
+ * the ticket's own agent, per docs/product/tickets-and-inbox.md#screens-and-routes).
  */
 export default defineRoutes((app, ctx) => {
   const viewer = access.permission('moments:view');

@@ -15,7 +15,7 @@ import { EXPORT_FILE_NAME, writeReportExport } from '../services/report-export';
 import { requestScope } from '../services/scope';
 
 /**
- * The ticket report (2-administration §2 Reports, §7): `GET /ticketreport/reports` pages it,
+ * The ticket report (docs/product/administration.md#reports, #calls-and-realtime-events): `GET /ticketreport/reports` pages it,
  * `GET /ticketreport/reports/export` streams all of it as .xlsx or .csv. Admins, and profile users with
  * showDashboard (the tickets of their queues).
  */
@@ -60,7 +60,7 @@ export default defineRoutes((app, ctx) => {
     const zone = await companyTimeZone(ctx, companyId);
     return {
       filters: {
-        // the spec's default: the first day of the month to today
+        // the documented default: the first day of the month to today
         range: resolveRange({ from: query.dateFrom, to: query.dateTo }, zone, { required: false }),
         searchParam: query.searchParam,
         contactId: query.contactId,

@@ -117,7 +117,7 @@ function bindings(scope: ViewerScope, range: DayRange) {
   return { company: scope.companyId, from: range.from, to: range.to, zone: range.timezone, queues: scope.queueIds ?? [] };
 }
 
-/** The counters of 1-core §3 from a range's sums and the live counts. */
+/** The counters of docs/product/tickets-and-inbox.md#entities from a range's sums and the live counts. */
 export function countersOf(sums: Sums, live: Record<string, number>): DashboardCounters {
   const withRating = sums.rates.reduce((total, count) => total + count, 0);
   const rate = (note: number) => sums.rates[note] ?? 0;

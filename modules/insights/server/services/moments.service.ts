@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { MomentsEvent, MomentTicket, MomentUser } from '../../shared/types';
 
 /**
- * Moments, the live attendance panel (1-core §2): the company's tickets in attendance (a card per agent)
+ * Moments, the live attendance panel (docs/product/tickets-and-inbox.md#screens-and-routes): the company's tickets in attendance (a card per agent)
  * and waiting (the Pending card), read from the inbox's `tickets`, `contacts`, `users`, `queues` and this
  * module's running cycles (since when each waits or is attended), and kept live over the company's socket
  * (`company-{id}-moments`) for the users allowed to see the panel.

@@ -44,7 +44,7 @@ export async function companyTimeZone(ctx: PluginContext, companyId: number): Pr
 }
 
 /**
- * A range from the spec's parameters: `days` (the last N days, today included), or `from`/`to` (either
+ * A range from the documented parameters: `days` (the last N days, today included), or `from`/`to` (either
  * alone: the other end is the same day's month start, or today). None at all answers ERR_DASHBOARD_FILTER_REQUIRED
  * ("Parametrize o filtro"); an end before the start or a day that doesn't exist, ERR_INVALID_DATE_RANGE;
  * more than two years, ERR_DATE_RANGE_TOO_LONG.

@@ -6,12 +6,12 @@ import type { ReportExportProgress, ReportTicket } from '../../shared/types';
 import { countReport, type ReportFilters, type ReportOrder, streamReport } from './report.service';
 import type { ViewerScope } from './scope';
 
-/** The export's file name (2-administration §9), per format. */
+/** The export's file name (docs/product/administration.md#constants-and-limits), per format. */
 export const EXPORT_FILE_NAME = 'relatorio-de-atendimentos';
 
 export type ExportLanguage = 'pt' | 'en' | 'es' | 'tr';
 
-/** The columns of 2-administration §9 (connection, contact, user, queue, status, last message, open and close, support time, nps), with the ticket's number first. */
+/** The columns of docs/product/administration.md#constants-and-limits (connection, contact, user, queue, status, last message, open and close, support time, nps), with the ticket's number first. */
 const HEADERS: Record<ExportLanguage, string[]> = {
   pt: [
     'Nº',
@@ -62,7 +62,7 @@ const STATUS_LABELS: Record<ExportLanguage, Record<string, string>> = {
   tr: { pending: 'Bekliyor', open: 'Görüşmede', closed: 'Kapandı', group: 'Grup', lgpd: 'KVKK', nps: 'Değerlendirme' },
 };
 
-/** `DD/MM/YYYY HH:mm` in the company's time zone (1-core §9 date formats). */
+/** `DD/MM/YYYY HH:mm` in the company's time zone (docs/product/tickets-and-inbox.md#constants-and-limits date formats). */
 function dateTimeFormatter(timezone: string): (iso: string | null) => string {
   const format = new Intl.DateTimeFormat('en-GB', {
     timeZone: timezone,

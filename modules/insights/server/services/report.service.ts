@@ -5,7 +5,7 @@ import type { DayRange } from './range';
 import type { ViewerScope } from './scope';
 
 /**
- * The ticket report (2-administration §2 Reports; docs/insights.md "Report"): read-only SQL over the inbox's
+ * The ticket report (docs/product/administration.md#reports; docs/insights.md "Report"): read-only SQL over the inbox's
  * `tickets`, `contacts`, `users`, `queues`, `ticket_tags`, `contact_tags`, `ticket_ratings` (and the channels
  * plugin's `whatsapps`, when installed, for the connection's name), plus this module's cycles for the time in
  * attendance. Always within the viewer's company and scope.
@@ -31,7 +31,7 @@ export interface ReportOrder {
 }
 
 /**
- * A list filter of the spec's report call: a JSON array (`[1,2]`, `["open"]`) or a comma-separated list.
+ * A list filter of the documented report call: a JSON array (`[1,2]`, `["open"]`) or a comma-separated list.
  * Anything else is ERR_INVALID_FILTER.
  */
 export function parseIdList(value: string | undefined): number[] | undefined {

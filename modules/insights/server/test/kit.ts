@@ -1,6 +1,6 @@
 /**
  * Helpers of the insights' tests: a company of its own (so no other test's rows change a count), users with
- * the permission fields of 1-core §6, queues, contacts, and tickets driven through their transitions with
+ * the permission fields of docs/product/roles-and-permissions.md#roles-in-the-inbox, queues, contacts, and tickets driven through their transitions with
  * the instants the test chooses (the triggers take a change's instant from the row's `updated_at`). Not a
  * test file itself.
  */

@@ -33,7 +33,7 @@ const NpsDistributionChart = lazy(() => charts().then((module) => ({ default: mo
 const ChartFallback = () => <Skeleton.Node active style={{ width: '100%', height: 280 }} />;
 
 /**
- * The dashboard, home page `/` (1-core §2): Indicators, Assessments (NPS) and Attendants of a range of days
+ * The dashboard, home page `/` (docs/product/tickets-and-inbox.md#screens-and-routes): Indicators, Assessments (NPS) and Attendants of a range of days
  * (the month so far by default), for admins and profile users with showDashboard; others go to /tickets.
  */
 export function DashboardPage() {

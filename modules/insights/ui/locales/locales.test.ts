@@ -15,7 +15,7 @@ describe("the insights' translations", () => {
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual(Object.keys(INSIGHTS_ERRORS).sort());
   });
 
-  it("use the spec's words", () => {
+  it('use the documented words', () => {
     expect(pt.denied.title).toBe('Oops! Acesso Negado!');
     expect(pt.filter.required).toBe('Parametrize o filtro');
     expect(pt.dashboard.loadError).toBe('Erro ao buscar informações dos tickets');

@@ -44,7 +44,7 @@ const MOMENTS_CSS = `
 `;
 
 /**
- * Moments, the live attendance panel (1-core §2): a Pending card with the tickets waiting, then a card per
+ * Moments, the live attendance panel (docs/product/tickets-and-inbox.md#screens-and-routes): a Pending card with the tickets waiting, then a card per
  * agent with the tickets they attend — kept live by the company's socket (`company-{id}-moments`, and
  * `company-{id}-user` for online states), never by polling. Admins, and profile users with allowRealTime;
  * a ticket opens at /tickets/{uuid} for admins and for its own agent.

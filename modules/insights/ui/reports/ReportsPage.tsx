@@ -37,13 +37,13 @@ import { AccessDenied } from '../shared/AccessDenied';
 import { formatDateTime, formatMinutes, monthToDate } from '../shared/format';
 import { downloadReport } from './export';
 
-/** 2-administration §9: page sizes 5, 10, 20, 50; 10 by default. */
+/** docs/product/administration.md#constants-and-limits: page sizes 5, 10, 20, 50; 10 by default. */
 const PAGE_SIZES = [5, 10, 20, 50];
 
 type Filters = Omit<ReportArgs, 'page' | 'pageSize' | 'sortBy' | 'sortOrder'>;
 
 /**
- * The ticket report (2-administration §2 Reports): filters, server-side paging and sorting, per-row ticket
+ * The ticket report (docs/product/administration.md#reports): filters, server-side paging and sorting, per-row ticket
  * log and open-ticket actions, and the .xlsx / .csv export with its progress. Admins, and profile users with
  * showDashboard (their queues).
  */
@@ -101,7 +101,7 @@ function Reports() {
   };
 
   const isAdmin = session?.profile === 'admin' || session?.super === true;
-  // 1-core §2: admins, or the ticket's own agent (a waiting ticket of their queue is theirs to take)
+  // docs/product/tickets-and-inbox.md#screens-and-routes: admins, or the ticket's own agent (a waiting ticket of their queue is theirs to take)
   const canOpen = (row: ReportTicket) => isAdmin || row.userId === null || row.userId === session?.id;
   const sortOrderOf = (key: string) =>
     sort.sortBy === key

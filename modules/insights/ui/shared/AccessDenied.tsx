@@ -2,7 +2,7 @@ import { useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Result } from 'antd';
 import { useNavigate } from 'react-router';
 
-/** The 403 screen of 1-core §2: "Oops! Acesso Negado!" with a way back to /tickets. */
+/** The 403 screen of docs/product/tickets-and-inbox.md#screens-and-routes: "Oops! Acesso Negado!" with a way back to /tickets. */
 export function AccessDenied() {
   const { t } = useTranslation('insights');
   const navigate = useNavigate();

@@ -9,8 +9,8 @@ export interface DayRangeValue {
 }
 
 /**
- * The filter panel's dates (1-core §2 Dashboard): start, end and the Filter button. Without both dates the
- * spec's warning 'Parametrize o filtro'; an end before the start is refused by the pickers themselves.
+ * The filter panel's dates (docs/product/tickets-and-inbox.md#dashboard-and-moments): start, end and the Filter button. Without both dates the
+ * documented warning 'Parametrize o filtro'; an end before the start is refused by the pickers themselves.
  */
 export function RangeFilter({ value, onApply }: { value: DayRangeValue; onApply(range: DayRangeValue): void }) {
   const { t } = useTranslation('insights');

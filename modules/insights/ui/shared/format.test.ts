@@ -11,7 +11,7 @@ const t = ((key: string, values: Record<string, unknown>) => {
 }) as unknown as TFunction;
 
 describe('formats', () => {
-  it('shows averages as hours and minutes from minutes (1-core §9)', () => {
+  it('shows averages as hours and minutes from minutes (docs/product/tickets-and-inbox.md#constants-and-limits)', () => {
     expect(formatMinutes(t, 0)).toBe('0min');
     expect(formatMinutes(t, 24)).toBe('24min');
     expect(formatMinutes(t, 29.6)).toBe('30min');
@@ -24,7 +24,7 @@ describe('formats', () => {
     expect(monthToDate(new Date(2026, 2, 17, 15))).toEqual({ from: '2026-03-01', to: '2026-03-17' });
   });
 
-  it("sends the report's lists as JSON arrays, as 2-administration §7 has them", () => {
+  it("sends the report's lists as JSON arrays, as docs/product/administration.md#calls-and-realtime-events has them", () => {
     const params = reportParams({
       dateFrom: '2026-03-01',
       dateTo: '2026-03-31',

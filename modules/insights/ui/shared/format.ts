@@ -1,6 +1,6 @@
 import type { TFunction } from 'i18next';
 
-/** Minutes as hours and minutes (1-core §9 "Dashboard averages shown as hours and minutes from minutes"). */
+/** Minutes as hours and minutes: the dashboard keeps averages in minutes and shows them this way (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export function formatMinutes(t: TFunction, minutes: number): string {
   const whole = Math.round(minutes);
   const h = Math.floor(whole / 60);
@@ -8,7 +8,7 @@ export function formatMinutes(t: TFunction, minutes: number): string {
   return h > 0 ? t('format.hoursMinutes', { h, m: String(m).padStart(2, '0') }) : t('format.minutes', { m });
 }
 
-/** A calendar day `YYYY-MM-DD` as `DD/MM/YYYY` (1-core §9 date formats). */
+/** A calendar day `YYYY-MM-DD` as `DD/MM/YYYY` (docs/product/tickets-and-inbox.md#constants-and-limits date formats). */
 export function formatDay(day: string): string {
   const [year, month, date] = day.split('-');
   return `${date}/${month}/${year}`;
@@ -28,7 +28,7 @@ export function localDay(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
-/** The spec's default range: the first day of the current month to today. */
+/** The documented default range: the first day of the current month to today. */
 export function monthToDate(now = new Date()): { from: string; to: string } {
   return { from: localDay(new Date(now.getFullYear(), now.getMonth(), 1)), to: localDay(now) };
 }
