@@ -1,4 +1,4 @@
-import { can, isPlanFlag, type PermissionTable, type PlanFlag } from '@balcao/plugin-sdk/server';
+import { type AnyPlanFlag, can, isPlanFlag, type PermissionTable } from '@balcao/plugin-sdk/server';
 import type { RegisteredRoute } from '../../../src/http/route-registry';
 import type { JsonSchema } from './sample';
 
@@ -34,7 +34,7 @@ export function partSchema(route: WalkedRoute, part: 'params' | 'querystring' | 
 /** What the contract check needs to know besides the route. */
 export interface ContractContext {
   /** The plan flag of each loaded feature by id (null when always on). */
-  planFlags: ReadonlyMap<string, PlanFlag | null>;
+  planFlags: ReadonlyMap<string, AnyPlanFlag | null>;
   /** The merged permission table. */
   permissions: PermissionTable;
 }
@@ -68,7 +68,7 @@ export function contractProblems(route: WalkedRoute, context: ContractContext): 
   } else if (!['public', 'authenticated', 'admin', 'super'].includes(access))
     say(`config.access '${String(access)}' is not an access rule`);
 
-  if (config.planFlag !== undefined && !isPlanFlag(config.planFlag))
+  if (config.planFlag !== undefined && !isPlanFlag(config.planFlag) && ![...context.planFlags.values()].includes(config.planFlag))
     say(`config.planFlag '${config.planFlag}' is not a plan flag`);
   const featureFlag = context.planFlags.get(route.owner);
   if (featureFlag && config.planFlag !== featureFlag) {
