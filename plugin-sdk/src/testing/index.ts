@@ -36,6 +36,7 @@ export { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
 export { dropStaleDatabases } from './database';
 export * from './fixtures';
 export { companySocket, connectSocket, nextEvent, recordEvents } from './sockets';
+export * from './walkers';
 
 /** Options of `createTestApp`. */
 export interface TestAppOptions {

@@ -1,5 +1,5 @@
-import { type AnyPlanFlag, can, isPlanFlag, type PermissionTable } from '@balcao/plugin-sdk/server';
-import type { RegisteredRoute } from '../../../src/http/route-registry';
+import type { RegisteredRoute } from '@balcao/server';
+import { type AnyPlanFlag, can, isPlanFlag, type PermissionTable } from '../../server';
 import type { JsonSchema } from './sample';
 
 /** What the walkers read of a route: the registry's entries, or a hand-made one in unit tests. */
