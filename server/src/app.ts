@@ -30,7 +30,7 @@ import { JobRunner, Scheduler } from './jobs/job-runner';
 import { createMailer } from './mail/mailer';
 import { registerHealthRoutes, registerPlatformRoutes } from './platform/platform-routes';
 import { bundledRegistry } from './plugins/bundled-registry';
-import { type DiscoveredPlugin, discoverPlugins } from './plugins/discover';
+import { type DiscoveredPlugin, declaredPlanFlags, discoverPlugins } from './plugins/discover';
 import { importDefinitions, type LoadedPlugin, mergePermissions, registerPlugins } from './plugins/loader';
 import { RealtimeServer } from './realtime/realtime-server';
 import { createSettingsService } from './settings/settings-service';
@@ -144,11 +144,17 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const definitions = await importDefinitions(discovered);
 
     const invalidation = new InvalidationBus(redis, subscriber, config.redisPrefix);
-    const sessions = new SessionStore(knex, invalidation);
+    const pluginFlags = declaredPlanFlags(discovered);
+    const sessions = new SessionStore(
+      knex,
+      invalidation,
+      undefined,
+      pluginFlags.map((flag) => flag.key),
+    );
     const tokens = new TokenService(config.jwtSecret, config.accessTokenTtlSeconds);
     const authenticator = new Authenticator(tokens, sessions, invalidation);
     const events = new EventBusImpl(log);
-    const plans = createPlanService(sessions);
+    const plans = createPlanService(sessions, pluginFlags);
     const isWorker = config.role !== 'web';
     const mediaSigner = new MediaSigner(config.jwtSecret);
     const core: CoreServices = {

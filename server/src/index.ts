@@ -9,6 +9,7 @@ export type { CoreServices } from './core-services';
 export { createKnex } from './db/knex';
 export { migrateAll, migrationsTable } from './db/migrator';
 export type { RegisteredRoute } from './http/route-registry';
+export { createValidatorCompiler } from './http/validation';
 export { type DiscoveredPlugin, discoverPlugins, PluginManifestError } from './plugins/discover';
 export { migrationFiles, migrationName, moduleFiles } from './plugins/feature-files';
 export { DEMO_LOGINS, DEMO_PASSWORD, type DemoIds, seedDemo } from './seed/demo';

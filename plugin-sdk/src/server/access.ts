@@ -1,5 +1,5 @@
 import type { Permission } from '../shared/permissions';
-import type { PlanFlag } from '../shared/plan-flags';
+import type { AnyPlanFlag } from '../shared/plan-flags';
 
 /**
  * Who may call a route. Every route declares one in `config.access`; the core enforces it in one hook
@@ -16,7 +16,7 @@ export type RouteAccess = 'public' | 'authenticated' | 'admin' | 'super' | { per
 export interface RouteAccessConfig {
   access: RouteAccess;
   /** The plan flag the company must have. Set automatically on every route of a plan-gated plugin. */
-  planFlag?: PlanFlag;
+  planFlag?: AnyPlanFlag;
   /** Lets a company with an expired subscription through (billing and session routes). */
   allowExpired?: boolean;
   /**

@@ -11,7 +11,7 @@ import type {
 } from 'fastify';
 import type { Knex } from 'knex';
 import type { Permission, Profile } from '../shared/permissions';
-import type { PlanFlag, PlanFlags } from '../shared/plan-flags';
+import type { AnyPlanFlag, PlanFlags, PluginPlanFlag } from '../shared/plan-flags';
 import type { SessionUser } from '../shared/session';
 import type { BalcaoServices, EventBus } from './events';
 
@@ -49,9 +49,11 @@ export interface PluginDb {
 /** Plan flags of a company, resolved in one place and cached (invalidated when a plan or company changes). */
 export interface PlanService {
   flags(companyId: number): Promise<PlanFlags>;
-  has(companyId: number, flag: PlanFlag): Promise<boolean>;
+  has(companyId: number, flag: AnyPlanFlag): Promise<boolean>;
   /** Throws 403 ERR_PLAN_FEATURE_DISABLED when the company lacks the flag. */
-  require(companyId: number, flag: PlanFlag): Promise<void>;
+  require(companyId: number, flag: AnyPlanFlag): Promise<void>;
+  /** The flags the loaded plugins declare for themselves (beside the ten), in load order. */
+  pluginFlags(): PluginPlanFlag[];
 }
 
 /** Access checks for use inside handlers and services (routes declare theirs in `config`). */

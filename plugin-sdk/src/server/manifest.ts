@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox';
-import { PLAN_FLAGS } from '../shared/plan-flags';
+import { PLAN_FLAG_PATTERN } from '../shared/plan-flags';
 
 const Label = Type.Object(
   { pt: Type.String(), en: Type.String(), es: Type.String(), tr: Type.String() },
@@ -34,7 +34,10 @@ export const PluginManifest = Type.Object(
     kind: Type.Union([Type.Literal('module'), Type.Literal('plugin')]),
     /** Semver range of the SDK this feature was written against. */
     sdk: Type.String(),
-    planFlag: Type.Optional(Type.Union(PLAN_FLAGS.map((flag) => Type.Literal(flag)))),
+    /** One of the ten plan flags, or the plugin's own (then `planFlagLabel` names it). */
+    planFlag: Type.Optional(Type.String({ pattern: PLAN_FLAG_PATTERN })),
+    /** The label of the plugin's own plan flag on the Plans page; only for a flag that isn't one of the ten. */
+    planFlagLabel: Type.Optional(Label),
     dependsOn: Type.Optional(Type.Array(Type.String())),
     /** Server entry, relative to the package root (default `server/index.ts`). */
     server: Type.Optional(Type.String()),

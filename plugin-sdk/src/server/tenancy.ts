@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Knex } from 'knex';
 import { Model, type Page, QueryBuilder, type QueryContext } from 'objection';
 
 /** Whose data the current code works on: set by the core from the session, a job or a socket. */
@@ -100,8 +101,39 @@ export class TenantQueryBuilder<M extends Model, R = M[]> extends QueryBuilder<M
   }
 }
 
+/**
+ * The process's knex instance for models, under a global symbol like the tenant store. Objection's own
+ * binding (`Model.knex(knex)`) lives on one copy of objection: the production bundle carries its own,
+ * while a plugin outside the repository imports objection (and this SDK) from its folder's
+ * node_modules, whose `Model` nobody binds. Every copy of `BaseModel` reads this slot instead.
+ */
+const MODEL_KNEX_KEY = Symbol.for('balcao.sdk.modelKnex');
+const knexSlot = globalThis as typeof globalThis & { [MODEL_KNEX_KEY]?: Knex };
+
+/** Binds every model of every copy of the SDK to `knex` (the core calls it once per app). */
+export function bindModelKnex(knex: Knex): void {
+  knexSlot[MODEL_KNEX_KEY] = knex;
+}
+
+/** The knex instance models are bound to, if any. */
+export function boundModelKnex(): Knex | undefined {
+  return knexSlot[MODEL_KNEX_KEY];
+}
+
 /** Base of every model: camelCase in JS, snake_case in Postgres (the knex instance maps names). */
-export class BaseModel extends Model {}
+export class BaseModel extends Model {
+  /**
+   * A class bound on its own (`bindKnex`, `Model.knex(k)`) keeps that instance; any other takes the
+   * process's, whichever copy of objection it extends. Unbound, objection's own answer (undefined)
+   * stands, and objection reports it when a query runs.
+   */
+  static override knex(...args: [Knex?]): Knex {
+    // biome-ignore lint/complexity/noThisInStatic: objection reads the binding of `this` class (a bound subclass's own)
+    if (args.length > 0) return super.knex(...args);
+    // biome-ignore lint/complexity/noThisInStatic: as above
+    return (super.knex() as Knex | undefined) ?? (knexSlot[MODEL_KNEX_KEY] as Knex);
+  }
+}
 
 /**
  * Base of every tenant table's model. The table has `company_id NOT NULL`; queries are scoped to the

@@ -1,5 +1,5 @@
 import type { Profile, Toggle } from './permissions';
-import type { PlanFlag, PlanFlags } from './plan-flags';
+import type { AnyPlanFlag, PlanFlags } from './plan-flags';
 
 /** A company setting as the session carries it (docs/product/tickets-and-inbox.md#entities `companieSettings`). */
 export interface CompanySettingPair {
@@ -49,7 +49,7 @@ export interface AuthResponse {
 export interface PluginListing {
   id: string;
   version: string;
-  planFlag: PlanFlag | null;
+  planFlag: AnyPlanFlag | null;
   /** URL of the plugin's Module Federation manifest (`mf-manifest.json`), or null when it has no UI. */
   remote: string | null;
   /** The federation container name the remote exposes itself under. */

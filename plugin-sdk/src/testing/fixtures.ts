@@ -47,6 +47,7 @@ export async function seedTenantFixtures(t: TestApp): Promise<TenantFixtures> {
       amount: 1,
       isPublic: false,
       ...Object.fromEntries(PLAN_FLAGS.map((f) => [f, true])),
+      pluginFlags: JSON.stringify(Object.fromEntries(t.balcao.core.plans.pluginFlags().map((flag) => [flag.key, true]))),
     })
     .returning('id');
   const due = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);

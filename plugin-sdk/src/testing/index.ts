@@ -26,8 +26,8 @@ import {
 } from '@balcao/server';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { Knex } from 'knex';
-import { Model } from 'objection';
 import { createClient } from 'redis';
+import { bindModelKnex, boundModelKnex } from '../server/tenancy';
 import type { SessionUser } from '../shared/session';
 import { cloneDatabase, databaseUrl, dropDatabase, ensureTemplate, migrationsFingerprint } from './database';
 
@@ -36,6 +36,7 @@ export { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
 export { dropStaleDatabases } from './database';
 export * from './fixtures';
 export { companySocket, connectSocket, nextEvent, recordEvents } from './sockets';
+export * from './walkers';
 
 /** Options of `createTestApp`. */
 export interface TestAppOptions {
@@ -108,6 +109,16 @@ function template(): Promise<string> {
   return templatePromise;
 }
 
+/**
+ * A throwaway database with the repository's migrations applied, for a test that runs a server process
+ * of its own (the production bundle); `drop()` removes it. Plugins outside the repository migrate theirs
+ * when the server starts.
+ */
+export async function createTestDatabase(): Promise<{ name: string; url: string; drop(): Promise<void> }> {
+  const name = await cloneDatabase(await template());
+  return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
+}
+
 /** Builds a test app: a fresh database cloned from the migrated template, a private Redis prefix. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseName = await cloneDatabase(await template());
@@ -176,7 +187,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (index >= 0) openApps.splice(index, 1);
       await balcao.close();
       const survivor = openApps.at(-1);
-      if (survivor && Model.knex() === balcao.core.knex) Model.knex(survivor.knex);
+      if (survivor && boundModelKnex() === balcao.core.knex) bindModelKnex(survivor.knex);
       await dropDatabase(databaseName).catch(() => {});
       // another open app on the same Redis prefix still needs its jobs and caches
       if (openApps.some((app) => app.redisPrefix === config.redisPrefix)) return;

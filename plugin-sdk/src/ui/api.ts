@@ -1,5 +1,5 @@
 import { createApi } from '@reduxjs/toolkit/query/react';
-import type { PlanFlags } from '../shared/plan-flags';
+import type { PlanFlag } from '../shared/plan-flags';
 import type { SessionUser } from '../shared/session';
 import { createAuthBaseQuery } from './base-query';
 import { tokens } from './token-storage';
@@ -20,7 +20,9 @@ export interface CompanyPlan {
   id: number;
   name: string;
   planId: number;
-  plan: PlanFlags & {
+  plan: Record<PlanFlag, boolean> & {
+    /** The loaded plugins' own flags, each on or off. */
+    pluginFlags?: Record<string, boolean>;
     id: number;
     name: string;
     users: number;

@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { PermissionTable } from '../shared/permissions';
-import type { PlanFlag } from '../shared/plan-flags';
+import type { AnyPlanFlag } from '../shared/plan-flags';
 import type { MenuEntry } from '../shared/session';
 import { registerTranslations } from './i18n';
 import { type FeatureTranslations, LANGUAGES } from './languages';
@@ -18,7 +18,7 @@ export interface UiRoute {
  * is non-empty).
  */
 export interface UiMenuEntry extends MenuEntry {
-  planFlag?: PlanFlag;
+  planFlag?: AnyPlanFlag;
   /** A React hook: the entry shows only while it returns true. Called once per render of the menu. */
   useVisible?: () => boolean;
   /**

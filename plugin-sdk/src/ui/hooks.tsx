@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { useDispatch, useSelector } from 'react-redux';
 import { can, type Permission } from '../shared/permissions';
-import type { PlanFlag, PlanFlags } from '../shared/plan-flags';
+import type { AnyPlanFlag, PlanFlags } from '../shared/plan-flags';
 import { PLAN_FLAGS } from '../shared/plan-flags';
 import type { SessionUser } from '../shared/session';
 import { refreshSession, useGetCompanyPlanQuery } from './api';
@@ -35,11 +35,14 @@ export function usePlan(): PlanFlags | undefined {
   const companyId = useSession()?.companyId;
   const { data } = useGetCompanyPlanQuery(companyId ?? 0, { skip: companyId === undefined });
   if (!data) return undefined;
-  return Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, data.plan[flag] === true])) as PlanFlags;
+  return {
+    ...data.plan.pluginFlags,
+    ...Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, data.plan[flag] === true])),
+  } as PlanFlags;
 }
 
 /** Whether the company's plan has `flag` (false while the plan loads). */
-export function usePlanFlag(flag: PlanFlag): boolean {
+export function usePlanFlag(flag: AnyPlanFlag): boolean {
   return usePlan()?.[flag] === true;
 }
 

@@ -10,7 +10,7 @@ export { Trans, useTranslation } from 'react-i18next';
 export { type MarkupSegment, parseChatMarkup, plainChatText } from '../shared/chat-markup';
 export type { Permission, PermissionSubject, PermissionTable, Profile } from '../shared/permissions';
 export { CORE_PERMISSION_TABLE, can } from '../shared/permissions';
-export type { PlanFlag, PlanFlags } from '../shared/plan-flags';
+export type { AnyPlanFlag, PlanFlag, PlanFlags, PluginPlanFlag } from '../shared/plan-flags';
 export { PLAN_FLAGS } from '../shared/plan-flags';
 export { CLIENT_EVENTS, companyEvent } from '../shared/realtime';
 export { defaultSchedules, invalidScheduleDay, type ServiceHours } from '../shared/service-hours';

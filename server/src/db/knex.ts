@@ -1,5 +1,6 @@
+import { bindModelKnex } from '@balcao/plugin-sdk/server';
 import knexFactory, { type Knex } from 'knex';
-import { knexSnakeCaseMappers, Model } from 'objection';
+import { knexSnakeCaseMappers } from 'objection';
 import pg from 'pg';
 
 // Postgres `bigint` (count(*), sums) arrives as text by default; our ids and counts fit in a double.
@@ -18,7 +19,10 @@ export function createKnex(databaseUrl: string, poolMax = 10): Knex {
   return knex;
 }
 
-/** Binds objection models to this knex instance (one per process; tests bind their own app's). */
+/**
+ * Binds every model to this knex instance (one per process; tests bind their own app's): through the
+ * SDK, so that models of a plugin loading its own copy of objection are bound too.
+ */
 export function bindModels(knex: Knex): void {
-  Model.knex(knex);
+  bindModelKnex(knex);
 }

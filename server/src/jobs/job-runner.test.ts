@@ -7,7 +7,7 @@ import { createCompany, waitFor } from '../../test/realtime/helpers';
 /**
  * Jobs on bee-queue and real Redis (docs/architecture.md#jobs): enqueued, delayed, processed in the job's company
  * scope, deduplicated by jobId, refused and skipped by plan flag. The fixture `jobs-probe` (flag
- * useSchedules) records how each of its jobs ran; `hello` (flag useCampaigns) proves the path from a route.
+ * useSchedules) records how each of its jobs ran; `hello` (its own flag useHello) proves the path from a route.
  */
 const HELLO = 'server/test/fixtures/hello-plugin';
 const PROBE = 'server/test/jobs/fixtures/jobs-probe';

@@ -1,9 +1,9 @@
 import {
+  type AnyPlanFlag,
   AppError,
   currentTenant,
   type EnqueueOptions,
   type JobDefinition,
-  type PlanFlag,
   type PluginContext,
   runInTenant,
 } from '@balcao/plugin-sdk/server';
@@ -13,7 +13,7 @@ import type { RedisClient } from '../infra/redis';
 
 interface FeatureJobs {
   featureId: string;
-  planFlag: PlanFlag | null;
+  planFlag: AnyPlanFlag | null;
   jobs: Record<string, JobDefinition>;
   ctx: PluginContext;
   queue: BeeQueue<JobPayload>;
@@ -32,7 +32,7 @@ export interface JobRunnerOptions {
   /** Whether this process processes jobs (role worker or all) or only enqueues them (web). */
   isWorker: boolean;
   log: FastifyBaseLogger;
-  hasFlag(companyId: number, flag: PlanFlag): Promise<boolean>;
+  hasFlag(companyId: number, flag: AnyPlanFlag): Promise<boolean>;
 }
 
 /**
@@ -46,7 +46,7 @@ export class JobRunner {
 
   constructor(private readonly options: JobRunnerOptions) {}
 
-  register(featureId: string, planFlag: PlanFlag | null, jobs: Record<string, JobDefinition>, ctx: PluginContext): void {
+  register(featureId: string, planFlag: AnyPlanFlag | null, jobs: Record<string, JobDefinition>, ctx: PluginContext): void {
     if (Object.keys(jobs).length === 0) return;
     const queue = new BeeQueue<JobPayload>(featureId, {
       prefix: `${this.options.prefix}:bq`,

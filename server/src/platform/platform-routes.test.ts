@@ -109,7 +109,7 @@ describe('GET /plugins', () => {
     const res = await t.inject({ method: 'GET', url: '/api/plugins', token: acme.token });
     expect(res.statusCode).toBe(200);
     const hello = res.json().plugins.find((p: { id: string }) => p.id === 'hello');
-    expect(hello).toMatchObject({ id: 'hello', version: '1.2.3', planFlag: 'useCampaigns' });
+    expect(hello).toMatchObject({ id: 'hello', version: '1.2.3', planFlag: 'useHello' });
   });
 
   it('leaves it out for a company whose plan lacks the flag', async () => {
@@ -146,7 +146,7 @@ describe('plan gate', () => {
   });
 
   it('follows a plan flag flipped at runtime once the core invalidates the plan (and every process drops it)', async () => {
-    const company = await createCompany(t, { flags: { useCampaigns: false } });
+    const company = await createCompany(t, { flags: { useHello: false } });
     const admin = await t.login(company.adminEmail, TEST_PASSWORD);
     const { knex, sessions } = t.balcao.core;
     const notes = () => t.inject({ method: 'GET', url: '/api/hello-notes', token: admin.token });
@@ -157,14 +157,16 @@ describe('plan gate', () => {
     expect((await notes()).statusCode).toBe(403);
     expect(await plugins()).not.toContain('hello');
 
-    await knex('plans').where({ id: company.planId }).update({ useCampaigns: true });
+    await knex('plans')
+      .where({ id: company.planId })
+      .update({ pluginFlags: JSON.stringify({ useHello: true }) });
     // plan flags are cached per company: the write alone is not seen …
     expect((await notes()).statusCode).toBe(403);
     // … the invalidation is what makes it take effect
     await sessions.invalidatePlan(company.planId);
     expect((await notes()).statusCode).toBe(200);
     expect(await plugins()).toContain('hello');
-    expect(await t.balcao.core.plans.has(company.companyId, 'useCampaigns')).toBe(true);
+    expect(await t.balcao.core.plans.has(company.companyId, 'useHello')).toBe(true);
 
     // moving the company to a plan without the flag takes effect with invalidateCompany
     const liteOnly = await knex('plans').where({ name: 'Lite' }).first('id');

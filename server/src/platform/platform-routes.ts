@@ -7,6 +7,7 @@ import {
   PLAN_FLAGS,
   type PluginListing,
   PRODUCT_VERSION,
+  pluginFlagsOf,
   remoteContainerName,
   StrictObject,
   Type,
@@ -26,9 +27,11 @@ const PlanSchema = Type.Object({
   amount: Type.String(),
   isPublic: Type.Boolean(),
   ...Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, Type.Boolean()])),
+  /** The loaded plugins' own flags (docs/plugin-authoring.md "The manifest"), each on or off. */
+  pluginFlags: Type.Record(Type.String(), Type.Boolean()),
 });
 
-const PLAN_COLUMNS = ['id', 'name', 'users', 'connections', 'queues', 'amount', 'isPublic', ...PLAN_FLAGS];
+const PLAN_COLUMNS = ['id', 'name', 'users', 'connections', 'queues', 'amount', 'isPublic', ...PLAN_FLAGS, 'pluginFlags'];
 
 const MenuEntrySchema = Type.Object({
   key: Type.String(),
@@ -69,7 +72,14 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       },
       config: { access: 'public' },
     },
-    async () => core.knex('plans').where({ isPublic: true }).orderBy('amount').select(PLAN_COLUMNS),
+    async () => {
+      const rows: Array<Record<string, unknown>> = await core
+        .knex('plans')
+        .where({ isPublic: true })
+        .orderBy('amount')
+        .select(PLAN_COLUMNS);
+      return rows.map((plan) => ({ ...plan, pluginFlags: pluginFlagsOf(plan.pluginFlags, core.plans.pluginFlags()) }));
+    },
   );
 
   app.get(
@@ -94,7 +104,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       const company = await core.knex('companies').where({ id: companyId }).first('id', 'name', 'planId');
       if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
       const plan = await core.knex('plans').where({ id: company.planId }).first(PLAN_COLUMNS);
-      return { ...company, plan };
+      return { ...company, plan: { ...plan, pluginFlags: pluginFlagsOf(plan.pluginFlags, core.plans.pluginFlags()) } };
     },
   );
 

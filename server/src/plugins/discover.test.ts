@@ -5,7 +5,7 @@ import { SDK_VERSION } from '@balcao/plugin-sdk/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrationOwners } from '../app';
 import { useBundledRegistry } from './bundled-registry';
-import { type DiscoveredPlugin, discoverPlugins, orderByDependencies, PluginManifestError } from './discover';
+import { type DiscoveredPlugin, declaredPlanFlags, discoverPlugins, orderByDependencies, PluginManifestError } from './discover';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -76,6 +76,15 @@ describe('discoverPlugins', () => {
     expect(crm).toMatchObject({ origin: 'extra', serverEntry: null });
   });
 
+  it('lists the plan flags plugins declare for themselves, with their labels, beside the ten', () => {
+    const label = { pt: 'CRM', en: 'CRM', es: 'CRM', tr: 'CRM' };
+    const root = repo({
+      'plugins/kanban': plugin('kanban', { planFlag: 'useKanban' }),
+      'plugins/crm': plugin('crm', { planFlag: 'useCrm', planFlagLabel: label }),
+    });
+    expect(declaredPlanFlags(discoverPlugins([], root))).toEqual([{ key: 'useCrm', plugin: 'crm', label }]);
+  });
+
   it('orders features after what they depend on, modules first where dependencies allow', () => {
     const root = repo({
       'modules/zeta': module('zeta'),
@@ -93,6 +102,7 @@ describe('discoverPlugins', () => {
     }
   });
 
+  const LABEL = { pt: 'Teletransporte', en: 'Teleport', es: 'Teletransporte', tr: 'Işınlanma' };
   const refusals: Array<[string, Record<string, Manifest | string>, RegExp]> = [
     [
       'a bad id',
@@ -100,9 +110,27 @@ describe('discoverPlugins', () => {
       /plugins\/bad\/package\.json: invalid manifest of 'Bad_Id': balcao\.id must match pattern/,
     ],
     [
-      'an unknown plan flag',
+      'a plan flag none of the ten, without the label of a flag of its own',
       { 'plugins/crm': plugin('crm', { planFlag: 'useTeleport' }) },
-      /plugins\/crm\/package\.json: invalid manifest of 'crm': balcao\.planFlag must be one of useWhatsapp, .*useExternalApi \(got "useTeleport"\)$/,
+      /^crm: planFlag 'useTeleport' is none of the ten plan flags: declare it as the plugin's own with planFlagLabel/,
+    ],
+    [
+      'a label on one of the ten flags',
+      { 'plugins/crm': plugin('crm', { planFlag: 'useKanban', planFlagLabel: LABEL }) },
+      /^crm: planFlagLabel names a plugin's own planFlag/,
+    ],
+    [
+      'a plan flag not named like one',
+      { 'plugins/crm': plugin('crm', { planFlag: 'teleport', planFlagLabel: LABEL }) },
+      /plugins\/crm\/package\.json: invalid manifest of 'crm': balcao\.planFlag must match pattern/,
+    ],
+    [
+      'two plugins declaring one flag of their own',
+      {
+        'plugins/crm': plugin('crm', { planFlag: 'useTeleport', planFlagLabel: LABEL }),
+        'plugins/erp': plugin('erp', { planFlag: 'useTeleport', planFlagLabel: LABEL }),
+      },
+      /^plugins 'crm' and 'erp' both declare the plan flag 'useTeleport'$/,
     ],
     [
       'an extra field',

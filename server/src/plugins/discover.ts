@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { PluginManifest, SDK_VERSION } from '@balcao/plugin-sdk/server';
+import { isPlanFlag, PluginManifest, type PluginPlanFlag, SDK_VERSION } from '@balcao/plugin-sdk/server';
 import { Ajv } from 'ajv';
 import semver from 'semver';
 import { REPO_ROOT } from '../config';
@@ -95,6 +95,14 @@ function readFeature(root: string, origin: DiscoveredPlugin['origin']): Discover
   }
   if (manifest.kind === 'module' && manifest.planFlag) {
     throw new PluginManifestError(`${manifest.id}: a module is always on; plan-gated features are plugins`);
+  }
+  if (manifest.planFlag && !isPlanFlag(manifest.planFlag) && !manifest.planFlagLabel) {
+    throw new PluginManifestError(
+      `${manifest.id}: planFlag '${manifest.planFlag}' is none of the ten plan flags: declare it as the plugin's own with planFlagLabel (pt, en, es, tr)`,
+    );
+  }
+  if (manifest.planFlagLabel && (!manifest.planFlag || isPlanFlag(manifest.planFlag))) {
+    throw new PluginManifestError(`${manifest.id}: planFlagLabel names a plugin's own planFlag, not one of the ten or none`);
   }
   const entry = path.join(root, manifest.server ?? 'server/index.ts');
   const migrationsDir = path.join(root, 'server', 'migrations');
@@ -195,5 +203,21 @@ export function discoverPlugins(extra: string[], repoRoot = REPO_ROOT): Discover
     if (other) throw new PluginManifestError(`two features share the id '${feature.manifest.id}': ${other} and ${feature.root}`);
     seen.set(feature.manifest.id, feature.root);
   }
+  // a plugin's own flag prices that plugin alone: two plugins declaring one would share a price
+  const flagOwners = new Map<string, string>();
+  for (const flag of declaredPlanFlags(found)) {
+    const other = flagOwners.get(flag.key);
+    if (other) throw new PluginManifestError(`plugins '${other}' and '${flag.plugin}' both declare the plan flag '${flag.key}'`);
+    flagOwners.set(flag.key, flag.plugin);
+  }
   return orderByDependencies(found);
+}
+
+/** The plan flags the features declare for themselves (beside the ten), in the order given. */
+export function declaredPlanFlags(features: DiscoveredPlugin[]): PluginPlanFlag[] {
+  return features.flatMap(({ manifest }) =>
+    manifest.planFlag && manifest.planFlagLabel
+      ? [{ key: manifest.planFlag, plugin: manifest.id, label: manifest.planFlagLabel }]
+      : [],
+  );
 }

@@ -60,13 +60,32 @@ export async function seedDemo(
   },
 ): Promise<DemoIds> {
   const passwordHash = await hashPassword(DEMO_PASSWORD, options.passwordHashCost);
+  const ownFlagsOn = Object.fromEntries(
+    options.plugins.flatMap(({ discovered: { manifest } }) =>
+      manifest.planFlagLabel && manifest.planFlag ? [[manifest.planFlag, true]] : [],
+    ),
+  );
   const ids = await knex.transaction(async (trx) => {
     const planIds = {} as Record<keyof typeof DEMO_PLANS, number>;
     for (const [key, plan] of Object.entries(DEMO_PLANS) as Array<
       [keyof typeof DEMO_PLANS, (typeof DEMO_PLANS)[keyof typeof DEMO_PLANS]]
     >) {
-      await trx('plans').insert(plan).onConflict('name').ignore();
-      planIds[key] = (await trx('plans').where({ name: plan.name }).first('id')).id;
+      // the plans with every flag also have every loaded plugin's own; Lite has none
+      const full = key !== 'lite';
+      await trx('plans')
+        .insert({ ...plan, pluginFlags: JSON.stringify(full ? ownFlagsOn : {}) })
+        .onConflict('name')
+        .ignore();
+      const stored = await trx('plans').where({ name: plan.name }).first('id', 'pluginFlags');
+      planIds[key] = stored.id;
+      // a plugin installed since the demo was seeded: its flag joins the full plans (a flag set off stays off)
+      const missing = Object.keys(ownFlagsOn).filter((flag) => !(flag in (stored.pluginFlags ?? {})));
+      if (full && missing.length > 0) {
+        const pluginFlags = { ...stored.pluginFlags, ...Object.fromEntries(missing.map((flag) => [flag, true])) };
+        await trx('plans')
+          .where({ id: stored.id })
+          .update({ pluginFlags: JSON.stringify(pluginFlags) });
+      }
     }
 
     const companies = {} as DemoIds['companies'];

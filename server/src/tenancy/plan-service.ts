@@ -1,8 +1,8 @@
-import { AppError, type PlanService } from '@balcao/plugin-sdk/server';
+import { AppError, type PlanService, type PluginPlanFlag } from '@balcao/plugin-sdk/server';
 import type { SessionStore } from './session-store';
 
 /** Plan flags resolved in one place: the session store's cached company state. */
-export function createPlanService(sessions: SessionStore): PlanService {
+export function createPlanService(sessions: SessionStore, pluginFlags: PluginPlanFlag[] = []): PlanService {
   const flags = async (companyId: number) => {
     const company = await sessions.company(companyId);
     if (!company) throw new AppError('ERR_NO_COMPANY_FOUND');
@@ -17,5 +17,6 @@ export function createPlanService(sessions: SessionStore): PlanService {
     async require(companyId, flag) {
       if (!(await flags(companyId))[flag]) throw new AppError('ERR_PLAN_FEATURE_DISABLED');
     },
+    pluginFlags: () => pluginFlags,
   };
 }

@@ -56,6 +56,8 @@ export class SessionStore {
     private readonly knex: Knex,
     private readonly bus: InvalidationBus,
     ttlMs = 30_000,
+    /** The loaded plugins' own plan flags: a company's state carries each (off unless its plan has it). */
+    private readonly pluginFlagKeys: readonly string[] = [],
   ) {
     this.users = new TtlCache(ttlMs);
     this.companies = new TtlCache(ttlMs);
@@ -110,12 +112,17 @@ export class SessionStore {
         this.knex.raw("to_char(companies.due_date, 'YYYY-MM-DD') as due_date"),
         'companies.planId',
         ...PLAN_FLAGS.map((flag) => `plans.${flag}`),
+        'plans.pluginFlags',
       );
     if (!row) return null;
     const settingRows: Array<{ key: string; value: string }> = await this.knex('settings')
       .where({ companyId })
       .select('key', 'value');
-    const flags = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, row[flag] === true])) as PlanFlags;
+    const own = (row.pluginFlags ?? {}) as Record<string, unknown>;
+    const flags = Object.fromEntries([
+      ...PLAN_FLAGS.map((flag) => [flag, row[flag] === true]),
+      ...this.pluginFlagKeys.map((flag) => [flag, own[flag] === true]),
+    ]) as PlanFlags;
     return {
       id: row.id,
       name: row.name,

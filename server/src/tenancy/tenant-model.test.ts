@@ -150,7 +150,9 @@ describe('through HTTP', () => {
     // Lite gets the plugin's flag so that the refusal below is tenancy, not the plan gate
     const { knex, sessions } = t.balcao.core;
     const plan = await knex('companies').where({ id: lite }).first('planId');
-    await knex('plans').where({ id: plan.planId }).update({ useCampaigns: true });
+    await knex('plans')
+      .where({ id: plan.planId })
+      .update({ pluginFlags: JSON.stringify({ useHello: true }) });
     await sessions.invalidatePlan(plan.planId);
     acmeAdmin = await t.login('admin@acme.test');
     liteAdmin = await t.login('admin@lite.test');

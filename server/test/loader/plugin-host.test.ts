@@ -185,7 +185,7 @@ describe('a plugin from an extra folder', () => {
     expect(listed).toContainEqual({
       id: 'hello',
       version: '1.2.3',
-      planFlag: 'useCampaigns',
+      planFlag: 'useHello',
       remote: '/plugins/hello/mf-manifest.json',
       remoteName: 'balcao_hello',
       menu: [expect.objectContaining({ key: 'hello', path: '/hello', group: 'main' })],

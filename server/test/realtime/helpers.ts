@@ -99,6 +99,9 @@ export async function createCompany(
       amount: 10,
       isPublic: options.isPublic ?? false,
       ...Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, options.flags?.[flag] ?? true])),
+      pluginFlags: JSON.stringify(
+        Object.fromEntries(t.balcao.core.plans.pluginFlags().map(({ key }) => [key, options.flags?.[key] ?? true])),
+      ),
     })
     .returning('id');
   const [company] = await knex('companies')

@@ -4,9 +4,8 @@
  * 5xx, every 4xx is `{ error: 'ERR_…' }`, schema violations are refused, and the app keeps answering.
  * See docs/plugin-authoring.md, "Test walkers".
  */
-import { createTestApp, seedTenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
+import { type BadInputReport, badInputWalk, createTestApp, seedTenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BadInputReport, badInputWalk } from './lib/bad-input-walk';
 import { HELLO_FIXTURE } from './lib/fixture-paths';
 
 let t: TestApp;

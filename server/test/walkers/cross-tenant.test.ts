@@ -5,9 +5,14 @@
  * query and body from the route's schemas. A route whose ids nobody seeds fails the walk, telling its
  * author what to seed. See docs/plugin-authoring.md, "Test walkers".
  */
-import { createTestApp, seedTenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
+import {
+  type CrossTenantReport,
+  createTestApp,
+  crossTenantWalk,
+  seedTenantFixtures,
+  type TestApp,
+} from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CrossTenantReport, crossTenantWalk } from './lib/cross-tenant-walk';
 import { HELLO_FIXTURE } from './lib/fixture-paths';
 
 let t: TestApp;

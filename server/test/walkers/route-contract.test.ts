@@ -4,12 +4,10 @@
  * plan-gated plugin's routes carry its plan flag. New features are walked without any change here.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import type { PlanFlag } from '@balcao/plugin-sdk/server';
-import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { createTestApp, parsePrintedRoutes, routeContractProblems, routeName, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverPlugins } from '../../src/plugins/discover';
 import { HELLO_FIXTURE } from './lib/fixture-paths';
-import { contractProblems, parsePrintedRoutes, routeName } from './lib/routes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -54,12 +52,7 @@ describe('the route table', () => {
   });
 
   it('declares access, schemas for every part and the plugin plan flag on every route', () => {
-    const planFlags = new Map<string, PlanFlag | null>(
-      t.balcao.plugins.map((plugin) => [plugin.discovered.manifest.id, plugin.discovered.manifest.planFlag ?? null]),
-    );
-    const problems = t.balcao.routes.routes.flatMap((route) =>
-      contractProblems(route, { planFlags, permissions: t.balcao.core.permissions }),
-    );
+    const problems = routeContractProblems(t);
     expect(problems, `\n${problems.join('\n')}\n`).toEqual([]);
   });
 
@@ -70,6 +63,6 @@ describe('the route table', () => {
       'GET /api/hello-notes/:id (owner hello)',
       'POST /api/hello-notes (owner hello)',
     ]);
-    for (const route of hello) expect(route.config.planFlag).toBe('useCampaigns');
+    for (const route of hello) expect(route.config.planFlag).toBe('useHello');
   });
 });

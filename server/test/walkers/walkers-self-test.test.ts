@@ -3,17 +3,23 @@
  * must make each walker report each bug, naming the route. A walker that passes everything would fail
  * here, so a green walk of the real route table means something.
  */
-import type { PlanFlag } from '@balcao/plugin-sdk/server';
-import { createTestApp, seedTenantFixtures, type TenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
+import {
+  badInputWalk,
+  createTestApp,
+  crossTenantWalk,
+  ownRoutes,
+  routeContractProblems,
+  seedTenantFixtures,
+  type TenantFixtures,
+  type TestApp,
+} from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { badInputWalk } from './lib/bad-input-walk';
-import { crossTenantWalk } from './lib/cross-tenant-walk';
 import { HELLO_FIXTURE, LEAKY_FIXTURE } from './lib/fixture-paths';
-import { contractProblems, type WalkedRoute } from './lib/routes';
 
 let t: TestApp;
 let fx: TenantFixtures;
-const leaky = (route: WalkedRoute) => route.owner === 'leaky';
+// the exported walkers, limited to one plugin's routes as a plugin's own tests use them
+const leaky = ownRoutes('leaky');
 
 beforeAll(async () => {
   t = await createTestApp({ plugins: [HELLO_FIXTURE, LEAKY_FIXTURE] });
@@ -25,12 +31,7 @@ afterAll(async () => {
 
 describe('the walkers catch planted bugs', () => {
   it('route contract: a route without access or schemas', async () => {
-    const planFlags = new Map<string, PlanFlag | null>(
-      t.balcao.plugins.map((p) => [p.discovered.manifest.id, p.discovered.manifest.planFlag ?? null]),
-    );
-    const problems = t.balcao.routes.routes
-      .filter(leaky)
-      .flatMap((route) => contractProblems(route, { planFlags, permissions: t.balcao.core.permissions }));
+    const problems = routeContractProblems(t, leaky);
     expect(problems).toEqual([
       "GET /api/fragile/unschemed (owner leaky): declares no config.access ('public' | 'authenticated' | 'admin' | 'super' | { permission })",
       'GET /api/fragile/unschemed (owner leaky): has no schema.response for its success status (200, 201, 204 …)',

@@ -1,4 +1,5 @@
 import {
+  type AnyPlanFlag,
   can,
   type Language,
   localized,
@@ -7,13 +8,12 @@ import {
   type Permission,
   type PermissionSubject,
   type PermissionTable,
-  type PlanFlag,
   type PlanFlags,
 } from '@balcao/plugin-sdk/ui';
 
 /** A menu entry from a module (`definePluginUi({ menu })`) or a plugin manifest, before gating. */
 export interface GateableMenuEntry extends MenuEntry {
-  planFlag?: PlanFlag;
+  planFlag?: AnyPlanFlag;
 }
 
 /** Who is looking at the menu, and with what plan. */

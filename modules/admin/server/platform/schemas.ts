@@ -37,6 +37,19 @@ export const PlanSchema = Type.Object({
   amount: Type.String(),
   isPublic: Type.Boolean(),
   ...planFlagFields(false),
+  /** The loaded plugins' own flags, each on or off (`GET /plans/flags` gives their labels). */
+  pluginFlags: Type.Record(Type.String(), Type.Boolean()),
+});
+
+/** `GET /plans/flags`: the flags the loaded plugins declare, with their labels. */
+export const PluginFlagList = Type.Object({
+  flags: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      plugin: Type.String(),
+      label: Type.Object({ pt: Type.String(), en: Type.String(), es: Type.String(), tr: Type.String() }),
+    }),
+  ),
 });
 
 const Limit = Type.Integer({ minimum: 0, maximum: 100_000 });
@@ -51,6 +64,8 @@ export const PlanBody = Type.Object(
     amount: Type.Number({ minimum: 0, maximum: 999_999_999 }),
     isPublic: Type.Optional(Type.Boolean()),
     ...planFlagFields(true),
+    /** Plugins' own flags by key; a key no loaded plugin declares is refused (400 ERR_UNKNOWN_PLAN_FLAG). */
+    pluginFlags: Type.Optional(Type.Record(Type.String({ maxLength: 43 }), Type.Boolean(), { maxProperties: 200 })),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { Empty, errorResponses, PlanBody, PlanSchema } from '../platform/schemas';
+import { Empty, errorResponses, PlanBody, PlanSchema, PluginFlagList } from '../platform/schemas';
 import * as plans from '../platform/services/plans.service';
 
 const PlanParams = StrictObject({ planId: Id });
@@ -13,6 +13,12 @@ export default defineRoutes((app, ctx) => {
     '/plans/all',
     { schema: { querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } }, config: access.super },
     async () => plans.listPlans(ctx),
+  );
+
+  app.get(
+    '/plans/flags',
+    { schema: { querystring: NoQuery, response: { 200: PluginFlagList } }, config: access.super },
+    async () => plans.pluginFlagList(ctx),
   );
 
   app.post(

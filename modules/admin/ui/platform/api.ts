@@ -9,7 +9,16 @@ export type Plan = {
   queues: number;
   amount: string;
   isPublic: boolean;
+  /** The loaded plugins' own flags, each on or off (labels from `GET /plans/flags`). */
+  pluginFlags: Record<string, boolean>;
 } & Record<PlanFlag, boolean>;
+
+/** A flag a plugin declares for itself, with its label in each language. */
+export interface PluginPlanFlagInfo {
+  key: string;
+  plugin: string;
+  label: { pt: string; en: string; es: string; tr: string };
+}
 
 export type PlanBody = Omit<Plan, 'id' | 'amount'> & { amount: number };
 
@@ -146,6 +155,7 @@ export const platformApi = api
         query: () => '/plans/all',
         providesTags: [{ type: 'PlatformPlan', id: 'LIST' }],
       }),
+      listPluginPlanFlags: build.query<{ flags: PluginPlanFlagInfo[] }, void>({ query: () => '/plans/flags' }),
       createPlan: build.mutation<Plan, PlanBody>({
         query: (body) => ({ url: '/plans', method: 'POST', body }),
         invalidatesTags: [{ type: 'PlatformPlan', id: 'LIST' }],
@@ -279,6 +289,7 @@ export const {
   useAdvanceDueDateMutation,
   useDeleteCompanyMutation,
   useListPlansQuery,
+  useListPluginPlanFlagsQuery,
   useCreatePlanMutation,
   useUpdatePlanMutation,
   useDeletePlanMutation,

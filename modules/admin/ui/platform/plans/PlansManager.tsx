@@ -6,9 +6,11 @@ import { useState } from 'react';
 import {
   type Plan,
   type PlanBody,
+  type PluginPlanFlagInfo,
   useCreatePlanMutation,
   useDeletePlanMutation,
   useListPlansQuery,
+  useListPluginPlanFlagsQuery,
   useUpdatePlanMutation,
 } from '../api';
 import { EditDeleteActions } from '../shared/EditDeleteActions';
@@ -25,12 +27,25 @@ const EMPTY_PLAN: PlanFormValues = {
   queues: 0,
   amount: 0,
   isPublic: true,
+  pluginFlags: {},
   ...(Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false])) as Record<(typeof PLAN_FLAGS)[number], boolean>),
 };
 
-/** Plans (docs/product/administration.md#screens-and-routes Plans tab): form plus table; the ten flags, the limits, value and public. */
+/** The flags loaded plugins declare for themselves and the label of each in the UI's language. */
+function usePluginPlanFlags(): Array<{ key: string; label: string }> {
+  const { i18n } = useTranslation('admin');
+  const { data } = useListPluginPlanFlagsQuery();
+  const language = (i18n.resolvedLanguage ?? 'pt') as keyof PluginPlanFlagInfo['label'];
+  return (data?.flags ?? []).map((flag) => ({ key: flag.key, label: flag.label[language] ?? flag.label.pt }));
+}
+
+/**
+ * Plans (docs/product/administration.md#screens-and-routes, Plans tab): form plus table; the ten flags
+ * and the loaded plugins' own, the limits, value and public.
+ */
 export function PlansManager() {
   const { t } = useTranslation('admin');
+  const pluginFlags = usePluginPlanFlags();
   const { data, isLoading, isError } = useListPlansQuery();
   useLoadErrorToast(isError);
   const [remove] = useDeletePlanMutation();
@@ -66,14 +81,17 @@ export function PlansManager() {
       key: 'features',
       title: t('platform.plans.fields.features'),
       render: (_value, plan) => {
-        const on = PLAN_FLAGS.filter((flag) => plan[flag]);
+        const on = [
+          ...PLAN_FLAGS.filter((flag) => plan[flag]).map((flag) => ({ key: flag, label: t(`platform.plans.flags.${flag}`) })),
+          ...pluginFlags.filter((flag) => plan.pluginFlags?.[flag.key]),
+        ];
         return on.length === 0 ? (
           '—'
         ) : (
           <Flex wrap gap={4} data-testid={`plan-features-${plan.id}`}>
             {on.map((flag) => (
-              <Tag key={flag} style={{ marginInlineEnd: 0 }}>
-                {t(`platform.plans.flags.${flag}`)}
+              <Tag key={flag.key} style={{ marginInlineEnd: 0 }}>
+                {flag.label}
               </Tag>
             ))}
           </Flex>
@@ -106,14 +124,27 @@ export function PlansManager() {
         width: 640,
         onClose: () => setDialog({ open: false, plan: null }),
         form: (
-          <PlanForm key={dialog.plan?.id ?? 'new'} plan={dialog.plan} onClose={() => setDialog({ open: false, plan: null })} />
+          <PlanForm
+            key={dialog.plan?.id ?? 'new'}
+            plan={dialog.plan}
+            pluginFlags={pluginFlags}
+            onClose={() => setDialog({ open: false, plan: null })}
+          />
         ),
       }}
     />
   );
 }
 
-function PlanForm({ plan, onClose }: { plan: Plan | null; onClose(): void }) {
+function PlanForm({
+  plan,
+  pluginFlags,
+  onClose,
+}: {
+  plan: Plan | null;
+  pluginFlags: Array<{ key: string; label: string }>;
+  onClose(): void;
+}) {
   const { t } = useTranslation('admin');
   const [createPlan, creating] = useCreatePlanMutation();
   const [updatePlan, updating] = useUpdatePlanMutation();
@@ -121,7 +152,13 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose(): void }) {
   const required = { required: true, message: t('platform.common.required') };
 
   const submit = async (values: PlanFormValues) => {
-    const body: PlanBody = { ...values, name: values.name.trim(), amount: values.amount ?? 0 };
+    // a flag the form doesn't show (its list not loaded) keeps its value: the API turns off what a body leaves out
+    const body: PlanBody = {
+      ...values,
+      name: values.name.trim(),
+      amount: values.amount ?? 0,
+      pluginFlags: { ...plan?.pluginFlags, ...values.pluginFlags },
+    };
     try {
       if (plan) await updatePlan({ id: plan.id, ...body }).unwrap();
       else await createPlan(body).unwrap();
@@ -172,6 +209,13 @@ function PlanForm({ plan, onClose }: { plan: Plan | null; onClose(): void }) {
             <Col xs={12} md={8} key={flag}>
               <Form.Item name={flag} valuePropName="checked" noStyle>
                 <Checkbox>{t(`platform.plans.flags.${flag}`)}</Checkbox>
+              </Form.Item>
+            </Col>
+          ))}
+          {pluginFlags.map((flag) => (
+            <Col xs={12} md={8} key={flag.key}>
+              <Form.Item name={['pluginFlags', flag.key]} valuePropName="checked" noStyle>
+                <Checkbox>{flag.label}</Checkbox>
               </Form.Item>
             </Col>
           ))}

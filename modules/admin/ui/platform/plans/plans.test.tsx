@@ -22,8 +22,11 @@ const plan = (id: number, name: string, fields: Partial<Plan> = {}): Plan => ({
   useKanban: false,
   useOpenAi: false,
   useIntegrations: false,
+  pluginFlags: {},
   ...fields,
 });
+
+const HELLO_FLAG = { key: 'useHello', plugin: 'hello', label: { pt: 'Olá', en: 'Hello', es: 'Hola', tr: 'Merhaba' } };
 
 describe('Plans tab', () => {
   beforeEach(() => signIn());
@@ -63,6 +66,37 @@ describe('Plans tab', () => {
       useWhatsapp: false,
     });
     expect(await screen.findByText('Operação realizada com sucesso!', {}, { timeout: 3000 })).toBeTruthy();
+  });
+
+  it("shows a plugin's own flag with the plugin's label, and saves it", async () => {
+    const plans = [
+      plan(1, 'Com olá', { pluginFlags: { useHello: true } }),
+      plan(2, 'Sem olá', { pluginFlags: { useHello: false } }),
+    ];
+    const calls = serveApi(({ method, path, body }) => {
+      if (method === 'GET' && path === '/plans/all') return { status: 200, body: plans };
+      if (method === 'GET' && path === '/plans/flags') return { status: 200, body: { flags: [HELLO_FLAG] } };
+      if (method === 'PUT' && path === '/plans/2') return { status: 200, body: { ...plans[1], ...(body as object) } };
+      return undefined;
+    });
+    renderPage(<PlansManager />);
+    const withHello = (await screen.findByText('Com olá')).closest('tr') as HTMLElement;
+    expect(await within(withHello).findByText('Olá')).toBeTruthy();
+    const withoutHello = screen.getByText('Sem olá').closest('tr') as HTMLElement;
+    expect(within(withoutHello).queryByText('Olá')).toBeNull();
+
+    fireEvent.click(within(withoutHello).getByRole('button', { name: 'Editar' }));
+    const dialog = await screen.findByRole('dialog');
+    const checkbox = within(dialog).getByLabelText('Olá') as HTMLInputElement;
+    expect(checkbox.checked).toBe(false);
+    fireEvent.click(checkbox);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({
+      name: 'Sem olá',
+      useWhatsapp: true,
+      pluginFlags: { useHello: true },
+    });
   });
 
   it('explains why a plan in use cannot be deleted', async () => {

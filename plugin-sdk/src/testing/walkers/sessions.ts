@@ -1,5 +1,5 @@
-import type { TestApp, TestInject, TestSession } from '@balcao/plugin-sdk/testing';
 import type { LightMyRequestResponse } from 'fastify';
+import type { TestApp, TestInject, TestSession } from '../index';
 
 /** A login the pool can repeat: who, and with which password. */
 export interface Login {

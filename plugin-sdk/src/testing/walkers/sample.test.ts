@@ -1,5 +1,5 @@
-import { Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { describe, expect, it } from 'vitest';
+import { Id, NoBody, NoQuery, StrictObject, Type } from '../../server';
 import { RegexSampleError, sampleFromPattern } from './regex-sample';
 import { type JsonSchema, SampleError, sampleValue, satisfies } from './sample';
 

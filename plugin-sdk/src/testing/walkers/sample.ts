@@ -1,4 +1,4 @@
-import { createValidatorCompiler } from '../../../src/http/validation';
+import { createValidatorCompiler } from '@balcao/server';
 import { RegexSampleError, sampleFromPattern } from './regex-sample';
 
 /** A JSON schema as routes declare them (TypeBox output or plain objects). */

@@ -1,6 +1,7 @@
-import { FIXTURE_PASSWORD, type TenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
 import { DEMO_PASSWORD } from '@balcao/server';
 import type { LightMyRequestResponse } from 'fastify';
+import { FIXTURE_PASSWORD, type TenantFixtures } from '../fixtures';
+import type { TestApp } from '../index';
 import { type BadInputCase, badInputCases } from './bad-input-cases';
 import { type BaseRequest, baseRequest, idHints } from './requests';
 import { routeName, type WalkedRoute } from './routes';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { FIXTURE_PASSWORD, type TenantFixtures, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { LightMyRequestResponse } from 'fastify';
+import { FIXTURE_PASSWORD, type TenantFixtures } from '../fixtures';
+import type { TestApp } from '../index';
 import { accepts, leaves } from './bad-input-cases';
 import { type BaseRequest, baseRequest, entityOf, idHints, queryText, toInject } from './requests';
 import { FixtureGapError, type Ids, isMutating, partSchema, routeName, type WalkedRoute } from './routes';

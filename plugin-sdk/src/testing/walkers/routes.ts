@@ -1,5 +1,5 @@
-import { can, isPlanFlag, type PermissionTable, type PlanFlag } from '@balcao/plugin-sdk/server';
-import type { RegisteredRoute } from '../../../src/http/route-registry';
+import type { RegisteredRoute } from '@balcao/server';
+import { type AnyPlanFlag, can, isPlanFlag, type PermissionTable } from '../../server';
 import type { JsonSchema } from './sample';
 
 /** What the walkers read of a route: the registry's entries, or a hand-made one in unit tests. */
@@ -34,7 +34,7 @@ export function partSchema(route: WalkedRoute, part: 'params' | 'querystring' | 
 /** What the contract check needs to know besides the route. */
 export interface ContractContext {
   /** The plan flag of each loaded feature by id (null when always on). */
-  planFlags: ReadonlyMap<string, PlanFlag | null>;
+  planFlags: ReadonlyMap<string, AnyPlanFlag | null>;
   /** The merged permission table. */
   permissions: PermissionTable;
 }
@@ -68,7 +68,7 @@ export function contractProblems(route: WalkedRoute, context: ContractContext): 
   } else if (!['public', 'authenticated', 'admin', 'super'].includes(access))
     say(`config.access '${String(access)}' is not an access rule`);
 
-  if (config.planFlag !== undefined && !isPlanFlag(config.planFlag))
+  if (config.planFlag !== undefined && !isPlanFlag(config.planFlag) && ![...context.planFlags.values()].includes(config.planFlag))
     say(`config.planFlag '${config.planFlag}' is not a plan flag`);
   const featureFlag = context.planFlags.get(route.owner);
   if (featureFlag && config.planFlag !== featureFlag) {

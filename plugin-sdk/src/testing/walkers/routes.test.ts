@@ -1,5 +1,5 @@
-import { CORE_PERMISSION_TABLE, Id, IdParams, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { describe, expect, it } from 'vitest';
+import { CORE_PERMISSION_TABLE, Id, IdParams, NoBody, NoQuery, StrictObject, Type } from '../../server';
 import {
   type ContractContext,
   contractProblems,

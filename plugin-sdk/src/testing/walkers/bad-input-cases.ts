@@ -1,5 +1,5 @@
+import { createValidatorCompiler } from '@balcao/server';
 import type { InjectOptions } from 'fastify';
-import { createValidatorCompiler } from '../../../src/http/validation';
 import type { BaseRequest, Query } from './requests';
 import { fillUrl, partSchema, urlParams } from './routes';
 import type { JsonSchema } from './sample';
