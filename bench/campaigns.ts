@@ -11,15 +11,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import ExcelJS from 'exceljs';
 import { type LoopbackProvider, startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
 import {
+  BENCH_REDIS_PREFIX,
   benchDatabaseUrl,
+  CpuWindow,
   type Figure,
   login,
+  processCpuSeconds,
   reportTo,
   rssMb,
   type SectionOptions,
@@ -42,14 +45,16 @@ interface Worker {
 }
 
 function startWorker(env: Record<string, string>): Worker {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
+  // BENCH_WORKER_NODE_ARGS: extra node flags for the workers (e.g. `--cpu-prof --cpu-prof-dir=…` to profile them)
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
       NODE_ENV: 'production',
       JWT_SECRET: 'bench-secret-'.padEnd(48, 'x'),
       DATABASE_URL: benchDatabaseUrl(),
-      REDIS_PREFIX: 'balcao-bench',
+      REDIS_PREFIX: BENCH_REDIS_PREFIX,
       LOG_LEVEL: 'info',
       ROLE: 'worker',
       ...env,
@@ -299,7 +304,17 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
 
     log('campaigns: dispatch with two workers…');
     const samplers = workers.map((worker) => rssSampler(worker.child.pid ?? 0));
+    // the CPU of both workers, the bench database's backends and the rest of the machine over the run
+    const [first, second] = workers.map((worker) => worker.child.pid ?? 0) as [number, number];
+    const secondBefore = processCpuSeconds(second);
+    const webBefore = processCpuSeconds(server.child.pid ?? 0);
+    const cpu = CpuWindow.start(first);
     const run = await runCampaign(server, token, setup, provider, `Bench run ${Date.now()}`);
+    const use = cpu.end();
+    const workersCpu = use.server + processCpuSeconds(second) - secondBefore;
+    const webCpu = processCpuSeconds(server.child.pid ?? 0) - webBefore;
+    const others = Math.max(0, use.machineBusy - workersCpu - webCpu - use.postgres - use.bench);
+    const perMessage = (value: number) => ((value * 1000) / RECIPIENTS).toFixed(2);
     const rss = samplers.map((sampler) => sampler.stop());
     const seconds = (run.lastAt - run.firstAt) / 1000;
     const rate = RECIPIENTS / Math.max(0.001, seconds);
@@ -316,7 +331,10 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
       target: '≥ 1,000 messages/s',
       value: `${Math.round(rate).toLocaleString('en-US')} messages/s`,
       ok: rate >= 1_000,
-      detail: `${provider.messages.length.toLocaleString('en-US')} messages in ${seconds.toFixed(1)} s; ${provider.repeats} repeated sends`,
+      detail:
+        `${provider.messages.length.toLocaleString('en-US')} messages in ${seconds.toFixed(1)} s; ${provider.repeats} repeated sends; ` +
+        `CPU per message: workers ${perMessage(workersCpu)} ms + Postgres ${perMessage(use.postgres)} ms + web ${perMessage(webCpu)} ms + ` +
+        `provider ${perMessage(use.bench)} ms; other processes used ${(others / use.seconds).toFixed(2)} of ${os.cpus().length} cores meanwhile`,
     });
     const growth = Math.max(...rss.map((r) => r.end - r.start));
     push({
