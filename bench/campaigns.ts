@@ -7,7 +7,8 @@
  *   the workers' RSS growth from start to end;
  * - a second run of N whose workers are killed with SIGKILL three times: lost and doubled recipients,
  *   counted in SQL and at the provider.
- * N is BENCH_CAMPAIGN_RECIPIENTS (default 100,000: the issue's size).
+ * N is BENCH_CAMPAIGN_RECIPIENTS (default 100,000: the issue's size); the sheet has BENCH_CAMPAIGN_IMPORT_ROWS
+ * rows (default N).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -33,6 +34,8 @@ import {
 
 const LOOPBACK = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
 const RECIPIENTS = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000);
+/** Rows of the imported sheet (BENCH_CAMPAIGN_IMPORT_ROWS; default the recipients'): the import can run at the issue's size alone. */
+const IMPORT_ROWS = Number(process.env.BENCH_CAMPAIGN_IMPORT_ROWS ?? RECIPIENTS);
 const ADMIN = 'admin@acme.test';
 const GROUP = 'campaigns';
 
@@ -169,15 +172,16 @@ async function writeSheet(file: string, count: number): Promise<void> {
   await workbook.commit();
 }
 
-async function importBenchmark(server: ServerProcess, token: string, worker: Worker, push: (figure: Figure) => void) {
+async function importBenchmark(server: ServerProcess, token: string, workers: Worker[], push: (figure: Figure) => void) {
   const dir = mkdtempSync(path.join(tmpdir(), 'balcao-bench-import-'));
   const file = path.join(dir, 'contatos.xlsx');
   try {
-    await writeSheet(file, RECIPIENTS);
+    await writeSheet(file, IMPORT_ROWS);
     const list = await api(server, token, 'POST', '/contact-lists', { name: `Bench import ${Date.now()}` });
     const form = new FormData();
     form.append('file', new Blob([await import('node:fs/promises').then((fs) => fs.readFile(file))]), 'contatos.xlsx');
-    const sampler = rssSampler(worker.child.pid ?? 0);
+    // either worker may take the import job: both are sampled, the one that grew most is the reader
+    const samplers = workers.map((worker) => rssSampler(worker.child.pid ?? 0));
     const began = performance.now();
     const res = await fetch(`${server.url}/api/contact-lists/${list.id}/upload`, {
       method: 'POST',
@@ -192,14 +196,16 @@ async function importBenchmark(server: ServerProcess, token: string, worker: Wor
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const seconds = (performance.now() - began) / 1000;
-    const rss = sampler.stop();
+    const rss = samplers
+      .map((sampler) => sampler.stop())
+      .reduce((most, next) => (next.peak - next.start > most.peak - most.start ? next : most));
     const growth = rss.peak - rss.start;
     push({
       group: GROUP,
-      name: `Import of a ${RECIPIENTS.toLocaleString('en-US')}-row .xlsx (${(statSync(file).size / 1e6).toFixed(1)} MB): upload to done`,
-      target: RECIPIENTS >= 100_000 ? '≤ 20 s' : 'measured (target at 100,000 rows: ≤ 20 s)',
+      name: `Import of a ${IMPORT_ROWS.toLocaleString('en-US')}-row .xlsx (${(statSync(file).size / 1e6).toFixed(1)} MB): upload to done`,
+      target: IMPORT_ROWS >= 100_000 ? '≤ 20 s' : 'measured (target at 100,000 rows: ≤ 20 s)',
       value: `${seconds.toFixed(1)} s`,
-      ok: state.status === 'done' && (RECIPIENTS < 100_000 || seconds <= 20),
+      ok: state.status === 'done' && (IMPORT_ROWS < 100_000 || seconds <= 20),
       detail: `${state.added} added, ${state.refused} refused; status ${state.status}`,
     });
     push({
@@ -300,7 +306,7 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
     await Promise.all(workers.map((worker) => worker.ready));
 
     log('campaigns: import…');
-    await importBenchmark(server, token, workers[0] as Worker, push);
+    await importBenchmark(server, token, workers, push);
 
     log('campaigns: dispatch with two workers…');
     const samplers = workers.map((worker) => rssSampler(worker.child.pid ?? 0));
