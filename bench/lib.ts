@@ -16,6 +16,8 @@ import {
 import pg from 'pg';
 
 export const BENCH_DATABASE = process.env.BENCH_DATABASE ?? 'balcao_bench';
+/** The bench processes' Redis prefix: benches of two checkouts run at once keep their jobs and events apart. */
+export const BENCH_REDIS_PREFIX = process.env.BENCH_REDIS_PREFIX ?? 'balcao-bench';
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function benchDatabaseUrl(): string {
@@ -109,7 +111,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       PORT: String(port),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
-      REDIS_PREFIX: 'balcao-bench',
+      REDIS_PREFIX: BENCH_REDIS_PREFIX,
       // every login of the benches comes from 127.0.0.1 (the inbox logs in 51 users a run, WhatsApp its
       // admins twice): the per-address login limit would refuse the sections that run after them
       LOGIN_MAX_PER_IP: '100000',

@@ -77,12 +77,16 @@ async function contactsByNumber(
   return new Map(rows.map((row) => [row.number, row.id]));
 }
 
-/** The active ticket on the connection of each contact, making the missing ones (`options.newTicket`). */
+/**
+ * The active ticket on the connection of each contact, making the missing ones (`options.newTicket`) with
+ * their last message already written (`lastOf`, by contact): a new ticket needs no second write.
+ */
 async function ticketsOf(
   trx: Knex.Transaction,
   companyId: number,
   options: StageOutboundOptions,
   contactIds: number[],
+  lastOf: Map<number, { body: string; at: Date }>,
 ): Promise<{ byContact: Map<number, TicketRow>; created: Set<number> }> {
   const active = async (ids: number[]) =>
     (await trx('tickets')
@@ -103,8 +107,10 @@ async function ticketsOf(
   // a contact made active by an inbound message meanwhile keeps that ticket (the one-active index refuses
   // a second): insert what the index allows, then read the rest again
   const inserted = (await trx.raw(
-    `INSERT INTO tickets (company_id, contact_id, status, user_id, queue_id, whatsapp_id, channel, is_group, closed_at)
-     SELECT ?, c.id, ?, ?, ?, ?, ?, false, CASE WHEN ? = 'closed' THEN now() END FROM unnest(?::int[]) AS c(id)
+    `INSERT INTO tickets (company_id, contact_id, status, user_id, queue_id, whatsapp_id, channel, is_group, closed_at,
+       last_message, updated_at)
+     SELECT ?, c.id, ?, ?, ?, ?, ?, false, CASE WHEN ? = 'closed' THEN now() END, c.body, c.at
+     FROM unnest(?::int[], ?::text[], ?::timestamptz[]) AS c(id, body, at)
      ON CONFLICT (company_id, contact_id, coalesce(whatsapp_id, 0)) WHERE status <> 'closed' DO NOTHING
      RETURNING id, contact_id AS "contactId", status, user_id AS "userId", queue_id AS "queueId", is_group AS "isGroup"`,
     [
@@ -116,6 +122,8 @@ async function ticketsOf(
       options.channel.slice(0, 20),
       status,
       missing,
+      missing.map((id) => lastOf.get(id)?.body ?? ''),
+      missing.map((id) => lastOf.get(id)?.at ?? new Date()),
     ],
   )) as { rows: TicketRow[] };
   for (const row of inserted.rows) {
@@ -151,22 +159,31 @@ export async function stageOutbound(
   }
   const staged = await ctx.db.transaction(async (trx) => {
     const contacts = await contactsByNumber(trx, companyId, options, people);
-    const { byContact, created } = await ticketsOf(trx, companyId, options, [...new Set(contacts.values())]);
     const now = Date.now();
-    const rows = items.map((item, index) => {
-      const contactId = contacts.get(digitsOf(item.number) as string) as number;
-      const ticket = byContact.get(contactId) as TicketRow;
-      return { item, contactId, ticket, at: new Date(now + index) };
-    });
-    // the tickets first, then their messages, as every writer of messages does (migration 0002)
+    const planned = items.map((item, index) => ({
+      item,
+      contactId: contacts.get(digitsOf(item.number) as string) as number,
+      at: new Date(now + index),
+    }));
+    // each contact's ticket ends on its last message (one ticket per contact on the connection)
+    const lastOf = new Map<number, { body: string; at: Date }>();
+    for (const row of planned) lastOf.set(row.contactId, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
+    const { byContact, created } = await ticketsOf(trx, companyId, options, [...new Set(contacts.values())], lastOf);
+    const rows = planned.map((row) => ({ ...row, ticket: byContact.get(row.contactId) as TicketRow }));
+    // the tickets first, then their messages, as every writer of messages does (migration 0002); the tickets
+    // just made carry their last message already
     const last = new Map<number, { body: string; at: Date }>();
-    for (const row of rows) last.set(row.ticket.id, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
-    await trx.raw(
-      `UPDATE tickets t SET last_message = v.body, updated_at = v.at
+    for (const row of rows) {
+      if (!created.has(row.ticket.id))
+        last.set(row.ticket.id, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
+    }
+    if (last.size > 0)
+      await trx.raw(
+        `UPDATE tickets t SET last_message = v.body, updated_at = v.at
        FROM unnest(?::int[], ?::text[], ?::timestamptz[]) AS v(id, body, at)
        WHERE t.company_id = ? AND t.id = v.id`,
-      [[...last.keys()], [...last.values()].map((value) => value.body), [...last.values()].map((value) => value.at), companyId],
-    );
+        [[...last.keys()], [...last.values()].map((value) => value.body), [...last.values()].map((value) => value.at), companyId],
+      );
     const data = (item: StageOutboundItem) => {
       const json: Record<string, string> = {};
       if (item.media?.mimetype) json.mimetype = item.media.mimetype;

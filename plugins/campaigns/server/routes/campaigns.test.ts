@@ -159,7 +159,17 @@ describe('a campaign at work', () => {
       .join('tickets as t', 't.id', 'm.ticketId')
       .where('m.companyId', kit.companyId)
       .whereIn('c.number', recipients)
-      .select('c.number', 'c.name', 'm.body', 'm.sendStatus', 't.status', 't.whatsappId');
+      .select(
+        'c.number',
+        'c.name',
+        'm.body',
+        'm.sendStatus',
+        'm.createdAt',
+        't.status',
+        't.whatsappId',
+        't.lastMessage',
+        't.updatedAt',
+      );
     expect(rows).toHaveLength(30);
     const first = rows.find((row) => row.number === recipients[0]);
     expect(first).toMatchObject({
@@ -167,7 +177,10 @@ describe('a campaign at work', () => {
       sendStatus: 'sent',
       status: 'closed',
       whatsappId: kit.whatsappId,
+      // the ticket the campaign made ends on its message
+      lastMessage: `Oi Pessoa 1 (${recipients[0]}) — Acme Centro`,
     });
+    expect(new Date(first.updatedAt).getTime()).toBe(new Date(first.createdAt).getTime());
     expect(kit.provider.repeats).toBe(0);
   });
 });

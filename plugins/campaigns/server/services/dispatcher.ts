@@ -233,9 +233,15 @@ export class CampaignDispatcher {
     const token = randomUUID();
     const rows = await this.claim(campaign, settings, now, token);
     if (rows.length === 0) return 0;
+    const renewing = this.renewLease(
+      campaign.companyId,
+      rows.map((row) => row.id),
+      token,
+    );
     try {
       await this.send(campaign, profile.channel, settings, rows, token);
     } finally {
+      await renewing.stop();
       this.announceSoon(campaign);
     }
     // a full batch may have been the last one: the check is one indexed query, so it runs after every batch
@@ -304,6 +310,36 @@ export class CampaignDispatcher {
         messageId: row.messageId === null ? null : Number(row.messageId),
       }));
     });
+  }
+
+  /**
+   * Keeps a claim's lease ahead while its batch is in flight: every third of the lease, the rows still under
+   * this claim's token get a fresh `leaseUntil`. A busy machine may take longer than a lease for one batch
+   * (staging, delivery, recording); without this another loop would claim the rows meanwhile and repeat the
+   * batch's deliveries (kept once by the provider, but twice the work). A dead process renews nothing, so its
+   * rows still come back one lease after its last renewal.
+   */
+  private renewLease(companyId: number, ids: number[], token: string): { stop(): Promise<void> } {
+    let pending: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(
+      () => {
+        const leaseUntil = new Date(this.clock.now().getTime() + this.options.leaseMs);
+        pending = this.ctx.db.knex
+          .raw(
+            'UPDATE campaign_shippings SET lease_until = ? WHERE company_id = ? AND id = ANY(?::bigint[]) AND lease_token = ?',
+            [leaseUntil, companyId, ids, token],
+          )
+          .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'campaign lease not renewed'));
+      },
+      Math.max(100, Math.floor(this.options.leaseMs / 3)),
+    );
+    timer.unref();
+    return {
+      async stop() {
+        clearInterval(timer);
+        await pending;
+      },
+    };
   }
 
   /** Stores what is not stored yet, delivers everything claimed, records each outcome. */

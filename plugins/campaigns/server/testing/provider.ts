@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 
 /**
@@ -34,6 +35,9 @@ export interface LoopbackProvider {
 
 export async function startLoopbackProvider(): Promise<LoopbackProvider> {
   const byKey = new Map<string, LoopbackMessage>();
+  // the ids of one stand-in never meet another's: the inbox keeps a channel's message ids unique, and a
+  // database that outlives a stand-in (the bench's) still holds the ids the last one gave
+  const idPrefix = `lb-${randomUUID().slice(0, 8)}-`;
   let failures = 0;
   const provider: LoopbackProvider = {
     url: '',
@@ -93,7 +97,7 @@ export async function startLoopbackProvider(): Promise<LoopbackProvider> {
         to,
         body: String(body.body ?? ''),
         media: (body.media as string | null) ?? null,
-        id: `lb-${byKey.size + 1}`,
+        id: `${idPrefix}${byKey.size + 1}`,
         at: Date.now(),
       };
       byKey.set(key, message);
