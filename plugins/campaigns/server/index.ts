@@ -12,7 +12,7 @@ import { forgetSettings, SETTINGS_CHANGED } from './services/settings';
 const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 
 /**
- * Campaigns (3-automation §1–§9): contact lists with spreadsheet imports, campaigns with their settings,
+ * Campaigns (docs/product/automation.md, docs/product/roles-and-permissions.md#roles-in-automation): contact lists with spreadsheet imports, campaigns with their settings,
  * the dispatcher that sends them exactly once (docs/campaigns.md) and their live report.
  */
 export default definePlugin({

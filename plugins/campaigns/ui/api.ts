@@ -74,7 +74,7 @@ function follow<Data, Payload>(
   return streamSocketEvent<Data, Payload>(lifecycle, { channel }, apply);
 }
 
-/** The campaigns' calls (3-automation §7) on the shell's one API, kept live over the company socket. */
+/** The campaigns' calls (docs/product/automation.md#calls-and-realtime-events) on the shell's one API, kept live over the company socket. */
 export const campaignsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).injectEndpoints({
   endpoints: (build) => ({
     campaigns: build.query<Paged<Campaign>, PageArgs>({

@@ -47,7 +47,7 @@ describe('campaigns texts', () => {
   it('says the spec texts in Portuguese', () => {
     expect(pt.planDenied).toBe('Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.');
     expect(pt.settings.saved).toBe('Configurações salvas');
-    // 3-automation §5 writes the list and item messages so, in every language of the original
+    // docs/product/automation.md#validation writes the list and item messages so, in every language of the original
     expect(pt.validation).toMatchObject({
       required: 'Required',
       tooShort: 'Too Short!',

@@ -18,7 +18,7 @@ export interface CampaignReport {
   pending: number;
 }
 
-/** A campaign as the API shows it (3-automation §3). */
+/** A campaign as the API shows it (docs/product/automation.md#entities). */
 export interface Campaign {
   id: number;
   name: string;

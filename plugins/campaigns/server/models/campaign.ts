@@ -1,7 +1,7 @@
 import { TenantModel } from '@balcao/plugin-sdk/server';
 import type { CampaignStatus, CampaignTicketStatus } from '../../shared/campaigns';
 
-/** A campaign (3-automation §3). */
+/** A campaign (docs/product/automation.md#entities). */
 export class Campaign extends TenantModel {
   static override tableName = 'campaigns';
   declare id: number;

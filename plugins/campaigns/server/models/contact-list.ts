@@ -1,6 +1,6 @@
 import { TenantModel } from '@balcao/plugin-sdk/server';
 
-/** A contact list (3-automation §3): the recipients a campaign can send to. */
+/** A contact list (docs/product/automation.md#entities): the recipients a campaign can send to. */
 export class ContactList extends TenantModel {
   static override tableName = 'contactLists';
   declare id: number;

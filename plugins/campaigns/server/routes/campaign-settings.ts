@@ -3,7 +3,7 @@ import { errorResponses, SettingsBody, SettingsList } from '../services/schemas'
 import { campaignSettings, saveSettings, settingsList } from '../services/settings';
 import { MANAGE } from './campaigns';
 
-/** Campaign settings (3-automation §7: `GET /campaign-settings` `[{ key, value }]`, `POST` with `settings`). */
+/** Campaign settings (docs/product/automation.md#calls-and-realtime-events: `GET /campaign-settings` `[{ key, value }]`, `POST` with `settings`). */
 export default defineRoutes((app, ctx) => {
   app.get(
     '/campaign-settings',

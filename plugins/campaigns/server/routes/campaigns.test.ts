@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CampaignsKit, campaignsKit, numbers } from '../test/kit';
 
 /**
- * The campaigns' routes: the rules of 3-automation §4–§6 on the server (editability, cancel and restart,
+ * The campaigns' routes: the rules of docs/product/automation.md, docs/product/roles-and-permissions.md#roles-in-automation on the server (editability, cancel and restart,
  * validation, ids of the company only, profile users refused), and a campaign sent to the loopback channel
  * end to end: each recipient's message on their ticket, once.
  */

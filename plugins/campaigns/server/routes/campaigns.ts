@@ -3,7 +3,7 @@ import * as campaigns from '../services/campaigns';
 import { finishDone } from '../services/lifecycle';
 import { CampaignBody, CampaignSchema, Empty, errorResponses, SearchQuery } from '../services/schemas';
 
-/** Who manages campaigns and lists (admins; profile users have no access, 3-automation §6). */
+/** Who manages campaigns and lists (admins; profile users have no access, docs/product/roles-and-permissions.md#roles-in-automation). */
 export const MANAGE = access.permission('campaigns:manage');
 
 /** A valid campaign body for the route walkers: company A's connection and list. */
@@ -16,7 +16,7 @@ const fixtureBody = (ids: Record<string, number | string>) => ({
   openTicket: 'disabled',
 });
 
-/** Campaigns (3-automation §7 "Campaigns"). */
+/** Campaigns (docs/product/automation.md#calls-and-realtime-events "Campaigns"). */
 export default defineRoutes((app, ctx) => {
   const companyOf = (request: { session: { companyId: number } | null }) => (request.session as { companyId: number }).companyId;
 

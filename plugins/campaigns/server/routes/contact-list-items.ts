@@ -11,7 +11,7 @@ const fixtureBody = (ids: Record<string, number | string>) => ({
   contactListId: Number(ids.contactList),
 });
 
-/** The items of a contact list (3-automation §7; the path prefix is ours: `/contact-list-items`). */
+/** The items of a contact list (docs/product/automation.md#calls-and-realtime-events; the path prefix is ours: `/contact-list-items`). */
 export default defineRoutes((app, ctx) => {
   const companyOf = (request: { session: { companyId: number } | null }) => (request.session as { companyId: number }).companyId;
 
@@ -70,7 +70,7 @@ export default defineRoutes((app, ctx) => {
     '/contact-list-items/:id',
     {
       schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
-      // 3-automation §6: deleting a list's contact is gated by the contacts' delete permission
+      // docs/product/roles-and-permissions.md#roles-in-automation: deleting a list's contact is gated by the contacts' delete permission
       config: { ...access.permission('contacts-page:deleteContact'), fixtureParams: { id: 'contactListItem' } },
     },
     async (request, reply) => {

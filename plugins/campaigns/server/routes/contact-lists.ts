@@ -6,7 +6,7 @@ import { MANAGE } from './campaigns';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** Contact lists (3-automation §7 "Contact lists"). */
+/** Contact lists (docs/product/automation.md#calls-and-realtime-events "Contact lists"). */
 export default defineRoutes((app, ctx) => {
   const companyOf = (request: { session: { companyId: number } | null }) => (request.session as { companyId: number }).companyId;
 
@@ -27,7 +27,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contact-lists/list',
     {
-      // the spec's client sends companyId; the company is always the session's
+      // the documented client sends companyId; the company is always the session's
       schema: { querystring: StrictObject({ companyId: Type.Optional(Id) }), response: { 200: Type.Array(ContactListSchema) } },
       config: { ...MANAGE },
     },

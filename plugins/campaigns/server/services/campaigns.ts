@@ -176,7 +176,7 @@ async function requireOwn(knex: Knex, companyId: number, table: string, id: numb
 
 /**
  * The campaign fields a body sets, checked: every id the company's (a connection, a list, a tag, a user, a
- * queue), a user only with a queue (3-automation §5), the user and queue only when a ticket is opened.
+ * queue), a user only with a queue (docs/product/automation.md#validation), the user and queue only when a ticket is opened.
  */
 async function fieldsOf(ctx: PluginContext, companyId: number, input: CampaignInput): Promise<Partial<Campaign>> {
   const { knex } = ctx.db;
@@ -264,7 +264,7 @@ async function locked(trx: Knex.Transaction, id: number): Promise<Campaign> {
 }
 
 /**
- * `PUT /campaigns/:id`, under the rule of 3-automation §4: editable while INATIVA or PROGRAMADA more than an
+ * `PUT /campaigns/:id`, under the rule of docs/product/automation.md#states-and-transitions: editable while INATIVA or PROGRAMADA more than an
  * hour ahead; a cancelled campaign can be saved too (its fields change, it stays cancelled and restart
  * continues it). Otherwise 409 ERR_CAMPAIGN_NOT_EDITABLE.
  */

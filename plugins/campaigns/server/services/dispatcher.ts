@@ -98,7 +98,7 @@ export function isPaced(settings: CampaignSettings): boolean {
   return settings.messageInterval > 0 || (settings.longerIntervalAfter > 0 && settings.greaterInterval > 0);
 }
 
-/** The media type of an attachment for the inbox (1-core §3). */
+/** The media type of an attachment for the inbox (docs/product/tickets-and-inbox.md#entities). */
 function mediaTypeOf(mime: string | null): string {
   if (!mime) return 'application';
   if (mime.startsWith('image/')) return 'image';

@@ -7,7 +7,7 @@ const audiences = new WeakMap<PluginContext, Map<number, { at: number; ids: Prom
 
 /**
  * The users who may see campaigns and lists: admins and super users (profile users have no access,
- * 3-automation §6), cached for a few seconds.
+ * docs/product/roles-and-permissions.md#roles-in-automation), cached for a few seconds.
  */
 function managers(ctx: PluginContext, companyId: number): Promise<number[]> {
   let cache = audiences.get(ctx);
@@ -28,7 +28,7 @@ function managers(ctx: PluginContext, companyId: number): Promise<number[]> {
 }
 
 /**
- * Emits one of the campaigns' channels (`campaign`, `ContactList`, `ContactListItem`: 3-automation §4) to
+ * Emits one of the campaigns' channels (`campaign`, `ContactList`, `ContactListItem`: docs/product/automation.md#states-and-transitions) to
  * the company's campaign managers only.
  */
 export async function emitToManagers(ctx: PluginContext, companyId: number, channel: string, payload: unknown): Promise<void> {

@@ -29,7 +29,7 @@ export const SearchQuery = StrictObject({
   pageNumber: Type.Optional(PageNumber),
 });
 
-/** A list name or an item name: 2 to 50 characters (3-automation §5). */
+/** A list name or an item name: 2 to 50 characters (docs/product/automation.md#validation). */
 const Name = Type.String({ minLength: 2, maxLength: 50 });
 /** An e-mail, or empty. */
 const Email = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 255 })]);
@@ -46,7 +46,7 @@ export const ContactListSchema = Type.Object({
 export const ContactListBody = StrictObject({
   name: Name,
   whatsappId: Type.Optional(Nullable(Id)),
-  // the spec's client sends it; the company is always the session's
+  // the documented client sends it; the company is always the session's
   companyId: Type.Optional(Id),
 });
 

@@ -18,7 +18,7 @@ import {
 } from '../api';
 import type { Campaign, CampaignBody } from '../types';
 
-/** The user search of the dialog starts at this many typed characters (3-automation §5, §9). */
+/** The user search of the dialog starts at this many typed characters (docs/product/automation.md#validation, #constants-and-limits). */
 export const USER_SEARCH_MIN = 3;
 const VARIANTS = [1, 2, 3, 4, 5] as const;
 
@@ -72,7 +72,7 @@ export interface CampaignDialogProps {
 }
 
 /**
- * The campaign dialog (3-automation §2): name, five messages with their confirmations, connection, list or
+ * The campaign dialog (docs/product/automation.md#screens-and-routes): name, five messages with their confirmations, connection, list or
  * tag, ticket options, start time and an attachment — read-only unless the campaign is editable — and a
  * preview of a message for a recipient of the list, its variables filled as the server fills them.
  */

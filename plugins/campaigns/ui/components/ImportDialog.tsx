@@ -6,7 +6,7 @@ import { useLatestImportQuery, useUploadContactsMutation } from '../api';
 import { downloadExampleSheet } from '../download';
 import type { ContactList } from '../types';
 
-/** The sheets an import reads (3-automation §5: .xls or .xlsx; .csv besides). */
+/** The sheets an import reads (docs/product/automation.md#validation: .xls or .xlsx; .csv besides). */
 export const IMPORT_ACCEPT = '.xlsx,.xls,.csv';
 /** Refused rows listed in the result (the count says how many there were). */
 const REFUSED_SHOWN = 50;

@@ -5,10 +5,10 @@ import { type ReactNode, useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import type { CampaignStatus } from '../../shared/campaigns';
 
-/** The spec's redirect after the plan-gate toast (3-automation §8): one second. */
+/** The documented redirect after the plan-gate toast (docs/product/automation.md#errors): one second. */
 export const PLAN_REDIRECT_MS = 1_000;
 
-/** The no-permission view of a profile user (3-automation §2, §6). */
+/** The no-permission view of a profile user (docs/product/automation.md#screens-and-routes, docs/product/roles-and-permissions.md#roles-in-automation). */
 export function NoPermission() {
   const { t } = useTranslation('campaigns');
   const navigate = useNavigate();
@@ -28,7 +28,7 @@ export function NoPermission() {
 }
 
 /**
- * Every campaigns page: a company whose plan lost useCampaigns gets the spec's toast and goes to / after a
+ * Every campaigns page: a company whose plan lost useCampaigns gets the documented toast and goes to / after a
  * second; a profile user sees the no-permission view. The server refuses both anyway.
  */
 export function CampaignsGuard({ children }: { children: ReactNode }) {
@@ -99,7 +99,7 @@ export function StatusTag({ status }: { status: CampaignStatus }) {
   );
 }
 
-/** A date and time as the spec writes them (DD/MM/YYYY HH:mm), or a dash. */
+/** A date and time as documented (DD/MM/YYYY HH:mm), or a dash. */
 export function dateTime(value: string | null): string {
   if (!value) return '—';
   const date = new Date(value);

@@ -6,10 +6,10 @@ import { useNavigate, useParams } from 'react-router';
 import { useCampaignQuery } from '../api';
 import { CampaignsGuard, dateTime, StatusTag } from '../components/common';
 
-/** The spec's reload of the report after a finished update arrives (3-automation §4, §9). */
+/** The documented reload of the report after a finished update arrives (docs/product/automation.md#states-and-transitions, #constants-and-limits). */
 export const FINISHED_RELOAD_MS = 5_000;
 
-/** The report of a campaign (/campaign/:campaignId/report, 3-automation §2), live over the campaign channel. */
+/** The report of a campaign (/campaign/:campaignId/report, docs/product/automation.md#screens-and-routes), live over the campaign channel. */
 export function CampaignReportPage() {
   return (
     <CampaignsGuard>

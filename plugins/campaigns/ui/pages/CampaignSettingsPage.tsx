@@ -39,7 +39,7 @@ export function parseSettings(rows: Array<{ key: string; value: string }>): Camp
   return settings as unknown as CampaignSettings;
 }
 
-/** Campaign settings (/campaigns-config, 3-automation §2): pacing, hours, weekends, variables. */
+/** Campaign settings (/campaigns-config, docs/product/automation.md#screens-and-routes): pacing, hours, weekends, variables. */
 export function CampaignSettingsPage() {
   return (
     <CampaignsGuard>

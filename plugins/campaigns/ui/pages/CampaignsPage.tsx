@@ -24,7 +24,7 @@ import { CampaignDialog } from '../components/CampaignDialog';
 import { CampaignsGuard, dateTime, PageHeader, StatusTag } from '../components/common';
 import type { Campaign } from '../types';
 
-/** Campaigns (/campaigns, 3-automation §2): searchable table with infinite scroll and the actions. */
+/** Campaigns (/campaigns, docs/product/automation.md#screens-and-routes): searchable table with infinite scroll and the actions. */
 export function CampaignsPage() {
   return (
     <CampaignsGuard>
@@ -53,7 +53,7 @@ function Campaigns() {
       await work();
       toast.success(success);
     } catch (failure) {
-      // 3-automation §8: cancel and restart failures show the error's message
+      // docs/product/automation.md#errors: cancel and restart failures show the error's message
       toast.error(errorMessage(failure));
     }
   };

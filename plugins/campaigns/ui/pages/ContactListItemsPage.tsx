@@ -31,7 +31,7 @@ import { CampaignsGuard, PageHeader } from '../components/common';
 import { ImportDialog } from '../components/ImportDialog';
 import type { ContactListItem } from '../types';
 
-/** The items of a list (/contact-lists/:contactListId/contacts, 3-automation §2). */
+/** The items of a list (/contact-lists/:contactListId/contacts, docs/product/automation.md#screens-and-routes). */
 export function ContactListItemsPage() {
   return (
     <CampaignsGuard>
@@ -201,7 +201,7 @@ interface ItemValues {
   email: string;
 }
 
-/** New or edit contact of a list (3-automation §5: name 2–50, number 8–50, a valid e-mail). */
+/** New or edit contact of a list (docs/product/automation.md#validation: name 2–50, number 8–50, a valid e-mail). */
 function ItemDialog({
   open,
   item,

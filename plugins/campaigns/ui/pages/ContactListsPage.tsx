@@ -15,7 +15,7 @@ import { ImportDialog } from '../components/ImportDialog';
 import { downloadExampleSheet } from '../download';
 import type { ContactList } from '../types';
 
-/** Contact lists (/contact-lists, 3-automation §2). */
+/** Contact lists (/contact-lists, docs/product/automation.md#screens-and-routes). */
 export function ContactListsPage() {
   return (
     <CampaignsGuard>
@@ -145,7 +145,7 @@ function ContactLists() {
   );
 }
 
-/** New or edit list: its name, 2 to 50 characters (3-automation §5). */
+/** New or edit list: its name, 2 to 50 characters (docs/product/automation.md#validation). */
 function ListDialog({ open, list, onClose }: { open: boolean; list: ContactList | null; onClose(): void }) {
   const { t } = useTranslation('campaigns');
   const [form] = Form.useForm<{ name: string }>();
