@@ -13,7 +13,7 @@ import { Authenticator } from './auth/authenticator';
 import { redactUrl, registerPasswordResetRoutes } from './auth/password-reset';
 import { LoginThrottle } from './auth/throttle';
 import { TokenService } from './auth/tokens';
-import { type AppConfig, REPO_ROOT } from './config';
+import { type AppConfig, loadFeatureConfigs, REPO_ROOT } from './config';
 import { type CoreServices, createServiceRegistry } from './core-services';
 import { bindModels, createKnex } from './db/knex';
 import { type MigrationOwner, migrateAll } from './db/migrator';
@@ -50,6 +50,8 @@ export interface BuildOptions {
   migrate?: boolean;
   /** Features discovered ahead of time (default: discovered from config). */
   plugins?: DiscoveredPlugin[];
+  /** Features' validated variables by feature id (default: read from process.env by `loadFeatureConfigs`). */
+  featureConfigs?: Map<string, Record<string, unknown>>;
 }
 
 /** A built application: the Fastify instance, the core's services, the loaded features and the route table. */
@@ -140,8 +142,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     redisClients.push(redis, subscriber, adapterPub);
 
     const discovered = options.plugins ?? discoverPlugins(config.extraPlugins);
-    if ((options.migrate ?? config.migrateOnStart) !== false) await migrateAll(knex, migrationOwners(discovered));
     const definitions = await importDefinitions(discovered);
+    // a feature's bad variable stops the start before any migration runs
+    const featureConfigs = options.featureConfigs ?? loadFeatureConfigs(definitions.map(({ definition }) => definition));
+    if ((options.migrate ?? config.migrateOnStart) !== false) await migrateAll(knex, migrationOwners(discovered));
 
     const invalidation = new InvalidationBus(redis, subscriber, config.redisPrefix);
     const pluginFlags = declaredPlanFlags(discovered);
@@ -220,7 +224,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       },
       { prefix: config.apiPrefix },
     );
-    loaded = await registerPlugins(app, core, definitions, { isWorker });
+    loaded = await registerPlugins(app, core, definitions, { isWorker, featureConfigs });
     registerHealthRoutes(app, core);
     await app.register(async (docs) => {
       docs.addHook('onRoute', (route: RouteOptions) => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Static, Type } from '@balcao/plugin-sdk/server';
+import { type Static, type TSchema, Type } from '@balcao/plugin-sdk/server';
 import { Ajv, type ValidateFunction } from 'ajv';
 
 /**
@@ -228,4 +228,69 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   }
   if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
   return candidate;
+}
+
+/** A feature's declared configuration, as the loader hands it over. */
+export interface FeatureConfigDeclaration {
+  id: string;
+  config?: Record<string, TSchema>;
+}
+
+const CORE_VARIABLES = new Set<string>([...Object.values(ENV_NAMES), 'BALCAO_ROOT', 'SEED_DEMO']);
+
+/**
+ * Reads and validates every feature's declared variables from an environment (process.env by default):
+ * an unset or empty variable takes its schema's default, a set one is converted to the schema's type
+ * (`'200'` to 200, `'true'` to true) and checked against its bounds. Returns each feature's values by id;
+ * throws a ConfigError with every problem at once, each naming the variable, as `loadConfig` does.
+ */
+export function loadFeatureConfigs(
+  features: FeatureConfigDeclaration[],
+  env: NodeJS.ProcessEnv = process.env,
+): Map<string, Record<string, unknown>> {
+  const problems: string[] = [];
+  const values = new Map<string, Record<string, unknown>>();
+  const owners = new Map<string, string>();
+  for (const feature of features) {
+    const schema = feature.config ?? {};
+    for (const name of Object.keys(schema)) {
+      if (!/^[A-Z][A-Z0-9_]*$/.test(name)) problems.push(`${feature.id}: variable '${name}' must be upper case (A-Z, 0-9, _)`);
+      if (CORE_VARIABLES.has(name)) problems.push(`${feature.id}: variable ${name} is the core's`);
+      const owner = owners.get(name);
+      if (owner) problems.push(`${feature.id}: variable ${name} is already declared by ${owner}`);
+      owners.set(name, feature.id);
+    }
+    const candidate: Record<string, unknown> = {};
+    for (const name of Object.keys(schema)) {
+      const raw = env[name];
+      if (raw !== undefined && raw !== '') candidate[name] = raw;
+    }
+    const validate = new Ajv({ allErrors: true, verbose: true, coerceTypes: true, useDefaults: true }).compile(
+      Type.Object(schema, { additionalProperties: false }),
+    );
+    if (!validate(candidate)) {
+      const byName = new Map<string, AjvIssue[]>();
+      for (const error of validate.errors ?? []) {
+        const name =
+          error.keyword === 'required'
+            ? String((error.params as { missingProperty: string }).missingProperty)
+            : (error.instancePath.split('/')[1] ?? '');
+        byName.set(name, [...(byName.get(name) ?? []), error]);
+      }
+      // in the order the feature declares its variables
+      const names = [...Object.keys(schema), ...[...byName.keys()].filter((name) => !(name in schema))];
+      for (const name of names) {
+        const issues = byName.get(name);
+        if (!issues) continue;
+        if (issues.some((issue) => issue.keyword === 'required')) {
+          problems.push(`${name} is required (${feature.id})`);
+          continue;
+        }
+        for (const message of describeIssues(issues)) problems.push(`${name} ${message} (got '${env[name]}')`);
+      }
+    }
+    values.set(feature.id, candidate);
+  }
+  if (problems.length > 0) throw new ConfigError([...new Set(problems)]);
+  return values;
 }

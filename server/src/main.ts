@@ -3,22 +3,44 @@
  * listens (web roles) and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { buildApp } from './app';
-import { ConfigError, loadConfig } from './config';
+import { type AppConfig, ConfigError, loadConfig, loadFeatureConfigs } from './config';
 import { settleHeapAfterStartup } from './infra/heap-settle';
+import { discoverPlugins } from './plugins/discover';
+import { importDefinitions } from './plugins/loader';
 import { seedDemo } from './seed/demo';
 
+/** BALCAO_PLUGINS as a list, for finding the features when the core's own configuration is invalid. */
+function pluginList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  // the core's variables and every feature's are checked together: one report names all that is wrong
+  const problems: string[] = [];
+  let config: AppConfig | undefined;
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(78); // EX_CONFIG
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
   }
-  const balcao = await buildApp(config);
+  const discovered = discoverPlugins(config?.extraPlugins ?? pluginList(process.env.BALCAO_PLUGINS));
+  const definitions = await importDefinitions(discovered);
+  let featureConfigs: Map<string, Record<string, unknown>> | undefined;
+  try {
+    featureConfigs = loadFeatureConfigs(definitions.map(({ definition }) => definition));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(...error.problems);
+  }
+  if (!config || !featureConfigs || problems.length > 0) {
+    console.error(new ConfigError(problems).message);
+    process.exit(78); // EX_CONFIG
+  }
+  const balcao = await buildApp(config, { plugins: discovered, featureConfigs });
   // `npm start` asks the server to seed the demo (features seed through their own contexts)
   if (process.env.SEED_DEMO === 'true') {
     await seedDemo(balcao.core.knex, { passwordHashCost: config.passwordHashCost, plugins: balcao.plugins });

@@ -10,7 +10,7 @@ export type FeatureArea = Omit<PluginDefinition, 'id' | 'seed' | 'permissions'> 
 };
 
 /**
- * The definition of a feature made of areas: jobs, schedules, event handlers (each event's handlers run
+ * The definition of a feature made of areas: configuration variables, jobs, schedules, event handlers (each event's handlers run
  * in area order), session fields, seeds (in area order; fixtures see the ids earlier areas made),
  * registration and shutdown of every area.
  */
@@ -22,6 +22,8 @@ export function definePluginOfAreas(
   return definePlugin({
     id,
     ...extra,
+    // every area's variables: the loader validates them together and the areas share one ctx.config
+    config: Object.assign({}, ...areas.map((area) => area.config ?? {})),
     jobs: Object.assign({}, ...areas.map((area) => area.jobs ?? {})),
     schedules: areas.flatMap((area) => area.schedules ?? []),
     on: mergeHandlers(areas),

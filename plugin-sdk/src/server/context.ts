@@ -215,22 +215,33 @@ export interface TenancyService {
   createCompany(input: NewCompany): Promise<{ companyId: number; userId: number }>;
 }
 
-/** Everything a feature receives from the core. */
-export interface PluginContext {
+/** The core's configuration a feature may read (`ctx.config`, beside the feature's own variables). */
+export interface CoreConfigView {
+  apiPrefix: string;
+  publicUrl: string;
+  env: 'development' | 'test' | 'production';
+  /**
+   * What this process does (`ROLE`): `web` serves HTTP only; `worker` runs jobs, schedules and long-lived
+   * work such as channel sessions; `all` both. Work that must run in one process per deployment (a
+   * WhatsApp session) runs only where the role isn't `web`.
+   */
+  role: 'web' | 'worker' | 'all';
+}
+
+/**
+ * Everything a feature receives from the core. `C` is the feature's validated configuration: the
+ * variables its `definePlugin({ config })` declares, keyed by their names (`ctx.config.CAMPAIGN_BATCH`).
+ */
+export interface PluginContext<C extends object = object> {
   /** This feature's id. */
   id: string;
+  /**
+   * The feature's logger: the core's pino logger with `plugin: <id>` on every line
+   * (`ctx.log.info({ ticketId }, 'lane timed out')`); its level is `LOG_LEVEL`.
+   */
   log: FastifyBaseLogger;
-  config: {
-    apiPrefix: string;
-    publicUrl: string;
-    env: 'development' | 'test' | 'production';
-    /**
-     * What this process does (`ROLE`): `web` serves HTTP only; `worker` runs jobs, schedules and long-lived
-     * work such as channel sessions; `all` both. Work that must run in one process per deployment (a
-     * WhatsApp session) runs only where the role isn't `web`.
-     */
-    role: 'web' | 'worker' | 'all';
-  };
+  /** The core's settings a feature may read, and the feature's own variables, validated at start. */
+  config: Readonly<CoreConfigView & C>;
   db: PluginDb;
   plans: PlanService;
   access: AccessService;

@@ -1,5 +1,6 @@
 import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { campaignsConfig } from './config';
 import { seedCampaignsDemo } from './seed/demo';
 import { seedCampaignsFixtures } from './seed/fixtures';
 import { checkNumbers } from './services/contact-lists';
@@ -17,6 +18,7 @@ const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
  */
 export default definePlugin({
   id: 'campaigns',
+  config: campaignsConfig,
   permissions: { 'campaigns:manage': ['admin'] },
   jobs: {
     // the safety net: due campaigns, done ones, dead imports (every 15 s, one worker)
@@ -46,7 +48,7 @@ export default definePlugin({
       forgetSettings(ctx, (payload as { companyId: number }).companyId),
     );
     // the dispatcher is long-lived work: only where jobs run
-    if (ctx.config.role !== 'web' && process.env.CAMPAIGN_DISPATCHER !== 'off') dispatcher.start();
+    if (ctx.config.role !== 'web' && ctx.config.CAMPAIGN_DISPATCHER === 'on') dispatcher.start();
     stopListening.set(ctx, async () => {
       await dispatcher.stop();
       await stopWake();

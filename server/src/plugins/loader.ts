@@ -110,12 +110,12 @@ export async function registerPlugins(
   app: FastifyInstance,
   core: CoreServices,
   definitions: Array<{ discovered: DiscoveredPlugin; definition: PluginDefinition }>,
-  options: { isWorker: boolean },
+  options: { isWorker: boolean; featureConfigs: Map<string, Record<string, unknown>> },
 ): Promise<LoadedPlugin[]> {
   const loaded: LoadedPlugin[] = [];
   for (const { discovered, definition } of definitions) {
     const { manifest } = discovered;
-    const ctx = createPluginContext(core, discovered);
+    const ctx = createPluginContext(core, discovered, options.featureConfigs.get(manifest.id) ?? {});
     const planFlag = manifest.planFlag ?? null;
 
     await app.register(

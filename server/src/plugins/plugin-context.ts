@@ -6,7 +6,11 @@ import { createTenancyService } from '../tenancy/company-creator';
 import type { DiscoveredPlugin } from './discover';
 
 /** The typed context a feature receives: the core's services, namespaced to the feature where it matters. */
-export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredPlugin, 'manifest'>): PluginContext {
+export function createPluginContext(
+  core: CoreServices,
+  plugin: Pick<DiscoveredPlugin, 'manifest'>,
+  featureConfig: Record<string, unknown>,
+): PluginContext {
   const id = plugin.manifest.id;
   const access: AccessService = {
     can: (user, permission) => can(user, permission, core.permissions),
@@ -27,6 +31,7 @@ export function createPluginContext(core: CoreServices, plugin: Pick<DiscoveredP
       publicUrl: core.config.publicUrl,
       env: core.config.env,
       role: core.config.role,
+      ...featureConfig,
     },
     db: { knex: core.knex, transaction: (fn) => core.knex.transaction(fn) },
     plans: core.plans,

@@ -1,4 +1,5 @@
 import type { AdminArea } from '../index';
+import { queuesConfig } from './config';
 import { registerQueuesErrors } from './errors';
 import { seedQueuesDemo, seedQueuesFixtures } from './seed';
 import { chatbotTurn } from './services/chatbot-engine';
@@ -8,6 +9,7 @@ registerQueuesErrors();
 
 /** Queues, their chatbot option trees and service hours, and the chatbot at work on inbound messages. */
 export const queuesArea: AdminArea = {
+  config: queuesConfig,
   jobs: {
     'rotate-ticket': { handler: rotateTicketJob, concurrency: 2 },
   },

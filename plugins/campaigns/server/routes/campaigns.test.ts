@@ -29,6 +29,12 @@ const body = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('campaign rules', () => {
+  it('reads CAMPAIGN_BATCH from its validated configuration, as a number', () => {
+    expect(kit.ctx.config.CAMPAIGN_BATCH).toBe(5);
+    expect(kit.ctx.config.CAMPAIGN_LANES).toBe(2);
+    expect(kit.dispatcher.options).toMatchObject({ batch: 5, lanes: 2, leaseMs: 30_000 });
+  });
+
   it('saves INATIVA without a start and PROGRAMADA with one; a user needs a queue', async () => {
     const draft = await kit.api('POST', '/campaigns', body());
     expect(draft.status).toBe(200);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboundItem } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { type CampaignSettings, fillVariables, sendingWindow, variantsOf } from '../../shared/campaigns';
+import type { CampaignsConfig, CampaignsContext } from '../config';
 import { announceCampaign } from './campaigns';
 import { finishDone } from './lifecycle';
 import { campaignSettings } from './settings';
@@ -23,11 +24,6 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-function envNumber(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}
-
 export interface DispatcherOptions {
   /** Loops per process (each claims and sends one batch at a time). */
   lanes: number;
@@ -39,12 +35,12 @@ export interface DispatcherOptions {
   idleMs: number;
 }
 
-/** From the environment (README "Configuration"): CAMPAIGN_LANES, CAMPAIGN_BATCH, CAMPAIGN_LEASE_MS. */
-export function dispatcherOptions(): DispatcherOptions {
+/** From the feature's configuration (README "Configuration"): CAMPAIGN_LANES, CAMPAIGN_BATCH, CAMPAIGN_LEASE_MS. */
+export function dispatcherOptions(config: CampaignsConfig): DispatcherOptions {
   return {
-    lanes: envNumber('CAMPAIGN_LANES', 2),
-    batch: envNumber('CAMPAIGN_BATCH', 200),
-    leaseMs: envNumber('CAMPAIGN_LEASE_MS', 30_000),
+    lanes: config.CAMPAIGN_LANES,
+    batch: config.CAMPAIGN_BATCH,
+    leaseMs: config.CAMPAIGN_LEASE_MS,
     idleMs: 500,
   };
 }
@@ -556,10 +552,10 @@ async function linkStaged(
 const dispatchers = new WeakMap<PluginContext, CampaignDispatcher>();
 
 /** The dispatcher of an app (one per plugin context: two apps in one test process keep theirs). */
-export function campaignDispatcher(ctx: PluginContext): CampaignDispatcher {
+export function campaignDispatcher(ctx: CampaignsContext): CampaignDispatcher {
   let dispatcher = dispatchers.get(ctx);
   if (!dispatcher) {
-    dispatcher = new CampaignDispatcher(ctx, dispatcherOptions());
+    dispatcher = new CampaignDispatcher(ctx, dispatcherOptions(ctx.config));
     dispatchers.set(ctx, dispatcher);
   }
   return dispatcher;

@@ -4,9 +4,9 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PluginContext } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp, type TestAppOptions } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
+import type { CampaignsContext } from '../config';
 import { type CampaignDispatcher, type Clock, campaignDispatcher } from '../services/dispatcher';
 import { type LoopbackProvider, startLoopbackProvider } from '../testing/provider';
 
@@ -16,7 +16,7 @@ export interface CampaignsKit {
   t: TestApp;
   knex: Knex;
   provider: LoopbackProvider;
-  ctx: PluginContext;
+  ctx: CampaignsContext;
   dispatcher: CampaignDispatcher;
   companyId: number;
   adminToken: string;
@@ -52,7 +52,9 @@ export async function campaignsKit(options: TestAppOptions & { dispatcher?: bool
   const knex = t.balcao.core.knex;
   const plugin = t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'campaigns');
   if (!plugin) throw new Error('the campaigns plugin is not loaded');
-  const dispatcher = campaignDispatcher(plugin.ctx);
+  // the loader's list holds every feature's context untyped; this one is the campaigns'
+  const ctx = plugin.ctx as CampaignsContext;
+  const dispatcher = campaignDispatcher(ctx);
   if (options.dispatcher === false) await dispatcher.stop();
   const companyId = t.demo.companies.acme as number;
   const [connection] = await knex('whatsapps')
@@ -89,7 +91,7 @@ export async function campaignsKit(options: TestAppOptions & { dispatcher?: bool
     t,
     knex,
     provider,
-    ctx: plugin.ctx,
+    ctx,
     dispatcher,
     companyId,
     adminToken: admin.token,

@@ -1,3 +1,4 @@
+import { whatsappConfig } from './config';
 import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
@@ -18,6 +19,7 @@ const unregisters = new WeakMap<object, () => void>();
  * import.
  */
 export const whatsappArea: ChannelsArea = {
+  config: whatsappConfig,
   seed: {
     async demo(ctx, demo) {
       await seedWhatsappDemo(ctx, demo);

@@ -1,6 +1,7 @@
 import type { Agent } from 'node:https';
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { WAVersion } from '@whiskeysockets/baileys';
+import type { WhatsAppConfig } from './config';
 
 /**
  * Where and how the WhatsApp sessions of an app reach WhatsApp. Production uses WhatsApp's own servers;
@@ -73,37 +74,27 @@ function appKey(ctx: PluginContext): object {
   return ctx.services.use('inbox');
 }
 
-/** A positive number of the environment, or undefined. */
-function envNumber(name: string): number | undefined {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : undefined;
-}
-
-/** A WhatsApp Web version of the environment (`2,3000,1043857760` or `2.3000.1043857760`), or undefined. */
-function envVersion(name: string): WAVersion | undefined {
-  const parts = (process.env[name] ?? '').split(/[.,]/).map(Number);
-  return parts.length === 3 && parts.every((part) => Number.isInteger(part) && part >= 0) ? (parts as WAVersion) : undefined;
-}
-
 /**
- * What the environment sets (README "Configuration"): `WHATSAPP_WS_URL`, `WHATSAPP_SENDS_PER_SECOND`,
- * `WHATSAPP_LEASE_TTL_MS`, `WHATSAPP_CLAIM_INTERVAL_MS`, and `WHATSAPP_VERSION` — the WhatsApp Web version
- * to announce, never fetched (`2,3000,1043857760`; the benchmark sets it: its peer needs no current version).
+ * What the channels' configuration sets (README "Configuration", validated at start): `WHATSAPP_WS_URL`,
+ * `WHATSAPP_SENDS_PER_SECOND`, `WHATSAPP_LEASE_TTL_MS`, `WHATSAPP_CLAIM_INTERVAL_MS`, and `WHATSAPP_VERSION`
+ * — the WhatsApp Web version to announce, never fetched (`2,3000,1043857760`; the benchmark sets it: its
+ * peer needs no current version).
  */
-function fromEnvironment(): Partial<WhatsAppTransport> {
-  const values: Partial<WhatsAppTransport> = {
-    ...(process.env.WHATSAPP_WS_URL ? { waWebSocketUrl: process.env.WHATSAPP_WS_URL } : {}),
-    version: envVersion('WHATSAPP_VERSION'),
-    sendsPerSecond: envNumber('WHATSAPP_SENDS_PER_SECOND'),
-    leaseTtlMs: envNumber('WHATSAPP_LEASE_TTL_MS'),
-    claimIntervalMs: envNumber('WHATSAPP_CLAIM_INTERVAL_MS'),
+function fromConfig(ctx: PluginContext): Partial<WhatsAppTransport> {
+  // the areas of the channels share the feature's one context, which holds this area's variables
+  const config = (ctx as PluginContext<WhatsAppConfig>).config;
+  return {
+    ...(config.WHATSAPP_WS_URL ? { waWebSocketUrl: config.WHATSAPP_WS_URL } : {}),
+    ...(config.WHATSAPP_VERSION ? { version: config.WHATSAPP_VERSION.split(/[.,]/).map(Number) as WAVersion } : {}),
+    sendsPerSecond: config.WHATSAPP_SENDS_PER_SECOND,
+    leaseTtlMs: config.WHATSAPP_LEASE_TTL_MS,
+    claimIntervalMs: config.WHATSAPP_CLAIM_INTERVAL_MS,
   };
-  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
 }
 
-/** The transport of an app: the defaults, then the environment's, then `setWhatsAppTransport`'s. */
+/** The transport of an app: the defaults, then the configuration's, then `setWhatsAppTransport`'s. */
 export function whatsappTransport(ctx: PluginContext): WhatsAppTransport {
-  return { ...DEFAULTS, ...fromEnvironment(), ...processDefaults, ...transports.get(appKey(ctx)) };
+  return { ...DEFAULTS, ...fromConfig(ctx), ...processDefaults, ...transports.get(appKey(ctx)) };
 }
 
 /** Points an app's WhatsApp sessions elsewhere (tests, benchmarks: the loopback peer). */

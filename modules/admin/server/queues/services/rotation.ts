@@ -1,4 +1,5 @@
 import type { BalcaoEvents, PluginContext } from '@balcao/plugin-sdk/server';
+import type { QueuesConfig } from '../config';
 import { AdminQueue, ChatbotTicket } from '../models';
 
 /**
@@ -9,9 +10,9 @@ import { AdminQueue, ChatbotTicket } from '../models';
  */
 
 /** One minute of tempoRoteador; ADMIN_ROTATION_MINUTE_MS shortens it for tests of the timing. */
-function minuteMs(): number {
-  const override = Number(process.env.ADMIN_ROTATION_MINUTE_MS);
-  return Number.isFinite(override) && override > 0 ? override : 60_000;
+function minuteMs(ctx: PluginContext): number {
+  // the administration's areas share the feature's one context, which holds the queues' variables
+  return (ctx as PluginContext<QueuesConfig>).config.ADMIN_ROTATION_MINUTE_MS;
 }
 
 /** Schedules rotation step `step` of a ticket waiting in `queue`. */
@@ -25,7 +26,7 @@ export async function scheduleRotation(
   await ctx.jobs.enqueue(
     'rotate-ticket',
     { ticketId, queueId: queue.id, step },
-    { companyId, delayMs: queue.tempoRoteador * minuteMs(), jobId: `rotate-${ticketId}-${step}` },
+    { companyId, delayMs: queue.tempoRoteador * minuteMs(ctx), jobId: `rotate-${ticketId}-${step}` },
   );
 }
 
