@@ -73,6 +73,8 @@ describe('loadFeatureConfigs', () => {
     });
     expect(values.get('channels')).toMatchObject({ WHATSAPP_SENDS_PER_SECOND: 10, WHATSAPP_LEASE_TTL_MS: 30_000 });
     expect(values.get('admin')).toEqual({ ADMIN_ROTATION_MINUTE_MS: 60_000 });
+    expect(values.get('kanban')).toEqual({ KANBAN_DEMO_PORT: 8090 });
+    expect(values.get('channels')).toMatchObject({ WEBCHAT_DEMO_PORT: 8091 });
     expect(problemsOf(definitions, { CAMPAIGN_BATCH: 'abc', WHATSAPP_VERSION: 'latest' }).sort()).toEqual([
       "CAMPAIGN_BATCH must be integer (got 'abc')",
       `WHATSAPP_VERSION must match pattern "^\\d+[.,]\\d+[.,]\\d+$" (got 'latest')`,

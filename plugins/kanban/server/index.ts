@@ -1,5 +1,6 @@
 import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { kanbanConfig } from './config';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
 import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
@@ -17,6 +18,7 @@ const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
  */
 export default definePlugin({
   id: 'kanban',
+  config: kanbanConfig,
   jobs: {
     // a card's lane timer (timeLane minutes → nextLaneId)
     'lane-timeout': {

@@ -1,3 +1,4 @@
+import { webchatConfig } from './demo-config';
 import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
@@ -14,6 +15,7 @@ const unregisters = new WeakMap<object, () => void>();
  * process and Acme's demo connection.
  */
 export const webchatArea: ChannelsArea = {
+  config: webchatConfig,
   seed: {
     async demo(ctx, demo) {
       await seedWebchatDemo(ctx, demo);

@@ -1,7 +1,8 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import { newConnectionToken } from '../connections/token';
-import { DEMO_CONNECTION_NAME, DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
+import { DEMO_CONNECTION_NAME, DEMO_WIDGET_KEY } from '../demo/constants';
 import { prepareWebchatConfig } from './config';
+import type { WebchatConfig } from './demo-config';
 
 /**
  * Acme's website chat for the demo page (idempotent): "Site Acme", on Acme's queues, pre-chat name
@@ -17,9 +18,11 @@ export async function seedWebchatDemo(ctx: PluginContext, demo: { companies: Rec
     .whereRaw(`channel_config->>'widgetKey' = ?`, [DEMO_WIDGET_KEY])
     .first('id');
   if (existing) return existing.id as number;
+  // the channels' areas share the feature's one context, which holds this area's variables
+  const port = (ctx as PluginContext<WebchatConfig>).config.WEBCHAT_DEMO_PORT;
   const config = prepareWebchatConfig(
     {
-      allowedOrigins: [`http://127.0.0.1:${WEBCHAT_DEMO_PORT}`, `http://localhost:${WEBCHAT_DEMO_PORT}`],
+      allowedOrigins: [`http://127.0.0.1:${port}`, `http://localhost:${port}`],
       prechat: { name: 'required', email: 'optional', phone: 'off' },
       color: '#B5651D',
       theme: 'auto',

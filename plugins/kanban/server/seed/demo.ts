@@ -1,5 +1,6 @@
-import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
-import { DEMO_EMBED_KEY, DEMO_PAGE_PORT } from '../demo/constants';
+import { runInTenant } from '@balcao/plugin-sdk/server';
+import type { KanbanContext } from '../config';
+import { DEMO_EMBED_KEY } from '../demo/constants';
 import { EmbedKey } from '../models/embed-key';
 import { Lane, TicketTagLink } from '../models/lane';
 
@@ -19,7 +20,7 @@ const LANES = [
 ] as const;
 
 /** Acme's lanes with automation, some tickets on them, and the demo page's embed key (idempotent). */
-export async function seedKanbanDemo(_ctx: PluginContext, demo: { companies: Record<string, number> }): Promise<void> {
+export async function seedKanbanDemo(ctx: KanbanContext, demo: { companies: Record<string, number> }): Promise<void> {
   const companyId = demo.companies.acme;
   if (!companyId) return;
   await runInTenant({ companyId }, async () => {
@@ -68,7 +69,7 @@ export async function seedKanbanDemo(_ctx: PluginContext, demo: { companies: Rec
         name: 'Site de demonstração',
         key: DEMO_EMBED_KEY,
         secret: 'demo-secret-change-me',
-        allowedOrigins: [`http://localhost:${DEMO_PAGE_PORT}`, `http://127.0.0.1:${DEMO_PAGE_PORT}`],
+        allowedOrigins: [`http://localhost:${ctx.config.KANBAN_DEMO_PORT}`, `http://127.0.0.1:${ctx.config.KANBAN_DEMO_PORT}`],
         mayMove: true,
         signedUsers: false,
         laneIds: null,

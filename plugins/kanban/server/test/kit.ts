@@ -4,9 +4,10 @@
  * Not a test file itself.
  */
 import { randomBytes } from 'node:crypto';
-import { PLAN_FLAGS, type PluginContext } from '@balcao/plugin-sdk/server';
+import { PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import type { TestApp, TestSession } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
+import type { KanbanContext } from '../config';
 
 const DEMO_PASSWORD = 'demo1234';
 let sequence = 0;
@@ -29,10 +30,11 @@ export class KanbanKit {
   }
 
   /** The kanban plugin's context (its jobs, its services). */
-  get ctx(): PluginContext {
+  get ctx(): KanbanContext {
     const plugin = this.t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'kanban');
     if (!plugin) throw new Error('the kanban plugin is not loaded');
-    return plugin.ctx;
+    // the loader's list holds every feature's context untyped; this one is the kanban's
+    return plugin.ctx as KanbanContext;
   }
 
   /** A company of its own and its admin; `kanban: false` puts it on a plan without useKanban. */
