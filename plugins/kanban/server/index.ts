@@ -1,5 +1,5 @@
-import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { kanbanErrors } from './errors';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
 import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
@@ -17,6 +17,7 @@ const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
  */
 export default definePlugin({
   id: 'kanban',
+  errors: kanbanErrors,
   jobs: {
     // a card's lane timer (timeLane minutes → nextLaneId)
     'lane-timeout': {

@@ -1,7 +1,7 @@
-import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
 import { webchatChannel } from './channel';
+import { webchatErrors } from './errors';
 import { startLive, stopLive } from './live';
 import { seedWebchatDemo } from './seed';
 import { startWidgetCache, stopWidgetCache } from './widgets';
@@ -14,6 +14,7 @@ const unregisters = new WeakMap<object, () => void>();
  * process and Acme's demo connection.
  */
 export const webchatArea: ChannelsArea = {
+  errors: webchatErrors,
   seed: {
     async demo(ctx, demo) {
       await seedWebchatDemo(ctx, demo);

@@ -1,7 +1,7 @@
-import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
 import { whatsappChannel } from './channel';
+import { whatsappErrors } from './errors';
 import { dropWhatsappHost, whatsappHost } from './host';
 import { sweepOutbox } from './outbox';
 import { seedWhatsappDemo } from './seed';
@@ -18,6 +18,7 @@ const unregisters = new WeakMap<object, () => void>();
  * import.
  */
 export const whatsappArea: ChannelsArea = {
+  errors: whatsappErrors,
   seed: {
     async demo(ctx, demo) {
       await seedWhatsappDemo(ctx, demo);
