@@ -2,14 +2,15 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketStatus } from '../../shared/types';
 import { TicketKit } from '../test/ticket-kit';
+import { listTickets } from './ticket-list.service';
 import { canSeeTicket, seesEverything, type Viewer, type VisibleTicketFields, viewersListsSql } from './visibility';
 
 /**
  * The ticket rule is written twice (docs/architecture.md, "Visibility in one place"): the predicate
- * `canSeeTicket` (reads, writes, realtime) and the lists' condition `viewersListsSql`, run by Postgres. This
- * runs both over every combination of the fields that decide visibility — profile, queues, allTicket,
- * allowGroup, allUserChat, userClosePendingTicket; a ticket's status, queue, owner and group flag — and
- * fails on any ticket where they disagree.
+ * `canSeeTicket` (reads, writes, realtime) and the lists' condition `viewersListsSql`, run by Postgres —
+ * which the tabs read split into disjoint parts. This runs them over every combination of the fields that
+ * decide visibility — profile, queues, allTicket, allowGroup, allUserChat, userClosePendingTicket; a
+ * ticket's status, queue, owner and group flag — and fails on any ticket where they disagree.
  */
 let t: TestApp;
 let kit: TicketKit;
@@ -118,5 +119,25 @@ describe('ticket visibility', () => {
     }
     expect(viewers.length * rows.length).toBeGreaterThan(50_000);
     expect(disagreements.slice(0, 5)).toEqual([]);
+
+    // the tabs read the same condition split into disjoint index ranges (listBranches): every page of
+    // every status tab, for one viewer in eight, shows exactly the tickets the narrowed viewer may see
+    for (const viewer of viewers.filter((_, index) => index % 8 === 0)) {
+      for (const status of STATUSES) {
+        const shown: number[] = [];
+        for (let pageNumber = 1; ; pageNumber++) {
+          const page = JSON.parse(
+            await listTickets(kit.knex, companyId, viewer, { status, pageNumber }, { settings: {}, mask: false }),
+          ) as { tickets: Array<{ id: number }>; hasMore: boolean };
+          shown.push(...page.tickets.map((ticket) => ticket.id));
+          if (!page.hasMore) break;
+        }
+        const visible = rows.filter((row) => row.status === status && canSeeTicket(listViewer(viewer), row)).map((row) => row.id);
+        expect(
+          shown.sort((a, b) => a - b),
+          `${JSON.stringify(viewer)} ${status}`,
+        ).toEqual(visible.sort((a, b) => a - b));
+      }
+    }
   });
 });
