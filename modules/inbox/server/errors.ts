@@ -1,7 +1,11 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
-/** The inbox's own error codes (beyond the catalogue of docs/product/tickets-and-inbox.md#errors), with their statuses. */
-export const INBOX_ERRORS = {
+/**
+ * The inbox's own error codes (beyond the catalogue of docs/product/tickets-and-inbox.md#errors), with their
+ * statuses. ERR_NO_QUEUE_FOUND and ERR_NO_TAG_FOUND are answered by other features too (administration,
+ * connections, campaigns) about the inbox's queues and tags.
+ */
+export const inboxErrors = defineErrors({
   ERR_QUEUE_REQUIRED: 400,
   ERR_TICKET_TAG_REQUIRED: 400,
   ERR_TICKET_NOT_OPEN: 400,
@@ -13,8 +17,4 @@ export const INBOX_ERRORS = {
   ERR_NO_QUEUE_FOUND: 404,
   ERR_NO_NOTE_FOUND: 404,
   ERR_NO_QUICK_MESSAGE_FOUND: 404,
-} as const;
-
-export function registerInboxErrors(): void {
-  defineErrors(INBOX_ERRORS);
-}
+});

@@ -1,5 +1,5 @@
 import { definePlugin } from '@balcao/plugin-sdk/server';
-import { registerInboxErrors } from './errors';
+import { inboxErrors } from './errors';
 import { deliverMessageJob } from './jobs/deliver-message';
 import { seedInboxDemo } from './seed/demo';
 import { seedInboxFixtures } from './seed/fixtures';
@@ -8,14 +8,13 @@ import { inboxState } from './services/inbox-state';
 import { sessionQueues } from './services/session-queues';
 import { canUserSeeTicketId } from './services/ticket-access';
 
-registerInboxErrors();
-
 /**
  * The inbox (docs/product/tickets-and-inbox.md, docs/product/roles-and-permissions.md#roles-in-the-inbox): contacts, tickets, messages, tags, notes, logs and quick replies, and the
  * core side of the channel contract — `ctx.services.use('inbox')` for drivers.
  */
 export default definePlugin({
   id: 'inbox',
+  errors: inboxErrors,
   jobs: {
     'deliver-message': { handler: deliverMessageJob, concurrency: 4 },
   },

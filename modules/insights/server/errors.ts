@@ -1,7 +1,7 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /** The insights' own error codes, with their statuses (texts in the UI's locales). */
-export const INSIGHTS_ERRORS = {
+export const insightsErrors = defineErrors({
   /** The dashboard called with no range at all: "Parametrize o filtro". */
   ERR_DASHBOARD_FILTER_REQUIRED: 400,
   /** A range whose start is after its end, or a day that doesn't exist. */
@@ -10,10 +10,6 @@ export const INSIGHTS_ERRORS = {
   ERR_DATE_RANGE_TOO_LONG: 400,
   /** A list filter that is not a JSON array of ids (or of statuses). */
   ERR_INVALID_FILTER: 400,
-  /** A time zone Postgres doesn't know. */
+  /** A time zone Postgres doesn't know (the campaigns' settings answer it too). */
   ERR_INVALID_TIME_ZONE: 400,
-} as const;
-
-export function registerInsightsErrors(): void {
-  defineErrors(INSIGHTS_ERRORS);
-}
+});

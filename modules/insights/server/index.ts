@@ -1,10 +1,8 @@
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
-import { registerInsightsErrors } from './errors';
+import { insightsErrors } from './errors';
 import { seedInsightsDemo } from './seed/demo';
 import { FOLD_EVERY_MS, foldDeltas } from './services/fold';
 import { announceMoment, MomentsAudience } from './services/moments.service';
-
-registerInsightsErrors();
 
 let audience: MomentsAudience | null = null;
 const audienceOf = (ctx: PluginContext) => {
@@ -32,6 +30,7 @@ function announce(ctx: PluginContext, companyId: number, ticketId: number): void
  */
 export default definePlugin({
   id: 'insights',
+  errors: insightsErrors,
   jobs: {
     fold: {
       handler: async (_data, ctx) => {

@@ -1,4 +1,5 @@
 import { definePlugin, type PluginDefinition } from './define-plugin';
+import type { ErrorCodes } from './errors';
 
 /**
  * One part of a large feature: what an area (its own folder) adds to the feature's definition. A feature
@@ -10,7 +11,7 @@ export type FeatureArea = Omit<PluginDefinition, 'id' | 'seed' | 'permissions'> 
 };
 
 /**
- * The definition of a feature made of areas: configuration variables, jobs, schedules, event handlers (each event's handlers run
+ * The definition of a feature made of areas: configuration variables, error codes, jobs, schedules, event handlers (each event's handlers run
  * in area order), session fields, seeds (in area order; fixtures see the ids earlier areas made),
  * registration and shutdown of every area.
  */
@@ -24,6 +25,7 @@ export function definePluginOfAreas(
     ...extra,
     // every area's variables: the loader validates them together and the areas share one ctx.config
     config: Object.assign({}, ...areas.map((area) => area.config ?? {})),
+    errors: mergeErrors(id, areas),
     jobs: Object.assign({}, ...areas.map((area) => area.jobs ?? {})),
     schedules: areas.flatMap((area) => area.schedules ?? []),
     on: mergeHandlers(areas),
@@ -65,4 +67,16 @@ function mergeHandlers(list: FeatureArea[]): PluginDefinition['on'] {
     };
   }
   return merged as PluginDefinition['on'];
+}
+
+/** The areas' error codes as the feature's: a code is one area's (two areas defining it is a mistake). */
+function mergeErrors(id: string, areas: FeatureArea[]): ErrorCodes {
+  const codes: ErrorCodes = {};
+  for (const area of areas) {
+    for (const [code, status] of Object.entries(area.errors ?? {}) as Array<[keyof ErrorCodes, number]>) {
+      if (code in codes) throw new Error(`${id}: error code ${code} is defined by two areas`);
+      codes[code] = status;
+    }
+  }
+  return codes;
 }

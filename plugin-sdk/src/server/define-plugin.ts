@@ -2,6 +2,7 @@ import type { Static, TObject, TProperties } from 'typebox';
 import type { Profile } from '../shared/permissions';
 import type { SessionUser } from '../shared/session';
 import type { PluginApp, PluginContext } from './context';
+import type { ErrorCodes } from './errors';
 import type { BalcaoEvents } from './events';
 
 /** A background job a feature declares. Its handler runs in the job's company scope. */
@@ -58,6 +59,8 @@ export interface PluginDefinition<C extends object = object> {
   config?: FeatureConfigSchema;
   /** Extra permissions this feature defines, with the profiles that hold them. */
   permissions?: Record<string, readonly Profile[]>;
+  /** The feature's own error codes (`defineErrors` in its `errors.ts`); the loader registers them. */
+  errors?: ErrorCodes;
   /** Registers routes and hooks, in the feature's own encapsulated context, paths exactly as documented. */
   register?(app: PluginApp, ctx: PluginContext<C>): void | Promise<void>;
   /** Named jobs (queue per feature). */

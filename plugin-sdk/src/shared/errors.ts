@@ -1,7 +1,8 @@
 /**
  * The one registry of error codes. Every error the API returns is `{ "error": "ERR_..." }` with the
- * status below; the UI translates the code (docs/product/tickets-and-inbox.md#errors). Features register their own codes through
- * `defineErrors` so that the registry stays the single place to read them.
+ * status below; the UI translates the code (docs/product/tickets-and-inbox.md#errors). Each feature defines its own codes
+ * with `defineErrors` in its `errors.ts` and gives them to its definition (docs/plugin-authoring.md, "Errors");
+ * a code belongs to the core or to one feature.
  */
 export const CORE_ERRORS = {
   // docs/product/tickets-and-inbox.md#errors
@@ -47,6 +48,7 @@ export const CORE_ERRORS = {
   ERR_CONFLICT: 409,
   ERR_EMAIL_ALREADY_EXISTS: 409,
   ERR_SIGNUP_DISABLED: 403,
+  ERR_INVALID_RESET_CODE: 400,
   ERR_PLAN_NOT_PUBLIC: 400,
   ERR_TOO_MANY_ATTEMPTS: 429,
   ERR_RATE_LIMITED: 429,

@@ -5,6 +5,7 @@
 export * from './chat-markup';
 export * from './connection-profile';
 export * from './errors';
+export * from './origin';
 export * from './permissions';
 export * from './plan-flags';
 export * from './realtime';

@@ -1,7 +1,11 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
-/** The campaigns' own error codes (translated in ui/locales under errors.*). */
-defineErrors({
+/**
+ * The campaigns' own error codes (translated in ui/locales under errors.*). They also answer the core's
+ * ERR_NO_USER_FOUND, the inbox's ERR_NO_QUEUE_FOUND and ERR_NO_TAG_FOUND, and the insights'
+ * ERR_INVALID_TIME_ZONE.
+ */
+export const campaignErrors = defineErrors({
   ERR_NO_CAMPAIGN_FOUND: 404,
   ERR_NO_CONTACT_LIST_FOUND: 404,
   ERR_NO_CONTACT_LIST_ITEM_FOUND: 404,
@@ -14,9 +18,6 @@ defineErrors({
   ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE: 400,
   ERR_CAMPAIGN_QUEUE_REQUIRED: 400,
   ERR_NO_WHATSAPP_FOUND: 404,
-  ERR_NO_TAG_FOUND: 404,
-  ERR_NO_USER_FOUND: 404,
-  ERR_NO_QUEUE_FOUND: 404,
   ERR_INVALID_NUMBER: 400,
   ERR_CONTACT_LIST_ITEM_EXISTS: 409,
   ERR_IMPORT_FILE_TYPE: 415,
@@ -27,6 +28,5 @@ defineErrors({
   ERR_IMPORT_EMPTY: 400,
   ERR_IMPORT_RUNNING: 409,
   ERR_IMPORT_INTERRUPTED: 409,
-  ERR_INVALID_TIME_ZONE: 400,
   ERR_MEDIA_TYPE: 415,
 });

@@ -1,6 +1,6 @@
-import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { campaignsConfig } from './config';
+import { campaignErrors } from './errors';
 import { seedCampaignsDemo } from './seed/demo';
 import { seedCampaignsFixtures } from './seed/fixtures';
 import { checkNumbers } from './services/contact-lists';
@@ -19,6 +19,7 @@ const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 export default definePlugin({
   id: 'campaigns',
   config: campaignsConfig,
+  errors: campaignErrors,
   permissions: { 'campaigns:manage': ['admin'] },
   jobs: {
     // the safety net: due campaigns, done ones, dead imports (every 15 s, one worker)

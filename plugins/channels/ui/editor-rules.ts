@@ -1,3 +1,4 @@
+import { normalizeOrigin } from '@balcao/plugin-sdk/shared';
 import { defaultSchedules, hoursValid } from '@balcao/plugin-sdk/ui';
 import type { Connection, ConnectionBody, WebchatChannelConfig } from './types';
 
@@ -58,18 +59,6 @@ export function webchatOf(config: Record<string, unknown> | undefined): WebchatC
 export function webchatBody(config: WebchatChannelConfig, regenerate: Array<'widgetKey' | 'identitySecret'> = []) {
   const { widgetKey: _key, identitySecret: _secret, ...editable } = config;
   return regenerate.length > 0 ? { ...editable, regenerate } : editable;
-}
-
-/** `https://shop.example:8443`: scheme, host and port, as browsers send `Origin`; null for anything else. */
-export function normalizeOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return null;
-    return url.origin;
-  } catch {
-    return null;
-  }
 }
 
 /** What the company's settings change in the rules: ratings on (userRating) and the hours kept per connection. */

@@ -1,7 +1,7 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /** The kanban's own error codes (translated in ui/locales under errors.*). */
-defineErrors({
+export const kanbanErrors = defineErrors({
   ERR_NO_LANE_FOUND: 404,
   ERR_NO_EMBED_KEY_FOUND: 404,
   ERR_EMBED_KEY_REVOKED: 403,

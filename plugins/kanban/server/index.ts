@@ -1,6 +1,6 @@
-import './errors';
 import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { kanbanConfig } from './config';
+import { kanbanErrors } from './errors';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
 import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
@@ -19,6 +19,7 @@ const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
 export default definePlugin({
   id: 'kanban',
   config: kanbanConfig,
+  errors: kanbanErrors,
   jobs: {
     // a card's lane timer (timeLane minutes → nextLaneId)
     'lane-timeout': {

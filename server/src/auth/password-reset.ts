@@ -1,12 +1,10 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { AppError, defineErrors, NoBody, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { AppError, NoBody, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import type { FastifyInstance } from 'fastify';
 import type { CoreServices } from '../core-services';
 import type { AuthService } from './auth-service';
 import { hashPassword } from './passwords';
 import { errors } from './schemas';
-
-defineErrors({ ERR_INVALID_RESET_CODE: 400 });
 
 /** How long a reset code lives, and how many wrong tries it survives. */
 const CODE_TTL_MS = 15 * 60 * 1000;

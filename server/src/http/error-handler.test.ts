@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { AppError, defineErrors, registeredErrors, statusForError } from '@balcao/plugin-sdk/server';
+import { AppError, defineErrors, registerErrors, registeredErrors, statusForError } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp, type TestSession } from '@balcao/plugin-sdk/testing';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -60,23 +60,33 @@ describe('coded errors', () => {
 
   it('refuses at construction a code nobody registered', () => {
     expect(() => new AppError('ERR_NEVER_REGISTERED_ANYWHERE')).toThrow(
-      'Unregistered error code ERR_NEVER_REGISTERED_ANYWHERE: register it with defineErrors',
+      "Unregistered error code ERR_NEVER_REGISTERED_ANYWHERE: give it to the feature's definition (defineErrors, docs/plugin-authoring.md)",
     );
     expect(new AppError('ERR_OOPS_TEAPOT').status).toBe(418);
   });
 
-  it('registers feature codes once: the same status again is fine, another status or a non-error status is refused', () => {
-    expect(defineErrors({ ERR_TEST_WALKER_GONE: 410 })).toEqual({ ERR_TEST_WALKER_GONE: 410 });
-    expect(() => defineErrors({ ERR_TEST_WALKER_GONE: 410 })).not.toThrow();
+  it('registers the codes of a definition, not of defineErrors', () => {
+    const walkerErrors = defineErrors({ ERR_TEST_WALKER_GONE: 410 });
+    expect(walkerErrors).toEqual({ ERR_TEST_WALKER_GONE: 410 });
+    expect(statusForError('ERR_TEST_WALKER_GONE')).toBeUndefined();
+    expect(registeredErrors().get('ERR_OOPS_TEAPOT')).toEqual({ status: 418, owner: 'oops' });
+  });
+
+  it('gives each code one owner: its own codes again are fine, another feature’s or the core’s are refused', () => {
+    registerErrors('walker', { ERR_TEST_WALKER_GONE: 410 });
+    expect(() => registerErrors('walker', { ERR_TEST_WALKER_GONE: 410 })).not.toThrow();
     expect(statusForError('ERR_TEST_WALKER_GONE')).toBe(410);
-    expect(registeredErrors().get('ERR_TEST_WALKER_GONE')).toBe(410);
-    expect(() => defineErrors({ ERR_TEST_WALKER_GONE: 404 })).toThrow(
-      'Error code ERR_TEST_WALKER_GONE is already registered with status 410',
+    expect(registeredErrors().get('ERR_TEST_WALKER_GONE')).toEqual({ status: 410, owner: 'walker' });
+    expect(() => registerErrors('walker', { ERR_TEST_WALKER_GONE: 404 })).toThrow(
+      'Error code ERR_TEST_WALKER_GONE of walker is already registered by walker with status 410',
     );
-    expect(() => defineErrors({ ERR_VALIDATION: 422 })).toThrow(
-      'Error code ERR_VALIDATION is already registered with status 400',
+    expect(() => registerErrors('other', { ERR_TEST_WALKER_GONE: 410 })).toThrow(
+      'Error code ERR_TEST_WALKER_GONE of other is already registered by walker with status 410',
     );
-    expect(() => defineErrors({ ERR_TEST_WALKER_REDIRECT: 302 })).toThrow(
+    expect(() => registerErrors('walker', { ERR_VALIDATION: 400 })).toThrow(
+      'Error code ERR_VALIDATION of walker is already registered by core with status 400',
+    );
+    expect(() => registerErrors('walker', { ERR_TEST_WALKER_REDIRECT: 302 })).toThrow(
       'Error code ERR_TEST_WALKER_REDIRECT needs a 4xx or 5xx status',
     );
     expect(statusForError('ERR_TEST_WALKER_REDIRECT')).toBeUndefined();

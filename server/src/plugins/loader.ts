@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BalcaoEvents, type PluginContext, type PluginDefinition, runInTenant } from '@balcao/plugin-sdk/server';
+import {
+  type BalcaoEvents,
+  type PluginContext,
+  type PluginDefinition,
+  registerErrors,
+  runInTenant,
+} from '@balcao/plugin-sdk/server';
 import type { FastifyInstance, FastifyPluginAsync, RouteOptions } from 'fastify';
 import type { CoreServices } from '../core-services';
 import type { StampedConfig } from '../http/route-registry';
@@ -57,6 +63,11 @@ export async function importDefinitions(
         throw new PluginManifestError(`${plugin.manifest.id}: definePlugin id '${definition.id}' differs from the manifest id`);
       }
       checkJobsAndSchedules(definition);
+      try {
+        registerErrors(definition.id, definition.errors ?? {});
+      } catch (error) {
+        throw new PluginManifestError(`${definition.id}: ${(error as Error).message}`);
+      }
     }
     result.push({ discovered: plugin, definition });
   }

@@ -1,7 +1,7 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /** The platform area's own error codes (translated under `admin.errors.*`). */
-export const PLATFORM_ERRORS = defineErrors({
+export const platformErrors = defineErrors({
   ERR_CANNOT_DELETE_OWN_COMPANY: 403,
   ERR_CANNOT_DEACTIVATE_OWN_COMPANY: 403,
   ERR_PLAN_IN_USE: 409,

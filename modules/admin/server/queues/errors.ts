@@ -2,10 +2,10 @@ import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /**
  * The queues area's own codes. ERR_QUEUE_COLOR_ALREADY_EXISTS and ERR_WAPP_GREETING_REQUIRED are the
- * documented catalogue (registered by the core).
+ * documented catalogue (registered by the core); ERR_NO_QUEUE_FOUND is the inbox's (queues are its basic
+ * part). ERR_INVALID_SCHEDULE is this area's, and the connections' service hours answer it too.
  */
-export const QUEUES_ERRORS = {
-  ERR_NO_QUEUE_FOUND: 404,
+export const queuesErrors = defineErrors({
   ERR_NO_CHATBOT_FOUND: 404,
   /** The company's plan allows no more queues (`plans.queues`). */
   ERR_QUEUE_PLAN_LIMIT: 403,
@@ -19,8 +19,4 @@ export const QUEUES_ERRORS = {
   ERR_CHATBOT_USER_REQUIRED: 400,
   /** An option with nested options has no message (docs/product/administration.md#states-and-transitions: a next level needs a message). */
   ERR_CHATBOT_MESSAGE_REQUIRED: 400,
-} as const;
-
-export function registerQueuesErrors(): void {
-  defineErrors(QUEUES_ERRORS);
-}
+});

@@ -1,15 +1,14 @@
 import type { AdminArea } from '../index';
 import { queuesConfig } from './config';
-import { registerQueuesErrors } from './errors';
+import { queuesErrors } from './errors';
 import { seedQueuesDemo, seedQueuesFixtures } from './seed';
 import { chatbotTurn } from './services/chatbot-engine';
 import { rotateTicketJob, rotationOnTicketUpdated } from './services/rotation';
 
-registerQueuesErrors();
-
 /** Queues, their chatbot option trees and service hours, and the chatbot at work on inbound messages. */
 export const queuesArea: AdminArea = {
   config: queuesConfig,
+  errors: queuesErrors,
   jobs: {
     'rotate-ticket': { handler: rotateTicketJob, concurrency: 2 },
   },

@@ -1,7 +1,7 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /** The users and settings administration's own error codes (beyond docs/product/tickets-and-inbox.md#errors), with their statuses. */
-export const TEAM_ERRORS = {
+export const teamErrors = defineErrors({
   /** The company's plan allows no more users (docs/product/administration.md#entities Plan `users`). */
   ERR_USER_LIMIT_REACHED: 403,
   /** A user tried to delete their own account. */
@@ -10,8 +10,4 @@ export const TEAM_ERRORS = {
   ERR_LAST_ADMIN: 400,
   /** A message setting is required while its feature is on (docs/product/administration.md#validation Settings). */
   ERR_SETTING_MESSAGE_REQUIRED: 400,
-} as const;
-
-export function registerTeamErrors(): void {
-  defineErrors(TEAM_ERRORS);
-}
+});

@@ -444,7 +444,7 @@ interface ListBranch {
 }
 
 /**
- * `whereInViewersLists` as disjoint parts — their own tickets; the unassigned ones of their queues; the
+ * `viewersListsSql` as disjoint parts — their own tickets; the unassigned ones of their queues; the
  * unassigned queue-less ones (allTicket, admins) — whose union is the same set. Each part is one range
  * of an index in list order (tickets_company_user_status, tickets_unassigned_queue, both covering what
  * the tab filters read), so a tab's page is a merge of a few index-only scans that stops with the page,

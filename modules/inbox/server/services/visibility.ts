@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { TicketStatus } from '../../shared/types';
 
 /**
@@ -63,36 +62,16 @@ export function canSeeTicket(viewer: Viewer, ticket: VisibleTicketFields): boole
 }
 
 /**
- * Narrows a query on `tickets` (aliased `alias`) to what the viewer's lists show without showAll: their
+ * The condition of the viewer's lists without showAll, as SQL text over `tickets` aliased `alias`: their
  * own tickets and the unassigned ones of their queues (queue-less ones with allTicket), groups only with
- * allowGroup. For an admin the same "my work" view applies until they turn showAll on.
- */
-export function whereInViewersLists(query: Knex.QueryBuilder, viewer: Viewer, alias = 'tickets'): void {
-  query.where((mine) => {
-    mine.where(`${alias}.userId`, viewer.id).orWhere((unassigned) => {
-      unassigned.whereNull(`${alias}.userId`).andWhere((queue) => {
-        if (viewer.queueIds.length > 0) queue.whereIn(`${alias}.queueId`, viewer.queueIds);
-        else queue.whereRaw('false');
-        if (viewer.allTicket === 'enable' || viewer.profile === 'admin') queue.orWhereNull(`${alias}.queueId`);
-      });
-      if (!viewer.allowGroup && viewer.profile !== 'admin') unassigned.andWhere(`${alias}.isGroup`, false);
-    });
-  });
-}
-
-/**
- * `whereInViewersLists` as SQL text over `tickets` aliased `alias`, for statements written as text (the hot
- * lists); `param` adds a bound value and answers its placeholder. The same rule, condition for condition.
+ * allowGroup. For an admin the same "my work" view applies, as if allTicket and allowGroup were on, until
+ * they turn showAll on. It is `canSeeTicket` of that narrowed viewer, condition for condition
+ * (visibility.test.ts runs both over every kind of user and ticket). `param` adds a bound value and
+ * answers its placeholder.
  */
 export function viewersListsSql(viewer: Viewer, alias: string, param: (value: unknown) => string): string {
   const queue: string[] = [viewer.queueIds.length > 0 ? `${alias}.queue_id = ANY(${param(viewer.queueIds)}::int[])` : 'false'];
   if (viewer.allTicket === 'enable' || viewer.profile === 'admin') queue.push(`${alias}.queue_id IS NULL`);
   const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ` AND ${alias}.is_group = false` : '';
   return `(${alias}.user_id = ${param(viewer.id)} OR (${alias}.user_id IS NULL AND (${queue.join(' OR ')})${noGroups}))`;
-}
-
-/** Narrows a query to every ticket the viewer may see (the search view of a profile user). */
-export function whereVisibleTo(query: Knex.QueryBuilder, viewer: Viewer, alias = 'tickets'): void {
-  if (seesEverything(viewer)) return;
-  whereInViewersLists(query, viewer, alias);
 }

@@ -1,6 +1,6 @@
 import { translationProblems } from '@balcao/plugin-sdk/testing/translations';
 import { describe, expect, it } from 'vitest';
-import { INSIGHTS_ERRORS } from '../../server/errors';
+import { insightsErrors } from '../../server/errors';
 import en from './en.json';
 import es from './es.json';
 import pt from './pt.json';
@@ -12,7 +12,7 @@ describe("the insights' translations", () => {
   });
 
   it('translate every error code of the module', () => {
-    for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual(Object.keys(INSIGHTS_ERRORS).sort());
+    for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual(Object.keys(insightsErrors).sort());
   });
 
   it('use the documented words', () => {

@@ -3,9 +3,10 @@ import { defineErrors } from '@balcao/plugin-sdk/server';
 /**
  * The connections' own error codes (beyond ERR_NO_WAPP_FOUND, ERR_NO_OTHER_WHATSAPP,
  * ERR_NO_DEF_WAPP_FOUND, ERR_WAPP_GREETING_REQUIRED of docs/product/tickets-and-inbox.md#errors), with their statuses; translated in ui/locales under
- * errors.*. Codes another feature registered too (ERR_NO_QUEUE_FOUND, ERR_INVALID_SCHEDULE) keep its status.
+ * errors.*. The connections also answer ERR_NO_QUEUE_FOUND (the inbox's) and ERR_INVALID_SCHEDULE (the
+ * administration's queues area).
  */
-export const CONNECTION_ERRORS = defineErrors({
+export const connectionErrors = defineErrors({
   /** The plan's `connections` are all used; the answer carries `limit`. */
   ERR_CONNECTION_PLAN_LIMIT: 403,
   /** docs/product/administration.md#validation: ratings are on (userRating) and the connection has no rating message. */
@@ -20,10 +21,6 @@ export const CONNECTION_ERRORS = defineErrors({
   ERR_VACATION_DATES_INVALID: 400,
   /** The message import window: start within 2 years back and not in the future, end between start and today. */
   ERR_IMPORT_DATES_INVALID: 400,
-  /** A queue named by queueIds, sendIdQueue or queueIdImportMessages is not the company's. */
-  ERR_NO_QUEUE_FOUND: 404,
-  /** A weekday of the service hours is invalid (the answer carries `weekdayEn`). */
-  ERR_INVALID_SCHEDULE: 400,
   /** integrationId, promptId or a flow id names nothing of the company (or its feature isn't installed). */
   ERR_NO_INTEGRATION_FOUND: 404,
   ERR_NO_PROMPT_FOUND: 404,

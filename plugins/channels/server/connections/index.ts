@@ -1,5 +1,5 @@
 import type { ChannelsArea } from '../index';
-import './errors';
+import { connectionErrors } from './errors';
 import { newConnectionToken } from './token';
 
 export { requireDefaultConnection } from './connections.service';
@@ -11,6 +11,7 @@ export { type ConnectionStatusPatch, updateConnectionStatus } from './session.se
  * (drivers/registry.ts) and the realtime events. See docs/channels/connections.md.
  */
 export const connectionsArea: ChannelsArea = {
+  errors: connectionErrors,
   seed: {
     /** Company A's connection for the route walkers (`:whatsappId` → entity `whatsapp`), marked. */
     async fixtures({ ctx, companyA, marker }) {

@@ -1,4 +1,3 @@
-import '../webchat/errors';
 import { AppError, access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { publishLive } from '../webchat/live';
 

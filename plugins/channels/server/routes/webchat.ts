@@ -1,4 +1,3 @@
-import '../webchat/errors';
 import {
   AppError,
   access,

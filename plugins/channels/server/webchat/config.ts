@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError } from '@balcao/plugin-sdk/server';
+import { AppError, normalizeOrigin } from '@balcao/plugin-sdk/server';
 import type {
   WebchatChannelConfig,
   WebchatPosition,
@@ -29,18 +29,6 @@ export const newIdentitySecret = () => randomBytes(32).toString('base64url');
 
 function invalid(field: string, message: string): AppError {
   return new AppError('ERR_WEBCHAT_CONFIG_INVALID', { details: [{ field: `channelConfig.${field}`, message }] });
-}
-
-/** `https://shop.example:8443` as browsers send it in `Origin` (scheme, host, port; no path). */
-export function normalizeOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return null;
-    return url.origin;
-  } catch {
-    return null;
-  }
 }
 
 const has = (input: Record<string, unknown>, key: string) => Object.hasOwn(input, key) && input[key] !== undefined;

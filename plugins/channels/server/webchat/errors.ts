@@ -1,7 +1,7 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /** The webchat channel's error codes (plugins/channels/shared/webchat.ts lists what each means). */
-defineErrors({
+export const webchatErrors = defineErrors({
   ERR_WEBCHAT_NOT_FOUND: 404,
   ERR_WEBCHAT_ORIGIN_REFUSED: 403,
   ERR_WEBCHAT_SESSION_INVALID: 401,

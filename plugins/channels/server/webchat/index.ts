@@ -1,8 +1,8 @@
-import { webchatConfig } from './demo-config';
-import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
 import { webchatChannel } from './channel';
+import { webchatConfig } from './demo-config';
+import { webchatErrors } from './errors';
 import { startLive, stopLive } from './live';
 import { seedWebchatDemo } from './seed';
 import { startWidgetCache, stopWidgetCache } from './widgets';
@@ -16,6 +16,7 @@ const unregisters = new WeakMap<object, () => void>();
  */
 export const webchatArea: ChannelsArea = {
   config: webchatConfig,
+  errors: webchatErrors,
   seed: {
     async demo(ctx, demo) {
       await seedWebchatDemo(ctx, demo);

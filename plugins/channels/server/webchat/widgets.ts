@@ -1,5 +1,5 @@
-import { AppError, type FastifyReply, type FastifyRequest, type PluginContext } from '@balcao/plugin-sdk/server';
-import { normalizeOrigin, readConfig, type WebchatChannelConfig } from './config';
+import { AppError, type FastifyReply, type FastifyRequest, normalizeOrigin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { readConfig, type WebchatChannelConfig } from './config';
 
 /** A webchat connection as the widget's public API sees it. */
 export interface WidgetConnection {

@@ -5,7 +5,7 @@ import { defineErrors } from '@balcao/plugin-sdk/server';
  * ERR_SENDING_WAPP_MSG …). The session ones are not HTTP answers: they are why a session stopped by itself,
  * kept on the connection (`sessionError`) and shown on the Connections screen; translated like any code.
  */
-export const WHATSAPP_ERRORS = defineErrors({
+export const whatsappErrors = defineErrors({
   /** The phone unlinked this device (or WhatsApp logged it out): a new QR code is needed. */
   ERR_WAPP_LOGGED_OUT: 409,
   /** WhatsApp refuses this number (banned or restricted). */

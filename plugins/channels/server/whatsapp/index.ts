@@ -1,8 +1,8 @@
-import { whatsappConfig } from './config';
-import './errors';
 import { registerChannel } from '../drivers/registry';
 import type { ChannelsArea } from '../index';
 import { whatsappChannel } from './channel';
+import { whatsappConfig } from './config';
+import { whatsappErrors } from './errors';
 import { dropWhatsappHost, whatsappHost } from './host';
 import { sweepOutbox } from './outbox';
 import { seedWhatsappDemo } from './seed';
@@ -20,6 +20,7 @@ const unregisters = new WeakMap<object, () => void>();
  */
 export const whatsappArea: ChannelsArea = {
   config: whatsappConfig,
+  errors: whatsappErrors,
   seed: {
     async demo(ctx, demo) {
       await seedWhatsappDemo(ctx, demo);

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, normalizeOrigin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { EmbedKey } from '../models/embed-key';
 import { Lane } from '../models/lane';
 import { keyRevoked } from './live';
@@ -41,18 +41,6 @@ export function embedKeyJson(row: EmbedKey): EmbedKeyJson {
 }
 
 const token = (bytes: number) => randomBytes(bytes).toString('base64url');
-
-/** `https://shop.example:8443` as browsers send it in `Origin` (scheme, host, port; no path). */
-export function normalizeOrigin(origin: string): string | null {
-  try {
-    const url = new URL(origin.trim());
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-    if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) return null;
-    return url.origin;
-  } catch {
-    return null;
-  }
-}
 
 function validate(input: EmbedKeyInput) {
   const name = input.name.trim();

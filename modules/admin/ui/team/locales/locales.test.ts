@@ -1,6 +1,6 @@
 import { translationProblems } from '@balcao/plugin-sdk/testing/translations';
 import { describe, expect, it } from 'vitest';
-import { TEAM_ERRORS } from '../../../server/team/errors';
+import { teamErrors } from '../../../server/team/errors';
 import { SETTING_KEYS, SETTINGS } from '../../../server/team/setting-keys';
 import en from './en.json';
 import es from './es.json';
@@ -19,7 +19,7 @@ describe("the team area's translations", () => {
   it('name every writable setting and translate every error code of the area', () => {
     const writable = SETTING_KEYS.filter((key) => !SETTINGS[key]?.readOnly);
     expect(Object.keys(pt.settings.keys).sort()).toEqual(writable.sort());
-    expect(Object.keys(pt.errors).sort()).toEqual(Object.keys(TEAM_ERRORS).sort());
+    expect(Object.keys(pt.errors).sort()).toEqual(Object.keys(teamErrors).sort());
   });
 
   it('use the documented words', () => {

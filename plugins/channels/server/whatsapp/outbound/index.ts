@@ -12,6 +12,5 @@ export {
   splitVCards,
   vCardName,
 } from './content';
-export { WHATSAPP_OUTBOUND_ERRORS } from './errors';
 export { type OutboundMediaKind, outboundMediaKind, outboundMimetype } from './mimetype';
 export { messageKey, targetJid } from './target';

@@ -3,7 +3,6 @@ import type { WAMessageKey } from '@whiskeysockets/baileys';
 // not the package's root: that loads all of Baileys, and a send is queued in processes that run no session
 import { isJidGroup } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 import { isLidJid, isPhoneJid, normaliseUserJid } from '../inbound/identity';
-import './errors';
 
 /** E.164 numbers have at most 15 digits; the inbox's contact form asks for at least 8. */
 const PHONE_DIGITS = /^\d{8,15}$/;
