@@ -4,7 +4,7 @@ import { hashPassword } from '../auth/passwords';
 import type { LoadedPlugin } from '../plugins/loader';
 import { DEFAULT_COMPANY_SETTINGS, PUBLIC_SETTING_DEFAULTS } from '../settings/defaults';
 import { ensureSettings } from '../settings/settings-service';
-import { PLATFORM_COMPANY_ID, PLATFORM_DUE_DATE } from '../tenancy/session-store';
+import { ensurePlatformCompany, PLATFORM_PLAN } from './platform';
 
 /** The demo password of every demo login. */
 export const DEMO_PASSWORD = 'demo1234';
@@ -22,7 +22,7 @@ const ALL_FLAGS = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, true]));
 const NO_FLAGS = Object.fromEntries(PLAN_FLAGS.map((flag) => [flag, false]));
 
 const DEMO_PLANS = {
-  platform: { name: 'Plataforma', users: 9999, connections: 9999, queues: 9999, amount: 0, isPublic: false, ...ALL_FLAGS },
+  platform: PLATFORM_PLAN,
   acme: { name: 'Completo', users: 20, connections: 10, queues: 20, amount: 199.9, isPublic: true, ...ALL_FLAGS },
   lite: { name: 'Lite', users: 3, connections: 1, queues: 3, amount: 49, isPublic: true, ...NO_FLAGS },
 } as const;
@@ -89,18 +89,7 @@ export async function seedDemo(
     }
 
     const companies = {} as DemoIds['companies'];
-    const platform = await trx('companies').where({ id: PLATFORM_COMPANY_ID }).first('id');
-    if (!platform) {
-      await trx('companies').insert({
-        id: PLATFORM_COMPANY_ID,
-        ...DEMO_COMPANIES.platform,
-        planId: planIds.platform,
-        dueDate: PLATFORM_DUE_DATE,
-        status: true,
-      });
-      await trx.raw("select setval(pg_get_serial_sequence('companies', 'id'), (select max(id) from companies))");
-    }
-    companies.platform = PLATFORM_COMPANY_ID;
+    companies.platform = await ensurePlatformCompany(trx, { ...DEMO_COMPANIES.platform, planId: planIds.platform });
     for (const key of ['acme', 'lite'] as const) {
       const existing = await trx('companies').where({ name: DEMO_COMPANIES[key].name }).orderBy('id').first('id');
       companies[key] =
