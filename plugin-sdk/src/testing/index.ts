@@ -119,6 +119,20 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
   return { name, url: databaseUrl(name), drop: () => dropDatabase(name) };
 }
 
+/** Deletes every Redis key of a test's private prefix (its jobs, caches, throttling counters). */
+export async function deleteRedisKeys(redisUrl: string, redisPrefix: string): Promise<void> {
+  const redis = createClient({ url: redisUrl });
+  redis.on('error', () => {});
+  await redis.connect();
+  try {
+    const keys: string[] = [];
+    for await (const batch of redis.scanIterator({ MATCH: `${redisPrefix}:*`, COUNT: 500 })) keys.push(...batch);
+    if (keys.length > 0) await redis.del(keys);
+  } finally {
+    await redis.quit();
+  }
+}
+
 /** Builds a test app: a fresh database cloned from the migrated template, a private Redis prefix. */
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const databaseName = await cloneDatabase(await template());
@@ -191,16 +205,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await dropDatabase(databaseName).catch(() => {});
       // another open app on the same Redis prefix still needs its jobs and caches
       if (openApps.some((app) => app.redisPrefix === config.redisPrefix)) return;
-      const redis = createClient({ url: config.redisUrl });
-      redis.on('error', () => {});
-      await redis.connect();
-      try {
-        const keys: string[] = [];
-        for await (const batch of redis.scanIterator({ MATCH: `${redisPrefix}:*`, COUNT: 500 })) keys.push(...batch);
-        if (keys.length > 0) await redis.del(keys);
-      } finally {
-        await redis.quit();
-      }
+      await deleteRedisKeys(config.redisUrl, redisPrefix);
     },
   };
 }

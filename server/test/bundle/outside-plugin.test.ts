@@ -11,9 +11,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { createTestDatabase } from '@balcao/plugin-sdk/testing';
+import { createTestDatabase, deleteRedisKeys } from '@balcao/plugin-sdk/testing';
 import { REPO_ROOT } from '@balcao/server';
-import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../../scripts/build-server';
 import { newestMtime, serverTarget } from '../../../scripts/lib/build';
@@ -95,16 +94,7 @@ describe('an outside plugin on the production bundle', () => {
       });
     }
     await database?.drop().catch(() => {});
-    const redis = createClient({ url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' });
-    redis.on('error', () => {});
-    await redis.connect();
-    try {
-      const keys: string[] = [];
-      for await (const batch of redis.scanIterator({ MATCH: `${redisPrefix}:*`, COUNT: 500 })) keys.push(...batch);
-      if (keys.length > 0) await redis.del(keys);
-    } finally {
-      await redis.quit();
-    }
+    await deleteRedisKeys(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', redisPrefix);
   });
 
   it("answers the plugin's TenantModel routes with the company's rows", async () => {
