@@ -2,7 +2,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../shared/types';
 import { type KitUser, MessageKit } from '../messages/testing/message-kit';
-import { planSearch, SEARCH_TUNING, SEARCH_WORD_SEPARATORS, searchesWords } from '../tickets/ticket-list.service';
+import { planSearch, SEARCH_TUNING, SEARCH_WORD_SEPARATORS, searchesWords } from './search-plan';
 
 /**
  * The tickets' search documents (migration 0002): whatever writes messages — a raw insert, an agent's send,

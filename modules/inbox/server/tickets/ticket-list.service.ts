@@ -3,6 +3,8 @@ import type { Knex } from 'knex';
 import { TICKET_STATUSES, TICKETS_PAGE_SIZE, type Ticket, type TicketStatus } from '../../shared/types';
 import { type JsonText, renderTicket, TICKET_RENDER_COLUMNS, TICKET_RENDER_WIDTH } from '../json-sql';
 import { rawRows, type Statement } from '../prepared';
+import { planSearch, SEARCH_COUNT_LIMIT, SEARCH_TUNING } from '../search/search-plan';
+import { searchSql } from '../search/search-sql';
 import { TICKET_ROW_JOINS } from './serializer';
 import { seesEverything, type Viewer, viewersListsSql } from './visibility';
 
@@ -59,11 +61,6 @@ export function dayRange(day: string): [Date, Date] {
   return [new Date(year, month - 1, date), new Date(year, month - 1, date + 1)];
 }
 
-/** A LIKE pattern matching `text` anywhere, with LIKE's own characters taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-}
-
 /**
  * The bound values of one statement: `add` answers the placeholder (`$n`) of a value, `typed` the value as
  * SQL of a type. In an opaque statement `typed` hides the value from the planner behind a subquery: its
@@ -73,7 +70,7 @@ export function containsPattern(text: string): string {
  * limit), so it was planned anew at every request (~2.5 ms of Postgres each, a page's work four times over:
  * docs/benchmarks.md, "Inbox").
  */
-class Params {
+export class Params {
   readonly values: unknown[] = [];
 
   constructor(private readonly opaque = false) {}
@@ -89,337 +86,14 @@ class Params {
   }
 }
 
-/** How a text search is run (see `planSearch`). */
-interface SearchPlan {
-  /** The text as typed (NULs removed, trimmed). */
-  text: string;
-  pattern: string;
-  /** The number's digits as a pattern, when the text looks like a phone number. */
-  numberPattern: string | null;
-  /** The text as a ticket id, when it is one. */
-  ticketId: number | null;
-  /**
-   * The LIKE pattern the messages' trigram index is asked for instead of the whole text's (`indexKeyOf`,
-   * `prefixKeyOf`), the whole text then checked on what it finds; null: the whole text's.
-   */
-  indexKey: string | null;
-  /**
-   * Message contents: not searched (`none`); the ids of the tickets whose messages match gathered once
-   * (see `source`) and read (`index`: a rare text); the same ids gathered, then the visible tickets checked
-   * against them — walked in list order for an admin, each part of an agent's lists read whole and joined
-   * (`gather`: a text in a thousand to a few thousand tickets, which would cost more to read than to walk
-   * past); or
-   * the visible tickets walked in list order, each probed until the page and the count are full (`probe`: a
-   * common or medium text, most walked tickets match). A probe reads the ticket's search document
-   * (migration 0002) — one or two short rows — or, when deleted messages must be left out (LGPD) or the
-   * text holds the documents' separator, the ticket's messages (`probe-messages`).
-   */
-  messages: 'none' | 'index' | 'gather' | 'probe' | 'probe-messages';
-  /**
-   * Where `index` and `gather` read the tickets whose messages match: the tickets' words (`words`, migration
-   * 0004: an index-only scan of the words that contain the text, see `searchesWords`), or the messages
-   * themselves through their trigram index, each checked (`messages`: a text of several words, a short or
-   * long one, or deleted messages to leave out).
-   */
-  source: 'words' | 'messages';
-}
-
-/**
- * How a message search is run, by how many messages match its text (counted, see `countedMessageMatches`):
- * up to `gatherAboveMessages` their tickets are read (`index`), up to `probeAboveMessages` the visible tickets
- * are walked past their ids (`gather`), above it each walked ticket is probed (`probe`); a text looked up in the
- * tickets' words (`searchesWords`) is counted in tickets instead, against `gatherAboveTickets` and
- * `probeAboveTickets` (gathering costs a key a ticket there: "estorno"'s 9,349 tickets still probe faster). Measured on the bench
- * data set (docs/benchmarks.md, "Inbox"): the trigram index costs about 2–4 µs per matching message, reading
- * a ticket about 2 µs, walking past one on an index well under 1 µs, probing a search document 1–2 µs; a walk
- * stops after SEARCH_COUNT_LIMIT matches. `recentWindow`: how many of a profile user's newest visible
- * tickets a walk merges first (see `listTickets`), enough for a text in one ticket out of fifteen to fill
- * the count's cap. Tests lower them to reach every path with a few rows.
- */
-export const SEARCH_TUNING = {
-  gatherAboveMessages: 1_000,
-  probeAboveMessages: 4_000,
-  gatherAboveTickets: 1_000,
-  probeAboveTickets: 4_000,
-  recentWindow: 1_500,
-};
-/** A text search counts up to this many tickets (docs/inbox-api.md): exact below it. */
-export const SEARCH_COUNT_LIMIT = 100;
-/** The separator of the search documents' messages (migration 0002). */
-const DOC_SEPARATOR = '\u0001';
-
-/** How a recent text was searched, per company and text: a stale choice only costs speed. */
-const strategies = new Map<
-  string,
-  { messages: 'index' | 'gather' | 'probe'; indexKey: string | null; source: SearchPlan['source']; until: number }
->();
-const STRATEGY_CACHE_SIZE = 1_000;
-const STRATEGY_CACHE_MS = 60_000;
-
-/**
- * The part of a search text the messages' trigram index is asked for: a number of five digits or more in a
- * text of several words (a protocol, an order), else the whole text (or a word's prefix, `prefixKeyOf`). The
- * index's cost is that of the commonest trigram it must intersect ("protocolo 06855387": ~4.7 ms; "06855387":
- * ~0.5 ms on the bench data set), and such a number is far rarer than the words around it; the whole text is
- * checked on what it finds. Null: the whole text.
- */
-export function indexKeyOf(text: string): string | null {
-  const words = text.split(/\s+/).filter(Boolean);
-  if (words.length < 2) return null;
-  const numbers = words.filter((word) => (word.match(/\d/g)?.length ?? 0) >= 5).sort((a, b) => b.length - a.length);
-  return numbers[0] ?? null;
-}
-
-/** How many characters of a long word `prefixKeyOf` takes (four trigrams). */
-const PREFIX_KEY_LENGTH = 6;
-
-/**
- * A candidate key for the messages' trigram index: the first six characters of the text's longest word,
- * when it has eight or more. The index intersects every trigram of what it is asked for, and the dearest are
- * the commonest: in Portuguese those of word endings ("-ador", "-ado", "-ção"). On the bench data set
- * "%liquidificador%" costs the index ~2.7 ms and "%liquid%" ~0.4 ms, for the same 1,644 messages. A prefix
- * can be common ("inform…") where the word is rare: `planSearch` keeps it only when it finds few more
- * messages than the text (counted). Null: no word long enough.
- */
-export function prefixKeyOf(text: string): string | null {
-  const longest = text
-    .split(/\s+/)
-    .map((word) => Array.from(word))
-    .reduce<string[]>((best, word) => (word.length > best.length ? word : best), []);
-  return longest.length >= PREFIX_KEY_LENGTH + 2 ? longest.slice(0, PREFIX_KEY_LENGTH).join('') : null;
-}
-
-/** A prefix key is kept when it finds at most this many times the text's messages (plus a few). */
-const PREFIX_KEY_SLACK = { ratio: 1.25, rows: 50 };
-
-/**
- * How many of the company's messages match a pattern, counted for real up to `limit` (the planner's
- * estimate for `ILIKE '%word%'` is often off by several times, and the choice turns on it); `key`, the
- * pattern of `indexKeyOf`, is what the trigram index is asked for.
- */
-async function countedMessageMatches(
-  knex: Knex,
-  companyId: number,
-  pattern: string,
-  key: string | null,
-  limit: number,
-): Promise<number> {
-  const [row] = await rawRows(knex, COUNT_MATCHES, [companyId, key ?? pattern, pattern, limit]);
-  return Number(row?.[0] ?? 0);
-}
-const COUNT_MATCHES: Statement = {
-  name: 'inbox_search_count_matches',
-  text: `SELECT count(*) FROM (SELECT 1 FROM messages m
-    WHERE m.company_id = $1 AND m.body ILIKE $2 AND lower(m.body) LIKE lower($3) LIMIT $4) s`,
-};
-
-/**
- * How many of the company's messages match `key` (read through the trigram index, up to `limit`) and how
- * many of those match `pattern` (a text of which `key` is a part): both exact when fewer than `limit` match
- * the key.
- */
-async function countedKeyMatches(
-  knex: Knex,
-  companyId: number,
-  key: string,
-  pattern: string,
-  limit: number,
-): Promise<{ keyed: number; matches: number }> {
-  const [row] = await rawRows(knex, COUNT_KEY_MATCHES, [companyId, key, pattern, limit]);
-  return { keyed: Number(row?.[0] ?? 0), matches: Number(row?.[1] ?? 0) };
-}
-const COUNT_KEY_MATCHES: Statement = {
-  name: 'inbox_search_count_key_matches',
-  text: `SELECT count(*), count(*) FILTER (WHERE lower(s.body) LIKE lower($3)) FROM (SELECT m.body FROM messages m
-    WHERE m.company_id = $1 AND m.body ILIKE $2 LIMIT $4) s`,
-};
-
-/** The longest text the words answer: a long word is kept as pieces of 100 characters every 50 (migration 0004). */
-const SEARCH_WORD_MAX_LENGTH = 51;
-/** The shortest: the vocabulary's trigram index needs three characters to narrow anything. */
-const SEARCH_WORD_MIN_LENGTH = 3;
-
-/**
- * Whether a text is looked up in the tickets' words (migration 0004): one word — none of the characters
- * the words are split on — of 3 to 51 characters. Such a text is part of a message's lowercased body
- * exactly when it is part of one of its words.
- */
-export function searchesWords(text: string): boolean {
-  const characters = Array.from(text);
-  return (
-    characters.length >= SEARCH_WORD_MIN_LENGTH &&
-    characters.length <= SEARCH_WORD_MAX_LENGTH &&
-    !characters.some((character) => SEARCH_WORD_SEPARATORS.has(character))
-  );
-}
-/** What the words are split on (migration 0004): ASCII whitespace and the search documents' separator. */
-export const SEARCH_WORD_SEPARATORS = new Set([' ', '\t', '\n', '\r', '\f', '\v', '\u0001']);
-
-/**
- * The tickets whose words contain a pattern: a CTE `spelled` (the company's words that contain it, found
- * through the vocabulary's trigram index — materialized, so the planner can't fold it into the postings' scan
- * and read the company's whole vocabulary instead) and a `SELECT ticket_id` of the tickets that have them
- * (repeats when several words match).
- */
-function wordHitsSql(company: string, pattern: string): { cte: string; hits: string } {
-  return {
-    cte: `spelled AS MATERIALIZED (SELECT array_agg(v.word) AS words FROM search_vocabulary v
-      WHERE v.company_id = ${company} AND v.word LIKE lower(${pattern}))`,
-    hits: `SELECT w.ticket_id FROM ticket_search_words w WHERE w.company_id = ${company} AND w.word = ANY((SELECT words FROM spelled)::text[])`,
-  };
-}
-
-/** How many tickets' words contain a pattern, counted up to a limit (an index-only count). */
-async function countedWordMatches(knex: Knex, companyId: number, pattern: string, limit: number): Promise<number> {
-  const [row] = await rawRows(knex, COUNT_WORD_MATCHES, [companyId, pattern, limit]);
-  return Number(row?.[0] ?? 0);
-}
-const COUNT_WORD_MATCHES: Statement = {
-  name: 'inbox_search_count_word_matches',
-  text: (({ cte, hits }) => `WITH ${cte} SELECT count(*) FROM (${hits} LIMIT $3) s`)(wordHitsSql('$1', '$2')),
-};
-
-/** Decides how a search text is matched: contact name, number digits, ticket id, message contents. */
-export async function planSearch(
-  knex: Knex,
-  companyId: number,
-  text: string,
-  onMessages: boolean,
-  settings: Record<string, string>,
-): Promise<SearchPlan> {
-  const pattern = containsPattern(text);
-  const digits = text.replace(/\D/g, '');
-  const phoneLike = digits.length > 0 && /^[\d\s()+\-./]+$/.test(text);
-  let messages: SearchPlan['messages'] = 'none';
-  let indexKey: string | null = null;
-  const hideDeleted = settings.enableLGPD === 'enabled' && settings.lgpdDeleteMessage === 'enabled';
-  // the words can't tell a deleted message's from another's
-  let source: SearchPlan['source'] = onMessages && !hideDeleted && searchesWords(text) ? 'words' : 'messages';
-  if (onMessages) {
-    const { gatherAboveMessages, probeAboveMessages, gatherAboveTickets, probeAboveTickets } = SEARCH_TUNING;
-    const [gather, probe] =
-      source === 'words' ? [gatherAboveTickets, probeAboveTickets] : [gatherAboveMessages, probeAboveMessages];
-    const cacheKey = `${companyId}:${source}:${gather}:${probe}:${pattern}`;
-    const known = strategies.get(cacheKey);
-    let strategy: 'index' | 'gather' | 'probe';
-    if (known && known.until > Date.now()) ({ messages: strategy, indexKey, source } = known);
-    else if (source === 'words') {
-      // tickets, not messages: gathering costs a key per ticket here
-      const matches = await countedWordMatches(knex, companyId, pattern, probe + 1);
-      strategy = matches > probe ? 'probe' : matches > gather ? 'gather' : 'index';
-    } else {
-      const numberKey = indexKeyOf(text);
-      indexKey = numberKey === null ? null : containsPattern(numberKey);
-      const prefix = numberKey === null ? prefixKeyOf(text) : null;
-      let matches: number | null = null;
-      if (prefix !== null) {
-        const prefixPattern = containsPattern(prefix);
-        const counted = await countedKeyMatches(knex, companyId, prefixPattern, pattern, probe + 1);
-        // fewer than the limit: both counts are exact; a prefix finding many more messages than the text is
-        // dearer than the text's own trigrams (each found message is read to be checked)
-        if (counted.keyed <= probe) {
-          matches = counted.matches;
-          if (counted.keyed <= matches * PREFIX_KEY_SLACK.ratio + PREFIX_KEY_SLACK.rows) indexKey = prefixPattern;
-        }
-      }
-      matches ??= await countedMessageMatches(knex, companyId, pattern, indexKey, probe + 1);
-      strategy = matches > probe ? 'probe' : matches > gather ? 'gather' : 'index';
-    }
-    if (!known || known.until <= Date.now()) {
-      if (strategies.size >= STRATEGY_CACHE_SIZE) strategies.clear();
-      strategies.set(cacheKey, { messages: strategy, indexKey, source, until: Date.now() + STRATEGY_CACHE_MS });
-    }
-    messages = strategy !== 'probe' ? strategy : hideDeleted || text.includes(DOC_SEPARATOR) ? 'probe-messages' : 'probe';
-  }
-  return {
-    text,
-    pattern,
-    numberPattern: phoneLike ? containsPattern(digits) : null,
-    ticketId: /^\d{1,10}$/.test(text) && Number(text) <= 2_147_483_647 ? Number(text) : null,
-    indexKey,
-    messages,
-    source,
-  };
-}
-
 /** What a list statement is built from. */
-interface ListQuery {
+export interface ListQuery {
   params: Params;
   /** The placeholder of the company id. */
   company: string;
   viewer: Viewer;
   filters: TicketListFilters;
   hideDeleted: boolean;
-}
-
-/** A search as SQL: CTEs to put first and the condition on `tickets t`. */
-interface SearchSql {
-  ctes: string[];
-  condition: string;
-}
-
-/**
- * The search: contact name (trigram index), the number's digits when the text looks like a phone number
- * (trigram index), the ticket id when it is one, and message contents (see `SearchPlan.messages`). The
- * tickets of the matching contacts are gathered once (`named`); for the `index` plan the tickets whose
- * messages match too, in one `IN (… UNION ALL …)` (each part runs once on its index); the probes are
- * conditions on each walked ticket. The texts reach the plan as the values of a CTE (`needle`), never as
- * parameters the planner looks at: its estimates, and so its plan, don't depend on the text, which lets
- * Postgres keep one generic plan per statement (planning a search cost it 2–3 ms per request).
- */
-function searchSql(query: ListQuery, plan: SearchPlan, joinGathered = false): SearchSql {
-  const { params, company } = query;
-  // the index asked for the key of the text only, the whole text checked on what it finds
-  const key = plan.messages === 'index' || plan.messages === 'gather' ? plan.indexKey : null;
-  const needle = `needle AS MATERIALIZED (SELECT ${params.add(plan.pattern)}::text AS pattern, lower(${params.add(plan.text)}::text) AS text${
-    plan.numberPattern === null ? '' : `, ${params.add(plan.numberPattern)}::text AS number`
-  }${key === null ? '' : `, ${params.add(key)}::text AS key`})`;
-  const named = `named AS MATERIALIZED (SELECT tc.id FROM tickets tc WHERE tc.company_id = ${company} AND tc.contact_id IN (
-      SELECT c.id FROM contacts c WHERE c.company_id = ${company} AND (c.name ILIKE (SELECT pattern FROM needle)${
-        plan.numberPattern === null ? '' : ' OR c.number LIKE (SELECT number FROM needle)'
-      })))`;
-  const ticketId = plan.ticketId === null ? null : `${params.add(plan.ticketId)}::integer`;
-  const deleted = query.hideDeleted ? ' AND NOT m.is_deleted' : '';
-  const messageMatch = `m.company_id = ${company} AND m.body ILIKE (SELECT pattern FROM needle)${deleted}`;
-  // lower(body) LIKE lower(pattern) is ILIKE, in a form no index answers
-  const indexedMatch =
-    key === null
-      ? messageMatch
-      : `m.company_id = ${company} AND m.body ILIKE (SELECT key FROM needle)
-        AND lower(m.body) LIKE lower((SELECT pattern FROM needle))${deleted}`;
-  const words = plan.source === 'words' ? wordHitsSql(company, '(SELECT pattern FROM needle)') : null;
-  const matchingTickets = words?.hits ?? `SELECT m.ticket_id FROM messages m WHERE ${indexedMatch}`;
-  // the words the text is part of, when the tickets are read from them
-  const spelled = words && (plan.messages === 'index' || plan.messages === 'gather') ? [words.cte] : [];
-  if (plan.messages === 'index' || plan.messages === 'none') {
-    const parts = ['SELECT id FROM named'];
-    if (ticketId !== null) parts.push(`SELECT ${ticketId}`);
-    if (plan.messages === 'index') parts.push(matchingTickets);
-    return { ctes: [needle, named, ...spelled], condition: `t.id IN (${parts.join(' UNION ALL ')})` };
-  }
-  if (plan.messages === 'gather' && joinGathered) {
-    // every matching ticket (message, contact, id) once: one hash the parts of a walk join to (listTickets)
-    const ids = [`SELECT h.ticket_id FROM (${matchingTickets}) h`, 'SELECT id FROM named'];
-    if (ticketId !== null) ids.push(`SELECT ${ticketId}`);
-    const gathered = `gathered AS MATERIALIZED (${ids.join(' UNION ')})`;
-    return { ctes: [needle, named, ...spelled, gathered], condition: 't.id IN (SELECT ticket_id FROM gathered)' };
-  }
-  const parts = ['t.id IN (SELECT id FROM named)'];
-  if (ticketId !== null) parts.push(`t.id = ${ticketId}`);
-  if (plan.messages === 'gather') {
-    // the tickets of the matching messages, once; each walked ticket is checked against them (a hash — the
-    // OR keeps it a filter of the walk in list order, which stops at the cap, rather than a join from the ids)
-    const gathered = `gathered AS MATERIALIZED (SELECT DISTINCT h.ticket_id AS id FROM (${matchingTickets}) h)`;
-    parts.push('t.id IN (SELECT id FROM gathered)');
-    return { ctes: [needle, named, ...spelled, gathered], condition: `(${parts.join(' OR ')})` };
-  }
-  // OFFSET 0 keeps each EXISTS a probe of this ticket (never turned into a company-wide join)
-  parts.push(
-    plan.messages === 'probe'
-      ? 'EXISTS (SELECT 1 FROM ticket_search_docs d WHERE d.ticket_id = t.id AND strpos(d.doc, (SELECT text FROM needle)) > 0 OFFSET 0)'
-      : `EXISTS (SELECT 1 FROM messages m WHERE m.ticket_id = t.id AND ${messageMatch} OFFSET 0)`,
-  );
-  return { ctes: [needle, named], condition: `(${parts.join(' OR ')})` };
 }
 
 /**

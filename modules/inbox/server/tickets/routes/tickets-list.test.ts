@@ -1,8 +1,9 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKETS_PAGE_SIZE, type Ticket } from '../../../shared/types';
+import { planSearch, prefixKeyOf } from '../../search/search-plan';
 import { type KitUser, TicketKit } from '../testing/ticket-kit';
-import { planSearch, prefixKeyOf, tabReadStats } from '../ticket-list.service';
+import { tabReadStats } from '../ticket-list.service';
 
 /** GET /tickets (docs/inbox-api.md "Tickets"): visibility per profile and permission, filters, paging, search, LGPD. */
 let t: TestApp;
