@@ -1,5 +1,5 @@
+import { registerRoutes } from '../area-routes';
 import type { InboxArea } from '../index';
-import { registerRoutes } from '../routes';
 import contactsRoutes from './routes/contacts';
 import queuesRoutes from './routes/queues';
 import quickMessagesRoutes from './routes/quick-messages';

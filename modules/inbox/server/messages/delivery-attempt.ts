@@ -26,9 +26,9 @@ const failed = (error: string): DeliveryAttempt => ({
  * (none, or deleted) is its channel's driver to judge: a channel may need none, and one that does refuses
  * (the WhatsApp driver answers `ERR_NO_WAPP_FOUND`).
  */
-async function connectionRefusal(ctx: PluginContext, companyId: number, whatsappId: number | null): Promise<string | null> {
-  if (whatsappId === null || !ctx.services.has('connections')) return null;
-  const profile = await ctx.services.use('connections').profile(companyId, whatsappId);
+async function connectionRefusal(ctx: PluginContext, companyId: number, connectionId: number | null): Promise<string | null> {
+  if (connectionId === null || !ctx.services.has('connections')) return null;
+  const profile = await ctx.services.use('connections').profile(companyId, connectionId);
   return profile && NOT_CONNECTED.has(profile.status) ? 'ERR_WAPP_NOT_INITIALIZED' : null;
 }
 

@@ -1,5 +1,5 @@
+import { registerRoutes } from '../area-routes';
 import type { InboxArea } from '../index';
-import { registerRoutes } from '../routes';
 import { deliverMessageJob } from './deliver-message';
 import messagesRoutes from './routes/messages';
 

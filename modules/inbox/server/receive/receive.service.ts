@@ -95,13 +95,13 @@ function toFound(row: LookupRow): FoundContact {
 }
 
 /** The contact columns and its active ticket on the connection (at most one: a unique index says so). */
-function withActiveTicket(query: Knex.QueryBuilder, knex: Knex, whatsappId: number): Knex.QueryBuilder {
+function withActiveTicket(query: Knex.QueryBuilder, knex: Knex, connectionId: number): Knex.QueryBuilder {
   return query
     .leftJoin('tickets as t', (join) => {
       join
         .on('t.companyId', 'c.companyId')
         .andOn('t.contactId', 'c.id')
-        .andOn(knex.raw('coalesce(t.whatsapp_id, 0) = ?', [whatsappId]))
+        .andOn(knex.raw('coalesce(t.whatsapp_id, 0) = ?', [connectionId]))
         .andOnVal('t.status', '<>', 'closed');
     })
     .select(
@@ -549,7 +549,7 @@ async function ensureContact(
 /** One attempt of `receive`, in the company's scope. */
 async function receiveOnce(ctx: PluginContext, companyId: number, input: InboundMessage): Promise<InboundResult> {
   const { knex } = ctx.db;
-  const { whatsappId } = input;
+  const { whatsappId: connectionId } = input;
   const group = input.group ?? null;
   const contactIds = cleanIdentifiers(input.contact.identifiers);
   const groupIds = group ? cleanIdentifiers(group.identifiers) : [];
@@ -562,7 +562,7 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
   if (input.message.media) {
     const existing = await existingResult(knex, companyId, input);
     if (existing) return existing;
-    media = await storeInboundMedia(ctx, companyId, `inbound-${whatsappId}`, input.message.media);
+    media = await storeInboundMedia(ctx, companyId, `inbound-${connectionId}`, input.message.media);
   }
   let written: Written | InboundResult;
   try {
@@ -603,7 +603,7 @@ async function receiveOnce(ctx: PluginContext, companyId: number, input: Inbound
     ticketId: ticket.id,
     messageId,
     contactId: ownerId,
-    whatsappId,
+    whatsappId: connectionId,
     fromMe: input.message.fromMe === true,
     ticketCreated,
     body: String(record.body ?? ''),
@@ -676,7 +676,7 @@ async function writeReceive(
   media: StoredMedia | null,
 ): Promise<Written | InboundResult> {
   const { knex } = ctx.db;
-  const { whatsappId, channel } = input;
+  const { whatsappId: connectionId, channel } = input;
   const group = input.group ?? null;
   let rows: LookupRow[];
   let written: Written | null = null;
@@ -717,7 +717,7 @@ async function writeReceive(
         .where('ci.channel', channel)
         .whereIn('ci.identifier', [...contactIds, ...groupIds]),
       knex,
-      whatsappId,
+      connectionId,
     ).select('ci.identifier')) as LookupRow[];
   }
   return written ?? receiveGeneral(ctx, companyId, input, contactIds, groupIds, rows, media, known);
@@ -761,16 +761,16 @@ interface ReopenableTicket {
 async function reopenableTicket(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   contactId: number,
 ): Promise<ReopenableTicket | null> {
   if (!ctx.services.has('connections')) return null;
-  const profile = await ctx.services.use('connections').profile(companyId, whatsappId);
+  const profile = await ctx.services.use('connections').profile(companyId, connectionId);
   if (!profile || profile.timeCreateNewTicket <= 0) return null;
   const since = new Date(Date.now() - profile.timeCreateNewTicket * 60_000);
   const row = await ctx.db
     .knex('tickets')
-    .where({ companyId, contactId, whatsappId, status: 'closed' })
+    .where({ companyId, contactId, whatsappId: connectionId, status: 'closed' })
     .where('closedAt', '>=', since)
     .orderBy('closedAt', 'desc')
     .first('id', 'userId', 'queueId', 'isGroup');

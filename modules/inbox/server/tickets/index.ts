@@ -1,5 +1,5 @@
+import { registerRoutes } from '../area-routes';
 import type { InboxArea } from '../index';
-import { registerRoutes } from '../routes';
 import { inboxState } from '../state';
 import { canUserSeeTicketId } from './access';
 import ticketLogsRoutes from './routes/ticket-logs';

@@ -83,13 +83,13 @@ export async function requireUser(knex: Knex, companyId: number, userId: number)
  * ERR_PLAN_FEATURE_DISABLED). Without one named, a company that has connections is refused
  * (ERR_NO_DEF_WAPP_FOUND): the ticket would have no way to reach the contact.
  */
-async function ticketConnection(ctx: PluginContext, companyId: number, whatsappId: number | null): Promise<void> {
+async function ticketConnection(ctx: PluginContext, companyId: number, connectionId: number | null): Promise<void> {
   const connections = ctx.services.has('connections') ? ctx.services.use('connections') : null;
-  if (whatsappId === null) {
+  if (connectionId === null) {
     if (connections && (await connections.hasAny(companyId))) throw new AppError('ERR_NO_DEF_WAPP_FOUND');
     return;
   }
-  const profile = connections ? await connections.profile(companyId, whatsappId) : null;
+  const profile = connections ? await connections.profile(companyId, connectionId) : null;
   if (!profile || profile.companyId !== companyId) throw new AppError('ERR_NO_WAPP_FOUND');
   const flag = CHANNEL_PLAN_FLAGS[profile.channel] ?? null;
   if (flag) await ctx.plans.require(companyId, flag);
@@ -126,14 +126,14 @@ export async function createTicket(
   const queueId = input.queueId ?? null;
   if (queueId === null) throw new AppError('ERR_QUEUE_REQUIRED');
   await requireQueue(queueId);
-  const whatsappId = input.whatsappId ?? null;
-  await ticketConnection(ctx, companyId, whatsappId);
+  const connectionId = input.whatsappId ?? null;
+  await ticketConnection(ctx, companyId, connectionId);
 
   const wantsOpen = input.status === 'open' || input.status === 'group' || (input.status === undefined && input.userId != null);
   const userId = wantsOpen ? (input.userId ?? actor.id) : null;
   if (userId !== null && userId !== actor.id) await requireUser(knex, companyId, userId);
   const status: TicketStatus = wantsOpen ? (contact.isGroup ? 'group' : 'open') : 'pending';
-  const identity = { contactId: contact.id, whatsappId };
+  const identity = { contactId: contact.id, whatsappId: connectionId };
 
   if ((await otherActiveTicketId(knex, companyId, identity)) !== null) {
     throw await otherOpenTicketError(knex, companyId, identity);
@@ -146,7 +146,7 @@ export async function createTicket(
         status,
         userId,
         queueId,
-        whatsappId,
+        whatsappId: connectionId,
         channel: contact.channel,
         isGroup: contact.isGroup,
       });

@@ -53,17 +53,17 @@ interface TransitionPlan {
 }
 
 /** The connection of a ticket as the transitions read it (the channels plugin's `connections` service). */
-type ConnectionLookup = (whatsappId: number | null) => Promise<ConnectionProfile | null>;
+type ConnectionLookup = (connectionId: number | null) => Promise<ConnectionProfile | null>;
 
 /** Reads connections through the `connections` service when the channels plugin is there; once per call. */
 function connectionLookup(ctx: PluginContext, companyId: number): ConnectionLookup {
   const seen = new Map<number, Promise<ConnectionProfile | null>>();
-  return (whatsappId) => {
-    if (whatsappId === null || !ctx.services.has('connections')) return Promise.resolve(null);
-    let profile = seen.get(whatsappId);
+  return (connectionId) => {
+    if (connectionId === null || !ctx.services.has('connections')) return Promise.resolve(null);
+    let profile = seen.get(connectionId);
     if (!profile) {
-      profile = ctx.services.use('connections').profile(companyId, whatsappId);
-      seen.set(whatsappId, profile);
+      profile = ctx.services.use('connections').profile(companyId, connectionId);
+      seen.set(connectionId, profile);
     }
     return profile;
   };
