@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import type { MessageReaction } from '../../shared/types';
 import { emitMessageChanged } from '../messages/message-actions.service';
 import type { VisibleTicketFields } from '../tickets/visibility';
-import { announceMerge, mergeContacts } from './contact-merge';
+import { announceMerge, mergeContacts } from './contact-merge.service';
 import { cleanIdentifiers } from './receive.service';
 
 /**

@@ -18,7 +18,7 @@ import { inboxState } from '../state';
 import { TICKET_ROW_COLUMNS, TICKET_ROW_JOINS, type TicketRow, ticketFromRow } from '../tickets/serializer';
 import { notifyTicketChanged } from '../tickets/ticket-notify';
 import type { VisibleTicketFields } from '../tickets/visibility';
-import { announceMerge, mergeContacts } from './contact-merge';
+import { announceMerge, mergeContacts } from './contact-merge.service';
 import { type KnownTicketRaw, knownTicketBatcher } from './inbound-batch';
 
 /** Postgres unique violation: a concurrent receive made the same contact, identity or ticket first. */
