@@ -60,8 +60,10 @@ function inScope<T>(companyId: number, fn: () => Promise<T>): Promise<T> {
   return runInTenant({ companyId }, fn);
 }
 
+/** What a driver passes to one of the contract's calls. */
 type Input<K extends keyof InboxService> = InboxService[K] extends (input: infer I) => unknown ? I : never;
 
+/** A message's delivery state as the channel reports it (`InboxService.updateAck`): forward only. */
 export function updateAck(
   ctx: PluginContext,
   { companyId, whatsappId, channelMessageId, ack }: Input<'updateAck'>,
@@ -79,6 +81,10 @@ export function updateAck(
   });
 }
 
+/**
+ * Identifiers the channel says are one person (`InboxService.linkIdentities`): the unknown ones join the
+ * contact of the known ones, or the contacts they made are merged into one.
+ */
 export function linkIdentities(ctx: PluginContext, { companyId, channel, identifiers }: Input<'linkIdentities'>): Promise<void> {
   const { knex } = ctx.db;
   return inScope(companyId, async () => {
@@ -104,6 +110,7 @@ export function linkIdentities(ctx: PluginContext, { companyId, channel, identif
   });
 }
 
+/** A sent message the channel could not deliver (`InboxService.reportDeliveryFailure`), unless delivered already. */
 export function reportDeliveryFailure(
   ctx: PluginContext,
   { companyId, whatsappId, channelMessageId, error }: Input<'reportDeliveryFailure'>,
@@ -121,6 +128,7 @@ export function reportDeliveryFailure(
   });
 }
 
+/** A contact's edit of a message (`InboxService.applyEdit`). */
 export function applyEdit(
   ctx: PluginContext,
   { companyId, whatsappId, channelMessageId, body }: Input<'applyEdit'>,
@@ -134,6 +142,7 @@ export function applyEdit(
   });
 }
 
+/** A contact's deletion of a message (`InboxService.applyDelete`): kept, marked deleted. */
 export function applyDelete(
   ctx: PluginContext,
   { companyId, whatsappId, channelMessageId }: Input<'applyDelete'>,
@@ -147,6 +156,7 @@ export function applyDelete(
   });
 }
 
+/** A reaction to a message, or its removal (`InboxService.applyReaction`): one per sender. */
 export function applyReaction(
   ctx: PluginContext,
   { companyId, whatsappId, channelMessageId, type, fromMe, contactIdentifier }: Input<'applyReaction'>,
