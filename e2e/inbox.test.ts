@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { inboxCtx, makeQueue } from '../modules/inbox/server/test/directory-rows';
+import { inboxCtx, makeQueue } from '../modules/inbox/server/directory/testing/directory-rows';
 import type { FixtureDriver } from '../modules/inbox/server/testing/fixture-driver';
 import { fixtureInbound, inboxServiceOf, registerFixtureDriver } from '../modules/inbox/server/testing/fixture-driver';
 import { REPO_ROOT } from './build-once';

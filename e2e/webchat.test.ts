@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { makeQueue } from '../modules/inbox/server/test/directory-rows';
+import { makeQueue } from '../modules/inbox/server/directory/testing/directory-rows';
 import { DEMO_WIDGET_KEY } from '../plugins/channels/server/demo/constants';
 import { startWebchatDemoPage } from '../plugins/channels/server/demo/demo-page';
 import { seedWebchatDemo } from '../plugins/channels/server/webchat/seed';

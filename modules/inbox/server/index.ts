@@ -1,33 +1,32 @@
-import { definePlugin } from '@balcao/plugin-sdk/server';
+import { definePluginOfAreas, type FeatureArea } from '@balcao/plugin-sdk/server';
+import { directoryArea } from './directory';
 import { inboxErrors } from './errors';
-import { deliverMessageJob } from './jobs/deliver-message';
+import { createInboxService } from './inbox.service';
+import { messagesArea } from './messages';
 import { seedInboxDemo } from './seed/demo';
 import { seedInboxFixtures } from './seed/fixtures';
-import { createInboxService } from './services/inbox-service';
-import { inboxState } from './services/inbox-state';
-import { sessionQueues } from './services/session-queues';
-import { canUserSeeTicketId } from './services/ticket-access';
+import { ticketsArea } from './tickets';
+
+/**
+ * One part of the inbox, in its own folder: tickets (the list, transitions, notes, logs, visibility and
+ * realtime), messages (pages, sending, delivery), directory (contacts, tags, quick replies, the queue
+ * and user lists), receive (what channel drivers hand in) and search (how a text search is run). Receive
+ * and search register nothing of their own: they are reached through the `inbox` service and the
+ * tickets list.
+ */
+export type InboxArea = FeatureArea;
+
+/** What belongs to the whole inbox rather than to one area: its error codes, its seeds and the `inbox` service. */
+const wholeInbox: InboxArea = {
+  errors: inboxErrors,
+  seed: { demo: seedInboxDemo, fixtures: seedInboxFixtures },
+  register(_app, ctx) {
+    ctx.services.provide('inbox', createInboxService(ctx));
+  },
+};
 
 /**
  * The inbox (docs/product/tickets-and-inbox.md, docs/product/roles-and-permissions.md#roles-in-the-inbox): contacts, tickets, messages, tags, notes, logs and quick replies, and the
  * core side of the channel contract — `ctx.services.use('inbox')` for drivers.
  */
-export default definePlugin({
-  id: 'inbox',
-  errors: inboxErrors,
-  jobs: {
-    'deliver-message': { handler: deliverMessageJob, concurrency: 4 },
-  },
-  on: {
-    // who may see which ticket depends on users' fields and queues: re-read them
-    'user.updated': (payload, ctx) => inboxState(ctx).realtime.invalidate(payload.companyId),
-    'settings.updated': (payload, ctx) => inboxState(ctx).realtime.invalidate(payload.companyId),
-  },
-  session: async (user, ctx) => ({ queues: await sessionQueues(ctx, user.id) }),
-  seed: { demo: seedInboxDemo, fixtures: seedInboxFixtures },
-  register(_app, ctx) {
-    ctx.services.provide('inbox', createInboxService(ctx));
-    // joinChatBox: a socket may follow a ticket only when its user may see the ticket
-    ctx.realtime.authorizeRoom('chatBox', (session, id) => canUserSeeTicketId(ctx, session, Number(id)));
-  },
-});
+export default definePluginOfAreas('inbox', [wholeInbox, ticketsArea, messagesArea, directoryArea]);

@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TICKET_STATUSES } from '../../shared/types';
-import { inboxCtx } from '../test/directory-rows';
+import { inboxCtx } from '../directory/testing/directory-rows';
 import { seedInboxDemo } from './demo';
 
 /** One column of query rows (knex's pluck skips the camelCase mapping). */
