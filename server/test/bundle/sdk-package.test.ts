@@ -2,7 +2,8 @@
  * `@balcao/plugin-sdk` as a package (docs/plugin-authoring.md "The SDK as a package"): one version, the
  * contract's (`SDK_VERSION`); every package its sources import declared as a peer dependency at a range the
  * repository's own installation satisfies, so a plugin shares the host's copies; and a tarball from
- * `npm pack` that installs in a fresh folder outside the repository and imports from there.
+ * `npm pack` that installs in a fresh folder outside the repository and imports from there, both the way the
+ * core imports an outside plugin (tsx) and the way a plugin's tests do (vitest).
  *
  * The install is kept cheap: offline, no peers fetched (`--legacy-peer-deps`), and the fresh folder's parent
  * holds a link to the repository's node_modules, so the peers resolve to the host's copies as they would
@@ -92,7 +93,7 @@ describe('the SDK package', () => {
     const scratch = mkdtempSync(path.join(tmpdir(), 'balcao-sdk-pack-'));
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-    it('installs from its tarball and imports there, with the tests left out', async () => {
+    it('installs from its tarball and imports there, through tsx and under vitest, with the tests left out', async () => {
       const { stdout } = await run('npm', ['pack', SDK_ROOT, '--pack-destination', scratch, '--json'], { cwd: scratch });
       const [packed] = JSON.parse(stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
       if (!packed) throw new Error('npm pack reported no tarball');
@@ -137,6 +138,31 @@ describe('the SDK package', () => {
         preset: 'function',
         from: `file://${path.join(installed, 'src', 'server', 'index.ts')}`,
       });
-    }, 60_000);
+
+      // what a plugin's tests do: vitest, which compiles the installed SDK's TypeScript like the test's own
+      writeFileSync(
+        path.join(app, 'probe.test.ts'),
+        [
+          "import { SDK_VERSION } from '@balcao/plugin-sdk/shared';",
+          "import { definePlugin, Type } from '@balcao/plugin-sdk/server';",
+          "import { expect, it } from 'vitest';",
+          "it('imports the installed SDK', () => {",
+          `  expect(SDK_VERSION).toBe('${SDK_VERSION}');`,
+          "  expect(definePlugin({ id: 'probe' }).id).toBe('probe');",
+          "  expect(Type.Integer().type).toBe('integer');",
+          "  expect(import.meta.resolve('@balcao/plugin-sdk/server')).toContain('/app/node_modules/@balcao/plugin-sdk/');",
+          '});',
+        ].join('\n'),
+      );
+      const vitest = await run(path.join(scratch, 'node_modules', '.bin', 'vitest'), ['run'], {
+        cwd: app,
+        env: {
+          ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST'))),
+          NO_COLOR: '1',
+          FORCE_COLOR: '0',
+        },
+      });
+      expect(vitest.stdout).toMatch(/Tests\s+1 passed \(1\)/);
+    }, 90_000);
   });
 });

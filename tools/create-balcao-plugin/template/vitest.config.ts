@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The plugin's tests run on the real core (a throwaway Postgres database per app, real Redis): the SDK's
- * test kit starts it. The SDK ships TypeScript, which vitest compiles only for packages it inlines.
+ * test kit starts it. The SDK ships TypeScript; vitest compiles it like the plugin's own files.
  */
 export default defineConfig({
   test: {
@@ -10,6 +10,5 @@ export default defineConfig({
     include: ['server/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    server: { deps: { inline: ['@balcao/plugin-sdk'] } },
   },
 });
