@@ -100,6 +100,27 @@ describe('npm create balcao-plugin', () => {
     expect(off).toEqual([]);
   });
 
+  it('refuses a bad id and a folder in use, and packs as a publishable package with its template', async () => {
+    const tool = path.join(REPO_ROOT, 'tools', 'create-balcao-plugin', 'index.js');
+    const refusal = (args: string[]) =>
+      run(process.execPath, [tool, ...args], { cwd: scratch }).then(
+        () => 'accepted',
+        (error: { code?: number; stderr?: string }) => `${error.code}: ${error.stderr?.trim()}`,
+      );
+    expect(await refusal([path.join(scratch, '9lives')])).toMatch(/^1: create-balcao-plugin: "9lives" is no plugin id/);
+    expect(await refusal([plugin])).toBe(`1: create-balcao-plugin: ${plugin} exists and is not empty`);
+
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', path.join(REPO_ROOT, 'tools', 'create-balcao-plugin')], {
+      cwd: scratch,
+    });
+    const [packed] = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
+    const files = packed?.files.map((file) => file.path) ?? [];
+    expect(packed?.name).toBe('create-balcao-plugin');
+    for (const file of ['index.js', 'template/package.json.tmpl', 'template/gitignore', 'template/server/index.ts']) {
+      expect(files).toContain(file);
+    }
+  });
+
   it('is green on its first npm test, and its UI remote builds', async () => {
     const tested = await run('npm', ['test'], { cwd: plugin, env: pluginEnv, maxBuffer: 16 * 1024 * 1024 });
     expect(tested.stdout).toMatch(/Tests\s+6 passed \(6\)/);
