@@ -2,7 +2,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createRemoteConfig, readFeatureManifest, remoteContainerName, SHARED_SINGLETONS, sharedSingletons } from './index';
+import {
+  createRemoteConfig,
+  readFeatureManifest,
+  remoteContainerName,
+  SHARED_SINGLETONS,
+  SKIPPED_TYPESCRIPT,
+  sharedSingletons,
+} from './index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HELLO = path.resolve(here, '../../../server/test/fixtures/hello-plugin');
@@ -28,6 +35,13 @@ describe('the rspack remote preset', () => {
     expect(() => createRemoteConfig({ ...(feature as NonNullable<typeof feature>), ui: undefined })).toThrow(
       'hello: the manifest has no balcao.ui entry to build',
     );
+  });
+
+  it('compiles the TypeScript of an installed SDK, which ships its sources, and of no other package', () => {
+    expect(SKIPPED_TYPESCRIPT.test('/p/node_modules/@balcao/plugin-sdk/src/ui/chat-text.tsx')).toBe(false);
+    expect(SKIPPED_TYPESCRIPT.test('/p/node_modules/some-lib/index.ts')).toBe(true);
+    expect(SKIPPED_TYPESCRIPT.test('/p/node_modules/@balcao/plugin-sdk-extra/index.ts')).toBe(true);
+    expect(SKIPPED_TYPESCRIPT.test('/p/ui/index.tsx')).toBe(false);
   });
 
   it('shares every singleton, subpaths included; the host provides them and a remote ships none of its own', () => {

@@ -133,12 +133,18 @@ export function sharedSingletons(
 /** Browsers the bundles target. */
 export const BROWSER_TARGETS = ['chrome >= 111', 'edge >= 111', 'firefox >= 111', 'safari >= 16.4'];
 
+/**
+ * The TypeScript that the loaders skip: installed packages ship JavaScript, except the SDK, which ships its
+ * TypeScript sources (docs/plugin-authoring.md, "The SDK as a package") and is compiled with the remote.
+ */
+export const SKIPPED_TYPESCRIPT = /node_modules[\\/](?!@balcao[\\/]plugin-sdk[\\/])/;
+
 /** Loaders shared by every compiler: TypeScript/TSX through rspack's builtin SWC, CSS as native CSS modules. */
 export function moduleRules(mode: BuildMode): RuleSetRule[] {
   return [
     {
       test: /\.(ts|tsx)$/,
-      exclude: /node_modules/,
+      exclude: SKIPPED_TYPESCRIPT,
       loader: 'builtin:swc-loader',
       options: {
         jsc: {

@@ -29,7 +29,9 @@ function storedLanguage(): Language {
  * The one i18next instance of the page. It lives in the SDK, which is a Module Federation singleton, so
  * the host and every remote translate with it; each feature adds its own namespace.
  */
-export const i18n = i18next.createInstance();
+// annotated: the inferred type is i18next's CommonJS declaration, which no import specifier names, and the
+// SDK's declarations (its API report, plugin-sdk/api-report.ts) must be able to write it
+export const i18n: ReturnType<typeof i18next.createInstance> = i18next.createInstance();
 
 void i18n.use(initReactI18next).init({
   lng: storedLanguage(),
