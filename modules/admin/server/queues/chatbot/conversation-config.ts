@@ -1,5 +1,5 @@
 import type { ConnectionProfile, PluginContext } from '@balcao/plugin-sdk/server';
-import type { companyHours } from './company-hours.service';
+import type { companyHours } from '../services/company-hours.service';
 
 /**
  * What the chatbot follows on one ticket: its connection (docs/product/administration.md#entities Connection) when the
