@@ -5,7 +5,7 @@ import { connectionRow } from '../connections/serializer';
 import type { ChannelsArea } from '../index';
 
 /**
- * The `connections` service (plugin-sdk/src/server/channels.ts): a connection's configuration as the
+ * The `connections` service (plugin-sdk/src/server/connections.ts): a connection's configuration as the
  * automation of every conversation reads it — the chatbot on each inbound message, the inbox when it
  * closes or reopens a ticket. Read often, changed rarely: cached per process for a few seconds and dropped
  * everywhere at once when a connection is saved or deleted (`invalidateConnectionProfile`).
