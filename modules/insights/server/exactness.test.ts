@@ -8,7 +8,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { foldDeltas } from './services/fold';
-import { InsightsKit, type KitUser } from './test/kit';
+import { InsightsKit, type KitUser } from './testing/kit';
 
 let t: TestApp;
 let kit: InsightsKit;

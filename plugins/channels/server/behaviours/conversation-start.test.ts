@@ -3,7 +3,7 @@ import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidateConnectionProfile } from '../profile';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 
 /**
  * How a conversation starts on a connection (docs/channels/conversation-start.md), turn by turn: real

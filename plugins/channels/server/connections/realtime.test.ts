@@ -1,7 +1,7 @@
 import { connectSocket, createTestApp, nextEvent, recordEvents, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 import { updateConnectionStatus } from './session.service';
 
 /**

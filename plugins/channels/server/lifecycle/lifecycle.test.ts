@@ -8,7 +8,7 @@ import {
 } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelsKit, type KitConnectionFields, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitConnectionFields, type KitUser } from '../testing/kit';
 import { parseRating, RATING_INSTRUCTION, RATING_INVALID } from './rating';
 import { DEFAULT_RATING_EXPIRY_MINUTES, fireTimer, sweepTimers, type TimerKind } from './timers';
 

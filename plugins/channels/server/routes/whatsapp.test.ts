@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionShape } from '../../shared/connection';
 import { requireDefaultConnection } from '../connections';
 import { CONNECTION_TOKEN_PATTERN } from '../connections/token';
-import { ChannelsKit, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitUser } from '../testing/kit';
 
 /**
  * The connection routes of the session's company (docs/product/administration.md#calls-and-realtime-events Connections): access per profile,

@@ -4,7 +4,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebchatMessage } from '../../shared/webchat';
 import { channelRegistry } from '../drivers/registry';
-import { ChannelsKit, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitUser } from '../testing/kit';
 import { prepareWebchatConfig, type WebchatChannelConfig } from './config';
 import { liveRegistry } from './live';
 

@@ -1,7 +1,7 @@
 import { runInTenant } from '@balcao/plugin-sdk/server';
 import { connectSocket, createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KanbanKit } from '../test/kit';
+import { KanbanKit } from '../testing/kit';
 import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes';
 import { kanbanChannel } from './live';
 

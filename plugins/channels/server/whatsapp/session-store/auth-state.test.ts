@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { addTransactionCapability, Curve, proto, type SignalDataSet, type SignalDataTypeMap } from '@whiskeysockets/baileys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SessionStoreKit, silentLogger, sleep } from '../testing/session-store';
 import { deleteAuthState, hasCreds, usePostgresAuthState } from './auth-state';
 import { SIGNAL_KEY_TYPES, type SignalKeyType } from './codec';
 import { LeaseLostError, type SessionLease } from './leases';
-import { SessionStoreKit, silentLogger, sleep } from './test-helpers';
 
 let t: TestApp;
 let kit: SessionStoreKit;

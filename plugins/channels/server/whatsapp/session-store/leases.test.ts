@@ -1,9 +1,9 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import knexFactory from 'knex';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SessionStoreKit, sleep, waitFor } from '../testing/session-store';
 import { deleteAuthState } from './auth-state';
 import { LeaseLostError, type SessionLease } from './leases';
-import { SessionStoreKit, sleep, waitFor } from './test-helpers';
 
 let t: TestApp;
 let kit: SessionStoreKit;

@@ -6,7 +6,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { TestApp } from '@balcao/plugin-sdk/testing';
 import { DEFAULT_CONNECTION_CONFIG } from '@whiskeysockets/baileys';
-import { ChannelsKit, channelsCtx, type KitUser } from '../../test/kit';
+import { ChannelsKit, channelsCtx, type KitUser } from '../../testing/kit';
 import { whatsappHost } from '../host';
 import { setWhatsAppTransport, setWhatsAppTransportDefaults, type WhatsAppTransport } from '../transport';
 import type { WhatsAppPeer } from './peer';

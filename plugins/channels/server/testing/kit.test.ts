@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 
 let t: TestApp;
 let kit: ChannelsKit;

@@ -5,8 +5,8 @@
 import type { TestApp } from '@balcao/plugin-sdk/testing';
 import type { addTransactionCapability } from '@whiskeysockets/baileys';
 import type { Knex } from 'knex';
-import { ChannelsKit } from '../../test/kit';
-import { createSessionLeases, type SessionLeases, type SessionLeasesOptions } from './leases';
+import { ChannelsKit } from '../../testing/kit';
+import { createSessionLeases, type SessionLeases, type SessionLeasesOptions } from '../session-store/leases';
 
 type BaileysLogger = Parameters<typeof addTransactionCapability>[1];
 /** Baileys' logger interface, saying nothing. */
