@@ -3,9 +3,9 @@ import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboun
 import type { Knex } from 'knex';
 import { type CampaignSettings, fillVariables, sendingWindow, variantsOf } from '../../shared/campaigns';
 import type { CampaignsConfig, CampaignsContext } from '../config';
-import { announceCampaign } from './campaigns';
+import { announceCampaign } from './campaigns.service';
 import { finishDone } from './lifecycle';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 /**
  * The dispatcher (docs/campaigns.md "Exactly once"): every worker process runs a few loops that claim due

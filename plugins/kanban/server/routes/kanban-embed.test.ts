@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUserToken } from '../services/embed-keys';
+import { signUserToken } from '../services/embed-keys.service';
 import { KanbanKit, type KitUser, randomOrigin } from '../testing/kit';
 
 /** Embed keys (admin CRUD) and the widget's public API: origins, scopes, signed users, limits, the stream. */

@@ -2,7 +2,7 @@ import { runInTenant } from '@balcao/plugin-sdk/server';
 import { connectSocket, createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KanbanKit } from '../testing/kit';
-import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes';
+import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes.service';
 import { kanbanChannel } from './live';
 
 /** Lane moves and the lane automation (docs/kanban.md "Lane automation"). */

@@ -4,7 +4,7 @@ import { normaliseNumber } from '../../shared/campaigns';
 import { ContactList, ContactListItem } from '../models/contact-list';
 import { emitToManagers } from './live';
 import type { ContactListBody, ContactListItemBody, ContactListItemSchema, ContactListSchema } from './schemas';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 export type ContactListJson = Static<typeof ContactListSchema>;
 export type ContactListItemJson = Static<typeof ContactListItemSchema>;
