@@ -168,8 +168,10 @@ it('counts one lead when two first tickets of a new contact arrive at once', asy
   const contactId = await kit.contact(companyId);
   const at = new Date().toISOString();
   await Promise.all(
-    [null, 7].map((whatsappId) =>
-      kit.knex('tickets').insert({ companyId, contactId, status: 'pending', whatsappId, createdAt: at, updatedAt: at }),
+    [null, 7].map((connectionId) =>
+      kit
+        .knex('tickets')
+        .insert({ companyId, contactId, status: 'pending', whatsappId: connectionId, createdAt: at, updatedAt: at }),
     ),
   );
   const rows = await kit.knex('insightCycles').where({ companyId, contactId }).select('lead');

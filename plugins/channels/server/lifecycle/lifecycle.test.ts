@@ -57,11 +57,11 @@ const newNumber = () => {
   return `5521${String(Date.now() % 1e6).padStart(6, '0')}${String(sequence).padStart(3, '0')}`;
 };
 
-function inbound(whatsappId: number, number: string, body: string, fromMe = false): InboundMessage {
+function inbound(connectionId: number, number: string, body: string, fromMe = false): InboundMessage {
   sequence += 1;
   return {
     companyId,
-    whatsappId,
+    whatsappId: connectionId,
     channel: CHANNEL,
     contact: { identifiers: [`${CHANNEL}:${number}`], number, name: `Cliente ${number.slice(-3)}` },
     message: { id: `in-${number}-${sequence}`, body, fromMe },
@@ -77,15 +77,15 @@ interface Conversation {
 
 /** A connection of the test's channel with `fields`, and a contact's first message on it (a pending ticket in queue A). */
 async function conversation(fields: KitConnectionFields = {}): Promise<Conversation> {
-  const whatsappId = await kit.connection(companyId, {
+  const connectionId = await kit.connection(companyId, {
     channel: CHANNEL,
     status: 'CONNECTED',
     queueIds: [queueA, queueB],
     ...fields,
   });
   const number = newNumber();
-  const { ticketId } = await inbox.receive(inbound(whatsappId, number, 'Olá, preciso de ajuda'));
-  return { whatsappId, number, ticketId };
+  const { ticketId } = await inbox.receive(inbound(connectionId, number, 'Olá, preciso de ajuda'));
+  return { whatsappId: connectionId, number, ticketId };
 }
 
 const contactWrites = (c: Conversation, body: string) => inbox.receive(inbound(c.whatsappId, c.number, body));

@@ -25,10 +25,10 @@ type CompanyBotSettings = Awaited<ReturnType<typeof companyHours>>;
 export async function connectionProfile(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number | null | undefined,
+  connectionId: number | null | undefined,
 ): Promise<ConnectionProfile | null> {
-  if (!whatsappId || !ctx.services.has('connections')) return null;
-  return ctx.services.use('connections').profile(companyId, whatsappId);
+  if (!connectionId || !ctx.services.has('connections')) return null;
+  return ctx.services.use('connections').profile(companyId, connectionId);
 }
 
 /**

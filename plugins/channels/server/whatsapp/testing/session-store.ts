@@ -64,7 +64,7 @@ export class SessionStoreKit {
   }
 
   /** The lease row as stored. */
-  leaseRow(whatsappId: number): Promise<Record<string, unknown> | undefined> {
-    return this.knex('whatsappSessionLeases').where({ whatsappId }).first();
+  leaseRow(connectionId: number): Promise<Record<string, unknown> | undefined> {
+    return this.knex('whatsappSessionLeases').where({ whatsappId: connectionId }).first();
   }
 }
