@@ -13,8 +13,8 @@ import type { CompanyHours } from '../services/company-hours.service';
 import type { ConversationConfig } from './conversation-config';
 
 /**
- * What one turn of the chatbot works with and the effects its parts share (docs/architecture.md, "The
- * chatbot at work"): the ticket as the turn reads it, the bot's state on it — written once, late (see
+ * What one turn of the chatbot works with and the effects its parts share (docs/architecture.md#the-administration-module,
+ * queues): the ticket as the turn reads it, the bot's state on it — written once, late (see
  * `Turn.unsaved`) — the product's messages and the ticket's changes through the inbox, and what this
  * process remembers of the tickets the bot is done with. The turn (`turn.ts`) drives it, the menus
  * (`menu.ts`) and the queue's handling of a newcomer (`rotation.ts`) act through it.
@@ -43,7 +43,7 @@ export interface Conversation {
   ticket: BotTicket;
   settings: Record<string, string>;
   hours: CompanyHours;
-  /** The queue the turn starts in and its options, read with the ticket (see `loadBotTicket`). */
+  /** The queue the turn starts in and its options, read with the ticket (see `loadBotTicket`, turn.ts). */
   prefetched: Prefetched;
   /** The connection's greeting, queues and limits, or the company's. */
   config: ConversationConfig;
@@ -84,7 +84,7 @@ export async function persistState(conversation: Conversation): Promise<void> {
   if (state.stage === 'done') rememberSettled(turn.ctx, turn.companyId, state.ticketId, 'done');
 }
 
-/** The queue a turn starts in (the bot's, else the ticket's) as `loadBotTicket` read it, with its options. */
+/** The queue a turn starts in (the bot's, else the ticket's) as `loadBotTicket` (turn.ts) read it, with its options. */
 export interface Prefetched {
   queueId: number | null;
   queue: AdminQueue | undefined;

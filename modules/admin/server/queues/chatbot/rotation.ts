@@ -7,7 +7,9 @@ import { change, persistState, send, type Turn } from './conversation';
  * Queue rotation (docs/product/administration.md#entities ativarRoteador, tempoRoteador): a ticket waiting in a queue with
  * rotation on goes to the queue's next agent every tempoRoteador minutes until someone takes it. Each
  * step is a delayed job in Redis (it survives restarts); its jobId makes enqueueing a step twice one job,
- * and the step number stored on the ticket's bot row makes a step act at most once.
+ * and the step number stored on the ticket's bot row makes a step act at most once. The bot lands a ticket
+ * here (`afterLanding`), where a queue's other ways of reaching an agent — a random member, the place in
+ * line — are decided too.
  */
 
 /** One minute of tempoRoteador; ADMIN_ROTATION_MINUTE_MS shortens it for tests of the timing. */
