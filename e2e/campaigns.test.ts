@@ -12,7 +12,7 @@ import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openP
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LOOPBACK_PLUGIN } from '../plugins/campaigns/server/test/kit';
+import { LOOPBACK_PLUGIN } from '../plugins/campaigns/server/testing/kit';
 import { type LoopbackProvider, startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
 import { newestMtime } from '../scripts/lib/build';
 import { REPO_ROOT } from './build-once';

@@ -1,5 +1,5 @@
 /**
- * What the chatbot tells a contact when it hands the conversation over to people (server: queues/services/
+ * What the chatbot tells a contact when it hands the conversation over to people (server: queues/chatbot/
  * handoff.ts; the Settings page shows it under `chatbotWaitingMessage`). The product's text, in each
  * interface language. Messages the product sends to contacts go in Portuguese
  * (the product's default language, as the LGPD texts); a company writing to its contacts in another

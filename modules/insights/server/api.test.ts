@@ -8,7 +8,7 @@ import ExcelJS from 'exceljs';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MomentsEvent, MomentTicket, ReportExportProgress, ReportResponse } from '../shared/types';
-import { InsightsKit, type KitUser } from './test/kit';
+import { InsightsKit, type KitUser } from './testing/kit';
 
 let t: TestApp;
 let kit: InsightsKit;

@@ -8,7 +8,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { foldDeltas } from './services/fold';
-import { InsightsKit, type KitUser } from './test/kit';
+import { InsightsKit, type KitUser } from './testing/kit';
 
 let t: TestApp;
 let kit: InsightsKit;
@@ -168,8 +168,10 @@ it('counts one lead when two first tickets of a new contact arrive at once', asy
   const contactId = await kit.contact(companyId);
   const at = new Date().toISOString();
   await Promise.all(
-    [null, 7].map((whatsappId) =>
-      kit.knex('tickets').insert({ companyId, contactId, status: 'pending', whatsappId, createdAt: at, updatedAt: at }),
+    [null, 7].map((connectionId) =>
+      kit
+        .knex('tickets')
+        .insert({ companyId, contactId, status: 'pending', whatsappId: connectionId, createdAt: at, updatedAt: at }),
     ),
   );
   const rows = await kit.knex('insightCycles').where({ companyId, contactId }).select('lead');

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardAttendant, DashboardResponse, TicketsDayResponse, TicketsUsersResponse } from '../shared/types';
 import { foldDeltas } from './services/fold';
-import { InsightsKit, type KitUser } from './test/kit';
+import { InsightsKit, type KitUser } from './testing/kit';
 
 let t: TestApp;
 let kit: InsightsKit;

@@ -1,6 +1,6 @@
 /**
  * A connection's configuration as the automation of its conversations reads it (docs/product/administration.md#entities
- * Connection): the `connections` service's answer (plugin-sdk/src/server/channels.ts) and the base of the
+ * Connection): the `connections` service's answer (plugin-sdk/src/server/connections.ts) and the base of the
  * channels plugin's API shape.
  */
 import type { ServiceHours } from './service-hours';

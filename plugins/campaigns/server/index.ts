@@ -3,11 +3,11 @@ import { campaignsConfig } from './config';
 import { campaignErrors } from './errors';
 import { seedCampaignsDemo } from './seed/demo';
 import { seedCampaignsFixtures } from './seed/fixtures';
-import { checkNumbers } from './services/contact-lists';
+import { checkNumbers } from './services/contact-lists.service';
 import { campaignDispatcher, WAKE_TOPIC } from './services/dispatcher';
-import { runImport } from './services/imports';
+import { runImport } from './services/imports.service';
 import { onAnswer, startDue, tick } from './services/lifecycle';
-import { forgetSettings, SETTINGS_CHANGED } from './services/settings';
+import { forgetSettings, SETTINGS_CHANGED } from './services/settings.service';
 
 /** Each app's subscriptions (two apps in one test process keep theirs). */
 const stopListening = new WeakMap<PluginContext, () => Promise<void>>();

@@ -18,7 +18,7 @@ let t: TestApp;
 let api: string;
 let widgetKey: string;
 let identitySecret: string;
-let whatsappId: number;
+let connectionId: number;
 let loader: ChatLoader | null = null;
 
 beforeAll(async () => {
@@ -26,15 +26,15 @@ beforeAll(async () => {
   api = `${await t.listen()}/api`;
   const channels = t.balcao.plugins.find((plugin) => plugin.discovered.manifest.id === 'channels');
   if (!channels) throw new Error('the channels plugin is not loaded');
-  whatsappId = (await seedWebchatDemo(channels.ctx, t.demo)) as number;
+  connectionId = (await seedWebchatDemo(channels.ctx, t.demo)) as number;
   const knex = t.balcao.core.knex;
   // this page's origin allowed, before any widget call (no cached copy of the connection yet)
   await knex('whatsapps')
-    .where({ id: whatsappId })
+    .where({ id: connectionId })
     .update({
       channelConfig: knex.raw(`jsonb_set(channel_config, '{allowedOrigins}', ?::jsonb)`, [JSON.stringify([PAGE_ORIGIN])]),
     });
-  const row = await knex('whatsapps').where({ id: whatsappId }).first('channelConfig');
+  const row = await knex('whatsapps').where({ id: connectionId }).first('channelConfig');
   ({ widgetKey, identitySecret } = row.channelConfig as { widgetKey: string; identitySecret: string });
 }, 60_000);
 
@@ -97,7 +97,7 @@ describe('the widget against the real server', () => {
     const rows = await t.balcao.core
       .knex('messages as m')
       .join('tickets as t', 't.id', 'm.ticketId')
-      .where({ 't.whatsappId': whatsappId, 'm.body': 'Olá, vocês entregam no sábado?' })
+      .where({ 't.whatsappId': connectionId, 'm.body': 'Olá, vocês entregam no sábado?' })
       .select('m.id');
     expect(rows).toHaveLength(1);
 

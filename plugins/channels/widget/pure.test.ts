@@ -7,7 +7,7 @@ import { WINDOW_TEXTS } from './i18n';
 import { chooseLocale, LAUNCHER_TEXTS, pageLocaleCandidates } from './locale';
 import { asksPrechat, prechatBody, prechatModes, validatePrechat } from './prechat';
 import { identitySubject } from './session-store';
-import { message } from './test-support';
+import { message } from './testing/messages';
 
 /** The widget's rules that need no page: language choice, the API queue, pre-chat, files, the conversation model. */
 

@@ -4,7 +4,7 @@ import { createApi } from './api';
 import { WINDOW_TEXTS } from './i18n';
 import { ChatLoader } from './loader';
 import { renderMessage } from './render';
-import { message } from './test-support';
+import { message } from './testing/messages';
 
 /**
  * The widget in a DOM (happy-dom): the loader's launcher and API, the window it loads on open (pre-chat,

@@ -3,7 +3,7 @@ import { kanbanConfig } from './config';
 import { kanbanErrors } from './errors';
 import { seedKanbanDemo } from './seed/demo';
 import { seedKanbanFixtures } from './seed/fixtures';
-import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes';
+import { fireLaneTimer, forgetRollbackLanes, onContactAnswer, onTagsChanged, sweepLaneTimers } from './services/lanes.service';
 import { listenToBoardChanges, publishBoardChange } from './services/live';
 
 /** The broadcast topic of "a company's lanes changed" (another process's cached rollback lanes go). */

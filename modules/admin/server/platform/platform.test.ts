@@ -2,7 +2,7 @@ import { PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import { connectSocket, createTestApp, nextEvent, type TestApp, type TestSession } from '@balcao/plugin-sdk/testing';
 import type { Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { multipart, PNG } from './test/multipart';
+import { multipart, PNG } from './testing/multipart';
 
 let t: TestApp;
 let superUser: TestSession;

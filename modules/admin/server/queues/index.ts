@@ -1,9 +1,9 @@
 import type { AdminArea } from '../index';
+import { rotateTicketJob, rotationOnTicketUpdated } from './chatbot/rotation';
+import { chatbotTurn } from './chatbot/turn';
 import { queuesConfig } from './config';
 import { queuesErrors } from './errors';
 import { seedQueuesDemo, seedQueuesFixtures } from './seed';
-import { chatbotTurn } from './services/chatbot-engine';
-import { rotateTicketJob, rotationOnTicketUpdated } from './services/rotation';
 
 /** Queues, their chatbot option trees and service hours, and the chatbot at work on inbound messages. */
 export const queuesArea: AdminArea = {

@@ -145,10 +145,10 @@ async function requireCompanyQueues(trx: Knex.Transaction, companyId: number, qu
  * Refuses a default connection that isn't one of the company's. Connections come with the channels
  * plugin (table `whatsapps`); without it no connection exists, so only null is accepted.
  */
-async function requireCompanyConnection(trx: Knex.Transaction, companyId: number, whatsappId: number | null | undefined) {
-  if (whatsappId === undefined || whatsappId === null) return;
+async function requireCompanyConnection(trx: Knex.Transaction, companyId: number, connectionId: number | null | undefined) {
+  if (connectionId === undefined || connectionId === null) return;
   const exists =
-    (await trx.schema.hasTable('whatsapps')) && (await trx('whatsapps').where({ id: whatsappId, companyId }).first('id'));
+    (await trx.schema.hasTable('whatsapps')) && (await trx('whatsapps').where({ id: connectionId, companyId }).first('id'));
   if (!exists) throw invalid('whatsappId', 'must be a connection of the company');
 }
 

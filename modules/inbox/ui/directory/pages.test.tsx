@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Contact, QuickMessage, Tag } from '../../shared/types';
-import { makeQuickMessage } from '../tickets/test-fixtures';
+import { makeQuickMessage } from '../tickets/testing/fixtures';
 import { ContactsPage } from './contacts/ContactsPage';
 import { ContactImportPage } from './import/ContactImportPage';
 import { QuickMessagesPage } from './quick-messages/QuickMessagesPage';

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { queuesUsersApi } from './api/queues-users';
 import { ticketsLocales } from './index';
 import TicketsPage from './TicketsPage';
-import { makeTicket } from './test-fixtures';
+import { makeTicket } from './testing/fixtures';
 
 const ticket = makeTicket(1, { userId: 1, user: { id: 1, name: 'Ana' } });
 function serveTicket() {

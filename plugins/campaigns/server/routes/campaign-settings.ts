@@ -1,6 +1,6 @@
 import { defineRoutes, NoQuery } from '@balcao/plugin-sdk/server';
 import { errorResponses, SettingsBody, SettingsList } from '../services/schemas';
-import { campaignSettings, saveSettings, settingsList } from '../services/settings';
+import { campaignSettings, saveSettings, settingsList } from '../services/settings.service';
 import { MANAGE } from './campaigns';
 
 /** Campaign settings (docs/product/automation.md#calls-and-realtime-events: `GET /campaign-settings` `[{ key, value }]`, `POST` with `settings`). */

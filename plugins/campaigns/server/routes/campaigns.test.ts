@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CampaignsKit, campaignsKit, numbers } from '../test/kit';
+import { type CampaignsKit, campaignsKit, numbers } from '../testing/kit';
 
 /**
  * The campaigns' routes: the rules of docs/product/automation.md, docs/product/roles-and-permissions.md#roles-in-automation on the server (editability, cancel and restart,

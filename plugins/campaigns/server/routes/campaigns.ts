@@ -1,5 +1,5 @@
 import { AppError, access, defineRoutes, IdParams, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import * as campaigns from '../services/campaigns';
+import * as campaigns from '../services/campaigns.service';
 import { finishDone } from '../services/lifecycle';
 import { CampaignBody, CampaignSchema, Empty, errorResponses, SearchQuery } from '../services/schemas';
 

@@ -1,5 +1,5 @@
 import { access, defineRoutes, Id, IdParams, NoQuery, PageNumber, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import * as lists from '../services/contact-lists';
+import * as lists from '../services/contact-lists.service';
 import { ContactListItemBody, ContactListItemSchema, Empty, errorResponses } from '../services/schemas';
 import { MANAGE } from './campaigns';
 

@@ -1,6 +1,6 @@
 import { AppError, defineRoutes, Id, IdParams, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import * as lists from '../services/contact-lists';
-import { exampleSheet, IMPORT_MAX_BYTES, latestImport, startImport } from '../services/imports';
+import * as lists from '../services/contact-lists.service';
+import { exampleSheet, IMPORT_MAX_BYTES, latestImport, startImport } from '../services/imports.service';
 import { ContactListBody, ContactListSchema, Empty, errorResponses, ImportSchema, SearchQuery } from '../services/schemas';
 import { MANAGE } from './campaigns';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CampaignsKit, campaignsKit, fakeClock, numbers } from '../test/kit';
+import { type CampaignsKit, campaignsKit, fakeClock, numbers } from '../testing/kit';
 import { onAnswer, tick } from './lifecycle';
 
 /**

@@ -3,9 +3,9 @@ import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboun
 import type { Knex } from 'knex';
 import { type CampaignSettings, fillVariables, sendingWindow, variantsOf } from '../../shared/campaigns';
 import type { CampaignsConfig, CampaignsContext } from '../config';
-import { announceCampaign } from './campaigns';
+import { announceCampaign } from './campaigns.service';
 import { finishDone } from './lifecycle';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 /**
  * The dispatcher (docs/campaigns.md "Exactly once"): every worker process runs a few loops that claim due
@@ -349,7 +349,7 @@ export class CampaignDispatcher {
     const { ctx } = this;
     const { knex } = ctx.db;
     const companyId = campaign.companyId;
-    const whatsappId = campaign.whatsappId as number;
+    const connectionId = campaign.whatsappId as number;
     const row = (await knex('campaigns').where({ companyId, id: campaign.id }).first()) as CampaignRow | undefined;
     if (!row) return;
 
@@ -399,7 +399,7 @@ export class CampaignDispatcher {
       const column = step === 'confirm' ? 'confirmation_message_id' : 'message_id';
       try {
         const result = await inbox.stageOutbound(items, {
-          whatsappId,
+          whatsappId: connectionId,
           channel,
           newTicket: { status: row.statusTicket, userId: row.userId, queueId: row.queueId },
           automation: 'campaign',

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CampaignsKit, campaignsKit, numbers } from '../test/kit';
-import { startWorker, type WorkerProcess } from '../test/worker-process';
+import { type CampaignsKit, campaignsKit, numbers } from '../testing/kit';
+import { startWorker, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * Exactly once, for real: two worker processes (the server from source, ROLE=worker) share a campaign and

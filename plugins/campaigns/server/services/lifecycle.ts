@@ -1,11 +1,11 @@
 import { type BalcaoEvents, isAppError, type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import { variantsOf } from '../../shared/campaigns';
 import { Campaign } from '../models/campaign';
-import { announceCampaign, materialise } from './campaigns';
+import { announceCampaign, materialise } from './campaigns.service';
 import { WAKE_TOPIC } from './dispatcher';
-import { IMPORT_STALE_MS } from './imports';
+import { IMPORT_STALE_MS } from './imports.service';
 import { emitToManagers } from './live';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 /**
  * How a campaign moves on its own (docs/campaigns.md "Status"): PROGRAMADA → EM_ANDAMENTO at its start

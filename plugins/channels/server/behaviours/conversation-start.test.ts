@@ -3,7 +3,7 @@ import { defaultSchedules, type ServiceHours } from '@balcao/plugin-sdk/shared';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invalidateConnectionProfile } from '../profile';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 
 /**
  * How a conversation starts on a connection (docs/channels/conversation-start.md), turn by turn: real
@@ -88,7 +88,7 @@ const connection = (companyId: number, fields: Record<string, unknown> & { queue
   kit.connection(companyId, { channel: 'whatsapp', name: 'Loja Centro', status: 'CONNECTED', ...fields });
 
 /** A contact writing on a connection: each `say` is one inbound message; answers the bot's replies to it. */
-function contact(companyId: number, whatsappId: number, name = 'Maria Silva') {
+function contact(companyId: number, connectionId: number, name = 'Maria Silva') {
   seq += 1;
   const number = `55319${String(Date.now() % 1e5).padStart(5, '0')}${String(seq).padStart(3, '0')}`;
   let ticketId = 0;
@@ -101,7 +101,7 @@ function contact(companyId: number, whatsappId: number, name = 'Maria Silva') {
       seq += 1;
       const result = await inbox.receive({
         companyId,
-        whatsappId,
+        whatsappId: connectionId,
         channel: 'whatsapp',
         contact: { identifiers: [`${number}@s.whatsapp.net`], number, name },
         message: { id: `behaviours-${Date.now().toString(36)}-${seq}`, body },
@@ -119,11 +119,11 @@ function contact(companyId: number, whatsappId: number, name = 'Maria Silva') {
 describe('the greeting and the queues of the connection', () => {
   it("greets with the connection's greeting (variables filled) and offers only its queues, in menu order", async () => {
     const { companyId, queues } = await company(['Vendas', 'Suporte', 'Financeiro']);
-    const whatsappId = await connection(companyId, {
+    const connectionId = await connection(companyId, {
       greetingMessage: 'Olá {{firstName}}, aqui é a {{connection}}. Escolha:',
       queueIds: [queues.Financeiro as number, queues.Vendas as number],
     });
-    const maria = contact(companyId, whatsappId);
+    const maria = contact(companyId, connectionId);
     const menu = 'Olá Maria, aqui é a Loja Centro. Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Financeiro';
     expect(await maria.say('Oi')).toEqual([menu]);
     // it reached the channel through the driver
@@ -137,20 +137,20 @@ describe('the greeting and the queues of the connection', () => {
 
   it("without queues of its own the connection offers every queue; without a greeting the company's", async () => {
     const { companyId } = await company(['Vendas', 'Suporte']);
-    const whatsappId = await connection(companyId, { greetingMessage: '' });
-    expect(await contact(companyId, whatsappId).say('Oi')).toEqual([
+    const connectionId = await connection(companyId, { greetingMessage: '' });
+    expect(await contact(companyId, connectionId).say('Oi')).toEqual([
       'Saudação da empresa\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte',
     ]);
   });
 
   it('a connection with a single queue puts the ticket there; its greeting only with sendGreetingMessageOneQueues', async () => {
     const { companyId, queues } = await company(['Vendas', 'Suporte']);
-    const whatsappId = await connection(companyId, { greetingMessage: 'Olá!', queueIds: [queues.Suporte as number] });
-    const ivo = contact(companyId, whatsappId);
+    const connectionId = await connection(companyId, { greetingMessage: 'Olá!', queueIds: [queues.Suporte as number] });
+    const ivo = contact(companyId, connectionId);
     expect(await ivo.say('Oi')).toEqual(['Fila Suporte']);
     expect(await ivo.ticket()).toMatchObject({ status: 'pending', queueId: queues.Suporte });
     await setting(companyId, 'sendGreetingMessageOneQueues', 'disabled');
-    const ada = contact(companyId, whatsappId, 'Ada');
+    const ada = contact(companyId, connectionId, 'Ada');
     expect(await ada.say('Oi')).toEqual([]);
     expect(await ada.ticket()).toMatchObject({ queueId: queues.Suporte });
   });
@@ -236,13 +236,13 @@ describe('collective vacation', () => {
       [day(0), day(3)],
       [day(-3), day(0)],
     ]) {
-      const whatsappId = await connection(companyId, {
+      const connectionId = await connection(companyId, {
         greetingMessage: 'Escolha:',
         collectiveVacationMessage: vacation,
         collectiveVacationStart: start,
         collectiveVacationEnd: end,
       });
-      const ana = contact(companyId, whatsappId, 'Ana');
+      const ana = contact(companyId, connectionId, 'Ana');
       expect(await ana.say('Oi')).toEqual([vacation]);
       expect(await ana.say('1')).toEqual([]);
       expect(await ana.say('Alguém?')).toEqual([]);
@@ -256,13 +256,13 @@ describe('collective vacation', () => {
       [day(1), day(5)],
       [day(-5), day(-1)],
     ]) {
-      const whatsappId = await connection(companyId, {
+      const connectionId = await connection(companyId, {
         greetingMessage: 'Escolha:',
         collectiveVacationMessage: vacation,
         collectiveVacationStart: start,
         collectiveVacationEnd: end,
       });
-      expect(await contact(companyId, whatsappId).say('Oi')).toEqual(['Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte']);
+      expect(await contact(companyId, connectionId).say('Oi')).toEqual(['Escolha:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Suporte']);
     }
   });
 
@@ -270,12 +270,12 @@ describe('collective vacation', () => {
     const { companyId } = await company(['Vendas', 'Suporte']);
     await setting(companyId, 'enableLGPD', 'enabled');
     await setting(companyId, 'lgpdConsent', 'enabled');
-    const whatsappId = await connection(companyId, {
+    const connectionId = await connection(companyId, {
       collectiveVacationMessage: vacation,
       collectiveVacationStart: day(0),
       collectiveVacationEnd: day(0),
     });
-    const caio = contact(companyId, whatsappId, 'Caio');
+    const caio = contact(companyId, connectionId, 'Caio');
     expect(await caio.say('Oi')).toEqual([vacation]);
     expect(await caio.say('1')).toEqual([]);
     expect(await caio.ticket()).toMatchObject({ status: 'pending' });
@@ -289,12 +289,12 @@ describe('LGPD consent on a connection', () => {
     await setting(companyId, 'lgpdConsent', 'enabled');
     await setting(companyId, 'lgpdMessage', 'Texto da empresa');
     await setting(companyId, 'lgpdLink', 'https://loja.test/lgpd');
-    const whatsappId = await connection(companyId, {
+    const connectionId = await connection(companyId, {
       greetingMessage: 'Escolha:',
       lgpdMessage: 'A Loja Centro trata os seus dados conforme a LGPD. Aceita?',
       queueIds: [queues.Vendas as number, queues.Suporte as number],
     });
-    const otto = contact(companyId, whatsappId, 'Otto');
+    const otto = contact(companyId, connectionId, 'Otto');
     expect(await otto.say('Oi')).toEqual([
       'A Loja Centro trata os seus dados conforme a LGPD. Aceita?\n\nhttps://loja.test/lgpd\n\n*[ 1 ]* - Aceito\n*[ 2 ]* - Não aceito',
     ]);
@@ -312,11 +312,11 @@ describe('LGPD consent on a connection', () => {
     await setting(companyId, 'enableLGPD', 'enabled');
     await setting(companyId, 'lgpdConsent', 'enabled');
     await setting(companyId, 'scheduleType', 'connection');
-    const whatsappId = await connection(companyId, {
+    const connectionId = await connection(companyId, {
       schedules: JSON.stringify(closedAllWeek),
       outOfHoursMessage: 'Fechado agora.',
     });
-    const lia = contact(companyId, whatsappId, 'Lia');
+    const lia = contact(companyId, connectionId, 'Lia');
     expect(await lia.say('Oi')).toHaveLength(1);
     expect(await lia.say('1')).toEqual(['Fechado agora.']);
     expect(await lia.ticket()).toMatchObject({ status: 'pending', isBot: false });

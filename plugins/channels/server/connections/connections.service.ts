@@ -85,10 +85,10 @@ const NEW_CONNECTION_DEFAULTS = {
 export async function loadConnection(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   options: ShapeOptions = {},
 ): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   return (await shapesOf(ctx, [row], options))[0] as ConnectionShape;
 }
 
@@ -123,10 +123,10 @@ export async function listAllConnections(ctx: PluginContext, options: ShapeOptio
 /** `GET /whatsapp-admin/:whatsappId` (super user): any company's connection. */
 export async function loadAnyConnection(
   ctx: PluginContext,
-  whatsappId: number,
+  connectionId: number,
   options: ShapeOptions = {},
 ): Promise<ConnectionShape> {
-  const row = (await ctx.db.knex('whatsapps').where({ id: whatsappId }).first()) as Record<string, unknown> | undefined;
+  const row = (await ctx.db.knex('whatsapps').where({ id: connectionId }).first()) as Record<string, unknown> | undefined;
   if (!row) throw new AppError('ERR_NO_WAPP_FOUND');
   return (await shapesOf(ctx, [connectionRow(row)], options))[0] as ConnectionShape;
 }
@@ -161,9 +161,10 @@ async function freeToken(trx: Knex.Transaction): Promise<string> {
   }
 }
 
-async function setQueues(trx: Knex.Transaction, companyId: number, whatsappId: number, queueIds: number[]): Promise<void> {
-  await trx('whatsappQueues').where({ companyId, whatsappId }).delete();
-  if (queueIds.length > 0) await trx('whatsappQueues').insert(queueIds.map((queueId) => ({ companyId, whatsappId, queueId })));
+async function setQueues(trx: Knex.Transaction, companyId: number, connectionId: number, queueIds: number[]): Promise<void> {
+  await trx('whatsappQueues').where({ companyId, whatsappId: connectionId }).delete();
+  if (queueIds.length > 0)
+    await trx('whatsappQueues').insert(queueIds.map((queueId) => ({ companyId, whatsappId: connectionId, queueId })));
 }
 
 /** The channel's settings of a connection being saved, through its definition. */
@@ -198,15 +199,15 @@ async function requireNamedQueues(trx: Knex.Transaction, companyId: number, inpu
 }
 
 /** Makes `whatsappId` the company's one default (the partial unique index allows one at a time). */
-async function makeDefault(trx: Knex.Transaction, companyId: number, whatsappId: number): Promise<void> {
-  await trx('whatsapps').where({ companyId, isDefault: true }).whereNot({ id: whatsappId }).update({ isDefault: false });
-  await trx('whatsapps').where({ companyId, id: whatsappId }).update({ isDefault: true });
+async function makeDefault(trx: Knex.Transaction, companyId: number, connectionId: number): Promise<void> {
+  await trx('whatsapps').where({ companyId, isDefault: true }).whereNot({ id: connectionId }).update({ isDefault: false });
+  await trx('whatsapps').where({ companyId, id: connectionId }).update({ isDefault: true });
 }
 
 /** After a write: every process forgets the cached profile, and the audience gets the new state. */
-async function announce(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
-  await invalidateConnectionProfile(ctx, companyId, whatsappId);
-  const shape = await loadConnection(ctx, companyId, whatsappId);
+async function announce(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionShape> {
+  await invalidateConnectionProfile(ctx, companyId, connectionId);
+  const shape = await loadConnection(ctx, companyId, connectionId);
   await emitConnectionUpdate(ctx, shape);
   return shape;
 }
@@ -221,7 +222,7 @@ export async function createConnection(
   await requireChannelAllowed(ctx, companyId, input.channel);
   const schedules = normalizeSchedules(input.schedules ?? defaultSchedules());
   const queueIds = input.queueIds ?? [];
-  const whatsappId = await ctx.db.transaction(async (trx) => {
+  const connectionId = await ctx.db.transaction(async (trx) => {
     const { limit } = await lockCompany(trx, companyId);
     const counted = await trx('whatsapps').where({ companyId }).count<Array<{ count: string | number }>>('id as count');
     const count = Number(counted[0]?.count ?? 0);
@@ -248,27 +249,29 @@ export async function createConnection(
     if (input.isDefault === true || count === 0) await makeDefault(trx, companyId, row.id);
     return row.id as number;
   });
-  return announce(ctx, companyId, whatsappId);
+  return announce(ctx, companyId, connectionId);
 }
 
 /** `PUT /whatsapp/:whatsappId`: a partial change. */
 export async function updateConnection(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   input: ConnectionInput,
 ): Promise<ConnectionShape> {
   const name = input.name === undefined ? undefined : cleanName(input.name);
   const schedules = input.schedules === undefined ? undefined : normalizeSchedules(input.schedules);
   const { before, after } = await ctx.db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
-    const current = await findConnection(trx, companyId, whatsappId, { lock: true });
+    const current = await findConnection(trx, companyId, connectionId, { lock: true });
     const queueIds =
       input.queueIds ??
       // not `pluck('queueId')`: knex plucks the key before the snake-case mapping renames it (it answers undefined)
-      ((await trx('whatsappQueues').where({ companyId, whatsappId }).select('queueId')) as Array<{ queueId: number }>).map(
-        (row) => row.queueId,
-      );
+      (
+        (await trx('whatsappQueues').where({ companyId, whatsappId: connectionId }).select('queueId')) as Array<{
+          queueId: number;
+        }>
+      ).map((row) => row.queueId);
     await requireNamedQueues(trx, companyId, input);
     await requireCompanyReferences(trx, companyId, input);
     await checkConnectionRules(ctx, companyId, { ...current, ...plainColumns(input), queueIds }, input, false);
@@ -279,17 +282,17 @@ export async function updateConnection(
     if (name !== undefined) columns.name = name;
     if (schedules !== undefined) columns.schedules = JSON.stringify(schedules);
     if (channelConfig !== undefined) columns.channelConfig = JSON.stringify(channelConfig);
-    await trx('whatsapps').where({ companyId, id: whatsappId }).update(columns);
-    if (input.queueIds !== undefined) await setQueues(trx, companyId, whatsappId, input.queueIds);
-    if (input.isDefault === true && !current.isDefault) await makeDefault(trx, companyId, whatsappId);
-    return { before: current, after: await findConnection(trx, companyId, whatsappId) };
+    await trx('whatsapps').where({ companyId, id: connectionId }).update(columns);
+    if (input.queueIds !== undefined) await setQueues(trx, companyId, connectionId, input.queueIds);
+    if (input.isDefault === true && !current.isDefault) await makeDefault(trx, companyId, connectionId);
+    return { before: current, after: await findConnection(trx, companyId, connectionId) };
   });
   // docs/product/administration.md#states-and-transitions: turning the message import on while connected asks for the QR again
   const importTurnedOn = input.importOldMessages != null && after.importOldMessages !== before.importOldMessages;
   if (importTurnedOn && after.channel === 'whatsapp' && before.status === 'CONNECTED') {
     await disconnectForImport(ctx, after);
   }
-  return announce(ctx, companyId, whatsappId);
+  return announce(ctx, companyId, connectionId);
 }
 
 /**
@@ -297,14 +300,14 @@ export async function updateConnection(
  * links go (the tickets stay, keeping the old `whatsappId`), the oldest remaining connection becomes the
  * default if this one was, and its greeting media is removed.
  */
-export async function deleteConnection(ctx: PluginContext, companyId: number, whatsappId: number): Promise<void> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+export async function deleteConnection(ctx: PluginContext, companyId: number, connectionId: number): Promise<void> {
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   const definition = channelRegistry(ctx).get(row.channel);
   if (definition?.remove) await definition.remove(ctx, channelConnectionOf(row));
   const newDefault = await ctx.db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
-    const current = await findConnection(trx, companyId, whatsappId, { lock: true });
-    await trx('whatsapps').where({ companyId, id: whatsappId }).delete();
+    const current = await findConnection(trx, companyId, connectionId, { lock: true });
+    await trx('whatsapps').where({ companyId, id: connectionId }).delete();
     if (!current.isDefault) return null;
     const oldest = await trx('whatsapps')
       .where({ companyId })
@@ -315,20 +318,20 @@ export async function deleteConnection(ctx: PluginContext, companyId: number, wh
     return oldest.id as number;
   });
   if (row.greetingMediaAttachment) await ctx.storage.delete(companyId, row.greetingMediaAttachment).catch(() => {});
-  await invalidateConnectionProfile(ctx, companyId, whatsappId);
-  await emitConnectionDelete(ctx, companyId, whatsappId);
+  await invalidateConnectionProfile(ctx, companyId, connectionId);
+  await emitConnectionDelete(ctx, companyId, connectionId);
   if (newDefault !== null) await announce(ctx, companyId, newDefault);
 }
 
 /** `POST /whatsapp/:whatsappId/token`: a new token; the old one stops working at once. */
-export async function regenerateToken(ctx: PluginContext, companyId: number, whatsappId: number): Promise<{ token: string }> {
+export async function regenerateToken(ctx: PluginContext, companyId: number, connectionId: number): Promise<{ token: string }> {
   const token = await ctx.db.transaction(async (trx) => {
-    await findConnection(trx, companyId, whatsappId, { lock: true });
+    await findConnection(trx, companyId, connectionId, { lock: true });
     const fresh = await freeToken(trx);
-    await trx('whatsapps').where({ companyId, id: whatsappId }).update({ token: fresh, updatedAt: trx.fn.now() });
+    await trx('whatsapps').where({ companyId, id: connectionId }).update({ token: fresh, updatedAt: trx.fn.now() });
     return fresh;
   });
-  await announce(ctx, companyId, whatsappId);
+  await announce(ctx, companyId, connectionId);
   return { token };
 }
 
@@ -336,14 +339,16 @@ export async function regenerateToken(ctx: PluginContext, companyId: number, wha
 export async function setGreetingMedia(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   key: string | null,
 ): Promise<ConnectionShape> {
   const previous = await ctx.db.transaction(async (trx) => {
-    const current = await findConnection(trx, companyId, whatsappId, { lock: true });
-    await trx('whatsapps').where({ companyId, id: whatsappId }).update({ greetingMediaAttachment: key, updatedAt: trx.fn.now() });
+    const current = await findConnection(trx, companyId, connectionId, { lock: true });
+    await trx('whatsapps')
+      .where({ companyId, id: connectionId })
+      .update({ greetingMediaAttachment: key, updatedAt: trx.fn.now() });
     return current.greetingMediaAttachment;
   });
   if (previous && previous !== key) await ctx.storage.delete(companyId, previous).catch(() => {});
-  return announce(ctx, companyId, whatsappId);
+  return announce(ctx, companyId, connectionId);
 }

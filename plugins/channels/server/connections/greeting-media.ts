@@ -5,7 +5,7 @@ import { fileTypeFromBuffer } from 'file-type';
 
 /**
  * The greeting's media of a connection (docs/product/administration.md#connection-editor: an image or a video).
- * The file lives in the company's storage under `greetings/<whatsappId>/<random>-<name>`; the connection's
+ * The file lives in the company's storage under `greetings/<connection id>/<random>-<name>`; the connection's
  * `greetingMediaAttachment` column holds that key, the API shows the name after the random part and a
  * signed address. The behaviours read the key to send the file with the greeting.
  */
@@ -45,14 +45,14 @@ export function greetingMediaName(key: string): string {
 export async function storeGreetingMedia(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   file: Readable,
   fileName: string,
 ): Promise<string> {
   const data = await readLimited(file, GREETING_MEDIA_MAX_BYTES);
   const detected = data.length > 0 ? await fileTypeFromBuffer(data.subarray(0, SAMPLE_BYTES)) : undefined;
   if (!detected || !acceptedType(detected.mime)) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
-  const key = `greetings/${whatsappId}/${randomBytes(4).toString('hex')}-${safeFileName(fileName, detected.ext)}`;
+  const key = `greetings/${connectionId}/${randomBytes(4).toString('hex')}-${safeFileName(fileName, detected.ext)}`;
   await ctx.storage.put(companyId, key, data, { maxBytes: GREETING_MEDIA_MAX_BYTES });
   return key;
 }

@@ -6,10 +6,10 @@ import { type ConnectionRow, connectionRow } from './serializer';
 export async function findConnection(
   knex: Knex | Knex.Transaction,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   options: { lock?: boolean } = {},
 ): Promise<ConnectionRow> {
-  const query = knex('whatsapps').where({ companyId, id: whatsappId }).first();
+  const query = knex('whatsapps').where({ companyId, id: connectionId }).first();
   if (options.lock) query.forUpdate();
   const row = (await query) as Record<string, unknown> | undefined;
   if (!row) throw new AppError('ERR_NO_WAPP_FOUND');

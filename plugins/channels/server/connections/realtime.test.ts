@@ -1,7 +1,7 @@
 import { connectSocket, createTestApp, nextEvent, recordEvents, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 import { updateConnectionStatus } from './session.service';
 
 /**
@@ -49,25 +49,28 @@ describe('the connections audience', () => {
     for (const event of await Promise.all(created)) {
       expect(event).toMatchObject({ action: 'update', whatsapp: { id: answer.body.id, name: 'Site', token: answer.body.token } });
     }
-    const whatsappId = answer.body.id as number;
+    const connectionId = answer.body.id as number;
 
     const renamed = watchers.map((socket) =>
       nextEvent<{ whatsapp: { name: string } }>(socket, whatsappEvent, (payload) => payload.whatsapp?.name === 'Chat'),
     );
-    await kit.call(admin, 'PUT', `/whatsapp/${whatsappId}`, { name: 'Chat' });
+    await kit.call(admin, 'PUT', `/whatsapp/${connectionId}`, { name: 'Chat' });
     await Promise.all(renamed);
 
     const session = watchers.map((socket) => nextEvent(socket, sessionEvent));
-    await updateConnectionStatus(kit.ctx, companyId, whatsappId, { status: 'qrcode', qrcode: 'QR', retries: 1 });
+    await updateConnectionStatus(kit.ctx, companyId, connectionId, { status: 'qrcode', qrcode: 'QR', retries: 1 });
     for (const event of await Promise.all(session)) {
-      expect(event).toMatchObject({ action: 'update', session: { id: whatsappId, status: 'qrcode', qrcode: 'QR', retries: 1 } });
+      expect(event).toMatchObject({
+        action: 'update',
+        session: { id: connectionId, status: 'qrcode', qrcode: 'QR', retries: 1 },
+      });
     }
 
     const deleted = watchers.map((socket) =>
       nextEvent(socket, whatsappEvent, (payload: { action: string }) => payload.action === 'delete'),
     );
-    await kit.call(admin, 'DELETE', `/whatsapp/${whatsappId}`);
-    for (const event of await Promise.all(deleted)) expect(event).toEqual({ action: 'delete', whatsappId });
+    await kit.call(admin, 'DELETE', `/whatsapp/${connectionId}`);
+    for (const event of await Promise.all(deleted)) expect(event).toEqual({ action: 'delete', whatsappId: connectionId });
 
     // the watchers have had every event; a moment more for any stray one to reach the plain user
     await new Promise((resolve) => setTimeout(resolve, 100));

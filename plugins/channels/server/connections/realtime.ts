@@ -26,13 +26,16 @@ async function emitToAudience(ctx: PluginContext, companyId: number, channel: st
 }
 
 /** A connection was created or changed. */
-export function emitConnectionUpdate(ctx: PluginContext, whatsapp: ConnectionShape): Promise<void> {
-  return emitToAudience(ctx, whatsapp.companyId, 'whatsapp', { action: 'update', whatsapp } satisfies ConnectionEvent);
+export function emitConnectionUpdate(ctx: PluginContext, connection: ConnectionShape): Promise<void> {
+  return emitToAudience(ctx, connection.companyId, 'whatsapp', {
+    action: 'update',
+    whatsapp: connection,
+  } satisfies ConnectionEvent);
 }
 
 /** A connection was deleted. */
-export function emitConnectionDelete(ctx: PluginContext, companyId: number, whatsappId: number): Promise<void> {
-  return emitToAudience(ctx, companyId, 'whatsapp', { action: 'delete', whatsappId } satisfies ConnectionEvent);
+export function emitConnectionDelete(ctx: PluginContext, companyId: number, connectionId: number): Promise<void> {
+  return emitToAudience(ctx, companyId, 'whatsapp', { action: 'delete', whatsappId: connectionId } satisfies ConnectionEvent);
 }
 
 /** A connection's session changed (status, qrcode, retries). */

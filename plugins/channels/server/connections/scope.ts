@@ -6,11 +6,11 @@ import { AppError, type FastifyRequest, type PluginContext, runInTenant } from '
  * delete and an add menu in each company's dialog), so for them a connection of another company is
  * reached by its id, and a new one goes to the `companyId` they name.
  */
-export async function connectionCompany(ctx: PluginContext, request: FastifyRequest, whatsappId: number): Promise<number> {
+export async function connectionCompany(ctx: PluginContext, request: FastifyRequest, connectionId: number): Promise<number> {
   const own = request.session?.companyId as number;
   const user = await ctx.access.sessionUser(request);
   if (!user.super) return own;
-  const row = await ctx.db.knex('whatsapps').where({ id: whatsappId }).first('companyId');
+  const row = await ctx.db.knex('whatsapps').where({ id: connectionId }).first('companyId');
   return (row?.companyId as number | undefined) ?? own;
 }
 

@@ -29,20 +29,20 @@ export function connectionRow(raw: Record<string, unknown>): ConnectionRow {
 }
 
 /** The queues of each connection, in the queues' menu order. */
-export async function queuesByConnection(knex: Knex, whatsappIds: number[]): Promise<Map<number, ConnectionQueue[]>> {
+export async function queuesByConnection(knex: Knex, connectionIds: number[]): Promise<Map<number, ConnectionQueue[]>> {
   const byConnection = new Map<number, ConnectionQueue[]>();
-  if (whatsappIds.length === 0) return byConnection;
+  if (connectionIds.length === 0) return byConnection;
   const rows: Array<ConnectionQueue & { whatsappId: number }> = await knex('whatsappQueues as wq')
     .join('queues as q', function joinSameCompany() {
       this.on('q.id', '=', 'wq.queueId').andOn('q.companyId', '=', 'wq.companyId');
     })
-    .whereIn('wq.whatsappId', whatsappIds)
+    .whereIn('wq.whatsappId', connectionIds)
     .orderByRaw('q.order_queue ASC NULLS LAST, q.name ASC, q.id ASC')
     .select('wq.whatsappId', 'q.id', 'q.name', 'q.color');
-  for (const { whatsappId, ...queue } of rows) {
-    const list = byConnection.get(whatsappId) ?? [];
+  for (const { whatsappId: connectionId, ...queue } of rows) {
+    const list = byConnection.get(connectionId) ?? [];
     list.push(queue);
-    byConnection.set(whatsappId, list);
+    byConnection.set(connectionId, list);
   }
   return byConnection;
 }

@@ -39,7 +39,7 @@ export interface ConnectionStatusPatch {
 export async function updateConnectionStatus(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   patch: ConnectionStatusPatch,
 ): Promise<ConnectionShape> {
   // the database's clock at this statement (not a transaction's start): the screens order a connection's
@@ -47,18 +47,18 @@ export async function updateConnectionStatus(
   const columns: Record<string, unknown> = { updatedAt: ctx.db.knex.raw('clock_timestamp()') };
   for (const field of ['status', 'qrcode', 'retries', 'number', 'sessionError', 'pairingCode'] as const)
     if (patch[field] !== undefined) columns[field] = patch[field];
-  const updated = await ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).update(columns);
+  const updated = await ctx.db.knex('whatsapps').where({ companyId, id: connectionId }).update(columns);
   if (updated === 0) throw new AppError('ERR_NO_WAPP_FOUND');
-  await invalidateConnectionProfile(ctx, companyId, whatsappId);
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  await invalidateConnectionProfile(ctx, companyId, connectionId);
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   const shape = (await shapesOf(ctx, [row]))[0] as ConnectionShape;
   await emitSessionUpdate(ctx, shape);
   return shape;
 }
 
 /** The connection as it is now, without writing or telling anything (a channel that wrote its status itself). */
-async function currentShape(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+async function currentShape(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   return (await shapesOf(ctx, [row]))[0] as ConnectionShape;
 }
 
@@ -90,16 +90,16 @@ async function restartWith(ctx: PluginContext, definition: ChannelDefinition, ro
 }
 
 /** `POST /whatsappsession/:whatsappId`: start (try again). The plan must allow the channel. */
-export async function startSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+export async function startSession(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   await requireChannelAllowed(ctx, companyId, row.channel);
   const definition = definitionOf(ctx, row);
   return persistStatus(ctx, row, await definition.start(ctx, channelConnectionOf(row)));
 }
 
 /** `PUT /whatsappsession/:whatsappId`: a new pairing (new QR). The plan must allow the channel. */
-export async function restartSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+export async function restartSession(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   await requireChannelAllowed(ctx, companyId, row.channel);
   const definition = definitionOf(ctx, row);
   return persistStatus(ctx, row, await restartWith(ctx, definition, row));
@@ -112,10 +112,10 @@ export async function restartSession(ctx: PluginContext, companyId: number, what
 export async function pairSession(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   number: string,
 ): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   await requireChannelAllowed(ctx, companyId, row.channel);
   const definition = definitionOf(ctx, row);
   if (!definition.pair) throw new AppError('ERR_CHANNEL_NOT_AVAILABLE');
@@ -123,8 +123,8 @@ export async function pairSession(
 }
 
 /** `DELETE /whatsappsession/:whatsappId`: disconnect (allowed whatever the plan: ending costs nothing). */
-export async function stopSession(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionShape> {
-  const row = await findConnection(ctx.db.knex, companyId, whatsappId);
+export async function stopSession(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionShape> {
+  const row = await findConnection(ctx.db.knex, companyId, connectionId);
   const definition = definitionOf(ctx, row);
   return persistStatus(ctx, row, await definition.stop(ctx, channelConnectionOf(row)));
 }

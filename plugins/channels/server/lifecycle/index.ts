@@ -13,9 +13,9 @@ import { AUTOMATION, armTimer, fireTimer, sweepTimers, TIMER_KINDS, type TimerKi
 /** Statuses whose conversation timers run (lgpd waits for consent, closed and group have none). */
 const TIMED_STATUSES = new Set(['open', 'pending']);
 
-function profileOf(ctx: PluginContext, companyId: number, whatsappId: number | null): Promise<ConnectionProfile | null> {
-  if (whatsappId === null) return Promise.resolve(null);
-  return ctx.services.use('connections').profile(companyId, whatsappId);
+function profileOf(ctx: PluginContext, companyId: number, connectionId: number | null): Promise<ConnectionProfile | null> {
+  if (connectionId === null) return Promise.resolve(null);
+  return ctx.services.use('connections').profile(companyId, connectionId);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
 } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChannelsKit, type KitConnectionFields, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitConnectionFields, type KitUser } from '../testing/kit';
 import { parseRating, RATING_INSTRUCTION, RATING_INVALID } from './rating';
 import { DEFAULT_RATING_EXPIRY_MINUTES, fireTimer, sweepTimers, type TimerKind } from './timers';
 
@@ -57,11 +57,11 @@ const newNumber = () => {
   return `5521${String(Date.now() % 1e6).padStart(6, '0')}${String(sequence).padStart(3, '0')}`;
 };
 
-function inbound(whatsappId: number, number: string, body: string, fromMe = false): InboundMessage {
+function inbound(connectionId: number, number: string, body: string, fromMe = false): InboundMessage {
   sequence += 1;
   return {
     companyId,
-    whatsappId,
+    whatsappId: connectionId,
     channel: CHANNEL,
     contact: { identifiers: [`${CHANNEL}:${number}`], number, name: `Cliente ${number.slice(-3)}` },
     message: { id: `in-${number}-${sequence}`, body, fromMe },
@@ -77,15 +77,15 @@ interface Conversation {
 
 /** A connection of the test's channel with `fields`, and a contact's first message on it (a pending ticket in queue A). */
 async function conversation(fields: KitConnectionFields = {}): Promise<Conversation> {
-  const whatsappId = await kit.connection(companyId, {
+  const connectionId = await kit.connection(companyId, {
     channel: CHANNEL,
     status: 'CONNECTED',
     queueIds: [queueA, queueB],
     ...fields,
   });
   const number = newNumber();
-  const { ticketId } = await inbox.receive(inbound(whatsappId, number, 'Olá, preciso de ajuda'));
-  return { whatsappId, number, ticketId };
+  const { ticketId } = await inbox.receive(inbound(connectionId, number, 'Olá, preciso de ajuda'));
+  return { whatsappId: connectionId, number, ticketId };
 }
 
 const contactWrites = (c: Conversation, body: string) => inbox.receive(inbound(c.whatsappId, c.number, body));

@@ -37,9 +37,9 @@ async function loadTicket(ctx: PluginContext, companyId: number, ticketId: numbe
     .first('id', 'status', 'userId', 'queueId', 'whatsappId', 'amountUsedBotQueues');
 }
 
-async function connectionOf(ctx: PluginContext, companyId: number, whatsappId: number | null) {
-  if (whatsappId === null) return null;
-  return ctx.services.use('connections').profile(companyId, whatsappId);
+async function connectionOf(ctx: PluginContext, companyId: number, connectionId: number | null) {
+  if (connectionId === null) return null;
+  return ctx.services.use('connections').profile(companyId, connectionId);
 }
 
 /**
@@ -51,12 +51,12 @@ async function connectionOf(ctx: PluginContext, companyId: number, whatsappId: n
 export async function ratingLimits(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number | null,
+  connectionId: number | null,
 ): Promise<{ maxUseBotQueuesNPS: number; expiresTicketNPS: number }> {
-  if (whatsappId === null) return { maxUseBotQueuesNPS: 0, expiresTicketNPS: DEFAULT_RATING_EXPIRY_MINUTES };
+  if (connectionId === null) return { maxUseBotQueuesNPS: 0, expiresTicketNPS: DEFAULT_RATING_EXPIRY_MINUTES };
   const row = (await ctx.db
     .knex('whatsapps')
-    .where({ companyId, id: whatsappId })
+    .where({ companyId, id: connectionId })
     .first('maxUseBotQueuesNPS', 'expiresTicketNPS')) as Record<string, unknown> | undefined;
   const read = (camel: string) => Number(row?.[camel] ?? row?.[camel.replace(/NPS$/, 'Nps')] ?? 0) || 0;
   return {

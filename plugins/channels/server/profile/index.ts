@@ -5,7 +5,7 @@ import { connectionRow } from '../connections/serializer';
 import type { ChannelsArea } from '../index';
 
 /**
- * The `connections` service (plugin-sdk/src/server/channels.ts): a connection's configuration as the
+ * The `connections` service (plugin-sdk/src/server/connections.ts): a connection's configuration as the
  * automation of every conversation reads it — the chatbot on each inbound message, the inbox when it
  * closes or reopens a ticket. Read often, changed rarely: cached per process for a few seconds and dropped
  * everywhere at once when a connection is saved or deleted (`invalidateConnectionProfile`).
@@ -34,7 +34,7 @@ function cacheOf(ctx: PluginContext): Map<string, CachedProfile> {
   return cache;
 }
 
-const cacheKey = (companyId: number, whatsappId: number) => `${companyId}:${whatsappId}`;
+const cacheKey = (companyId: number, connectionId: number) => `${companyId}:${connectionId}`;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const minutes = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
@@ -80,13 +80,13 @@ export function profileFromRow(row: Record<string, unknown>, queueIds: number[])
 }
 
 /** Reads a profile from the database: the row and its queues in the queues' menu order. */
-async function loadProfile(ctx: PluginContext, companyId: number, whatsappId: number): Promise<ConnectionProfile | null> {
+async function loadProfile(ctx: PluginContext, companyId: number, connectionId: number): Promise<ConnectionProfile | null> {
   const { knex } = ctx.db;
   const [row, queueIds] = await Promise.all([
-    knex('whatsapps').where({ companyId, id: whatsappId }).first(),
+    knex('whatsapps').where({ companyId, id: connectionId }).first(),
     knex('whatsappQueues as wq')
       .join('queues as q', 'q.id', 'wq.queueId')
-      .where({ 'wq.companyId': companyId, 'wq.whatsappId': whatsappId })
+      .where({ 'wq.companyId': companyId, 'wq.whatsappId': connectionId })
       .orderByRaw('q.order_queue ASC NULLS LAST, q.name ASC, q.id ASC')
       .pluck('q.id'),
   ]);
@@ -97,12 +97,12 @@ async function loadProfile(ctx: PluginContext, companyId: number, whatsappId: nu
 /** The service the plugin provides as `connections`. */
 export function createConnectionsService(ctx: PluginContext): ConnectionsService {
   return {
-    async profile(companyId, whatsappId) {
+    async profile(companyId, connectionId) {
       const cache = cacheOf(ctx);
-      const key = cacheKey(companyId, whatsappId);
+      const key = cacheKey(companyId, connectionId);
       const hit = cache.get(key);
       if (hit && hit.expiresAt > Date.now()) return hit.profile;
-      const profile = await loadProfile(ctx, companyId, whatsappId);
+      const profile = await loadProfile(ctx, companyId, connectionId);
       cache.set(key, { profile, expiresAt: Date.now() + PROFILE_TTL_MS });
       return profile;
     },
@@ -122,9 +122,9 @@ export function createConnectionsService(ctx: PluginContext): ConnectionsService
  * Call after every write to a connection (or its queues): this process forgets it at once, the others when
  * the broadcast arrives (a fraction of a millisecond on one host; at most PROFILE_TTL_MS if it is lost).
  */
-export async function invalidateConnectionProfile(ctx: PluginContext, companyId: number, whatsappId: number): Promise<void> {
-  cacheOf(ctx).delete(cacheKey(companyId, whatsappId));
-  await ctx.broadcast.publish(CHANGED_TOPIC, { companyId, whatsappId });
+export async function invalidateConnectionProfile(ctx: PluginContext, companyId: number, connectionId: number): Promise<void> {
+  cacheOf(ctx).delete(cacheKey(companyId, connectionId));
+  await ctx.broadcast.publish(CHANGED_TOPIC, { companyId, whatsappId: connectionId });
 }
 
 const listeners = new WeakMap<PluginContext, () => Promise<void>>();
@@ -135,8 +135,8 @@ export const profileArea: ChannelsArea = {
     ctx.services.provide('connections', createConnectionsService(ctx));
     const cache = cacheOf(ctx);
     const stop = await ctx.broadcast.subscribe(CHANGED_TOPIC, (payload) => {
-      const { companyId, whatsappId } = payload as { companyId: number; whatsappId: number };
-      cache.delete(cacheKey(companyId, whatsappId));
+      const { companyId, whatsappId: connectionId } = payload as { companyId: number; whatsappId: number };
+      cache.delete(cacheKey(companyId, connectionId));
     });
     listeners.set(ctx, stop);
   },

@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionOfCompany } from '../../shared/connection';
-import { ChannelsKit } from '../test/kit';
+import { ChannelsKit } from '../testing/kit';
 
 /** The super user's routes (docs/product/administration.md#all-connections, #calls-and-realtime-events): every company's connections. */
 let t: TestApp;
@@ -39,11 +39,11 @@ describe('GET /whatsapp/all/ and GET /whatsapp-admin/:whatsappId', () => {
 
   it('refuse everyone else, company admins included', async () => {
     const { companyId, admin } = await kit.companyWithPlan();
-    const whatsappId = await kit.connection(companyId);
+    const connectionId = await kit.connection(companyId);
     const allowed = await kit.user(companyId, 'user', { allowConnections: true });
     for (const user of [admin, allowed]) {
       expect(await kit.call(user, 'GET', '/whatsapp/all/')).toEqual({ status: 403, body: { error: 'ERR_NO_PERMISSION' } });
-      expect(await kit.call(user, 'GET', `/whatsapp-admin/${whatsappId}`)).toEqual({
+      expect(await kit.call(user, 'GET', `/whatsapp-admin/${connectionId}`)).toEqual({
         status: 403,
         body: { error: 'ERR_NO_PERMISSION' },
       });
@@ -56,18 +56,18 @@ describe('the super user managing another company’s connections (All connectio
     const own = await kit.companyWithPlan();
     const other = await kit.companyWithPlan();
     const superUser = await kit.user(own.companyId, 'admin', { super: true });
-    const whatsappId = await kit.connection(other.companyId, { name: 'Loja da outra', channel: 'webchat' });
+    const connectionId = await kit.connection(other.companyId, { name: 'Loja da outra', channel: 'webchat' });
     const queue = await kit.queue(other.companyId);
 
-    expect((await kit.call(superUser, 'GET', `/whatsapp/${whatsappId}`)).body).toMatchObject({ companyId: other.companyId });
-    const changed = await kit.call(superUser, 'PUT', `/whatsapp/${whatsappId}`, { name: 'Loja renomeada', queueIds: [queue] });
+    expect((await kit.call(superUser, 'GET', `/whatsapp/${connectionId}`)).body).toMatchObject({ companyId: other.companyId });
+    const changed = await kit.call(superUser, 'PUT', `/whatsapp/${connectionId}`, { name: 'Loja renomeada', queueIds: [queue] });
     expect(changed.status).toBe(200);
-    expect(await kit.row(whatsappId)).toMatchObject({ name: 'Loja renomeada', companyId: other.companyId });
-    expect((await kit.call(superUser, 'DELETE', `/whatsappsession/${whatsappId}`)).body).toMatchObject({
+    expect(await kit.row(connectionId)).toMatchObject({ name: 'Loja renomeada', companyId: other.companyId });
+    expect((await kit.call(superUser, 'DELETE', `/whatsappsession/${connectionId}`)).body).toMatchObject({
       status: 'DISCONNECTED',
     });
-    expect((await kit.call(superUser, 'POST', `/whatsappsession/${whatsappId}`)).body).toMatchObject({ status: 'CONNECTED' });
-    expect((await kit.call(superUser, 'POST', `/whatsapp/${whatsappId}/token`)).status).toBe(200);
+    expect((await kit.call(superUser, 'POST', `/whatsappsession/${connectionId}`)).body).toMatchObject({ status: 'CONNECTED' });
+    expect((await kit.call(superUser, 'POST', `/whatsapp/${connectionId}/token`)).status).toBe(200);
 
     // the editor's queue list of that company
     const queues = await kit.call(superUser, 'GET', `/whatsapp-admin/companies/${other.companyId}/queues`);
@@ -88,20 +88,20 @@ describe('the super user managing another company’s connections (All connectio
       body: { error: 'ERR_NO_COMPANY_FOUND' },
     });
 
-    expect((await kit.call(superUser, 'DELETE', `/whatsapp/${whatsappId}`)).status).toBe(204);
-    expect(await kit.knex('whatsapps').where({ id: whatsappId }).first()).toBeUndefined();
+    expect((await kit.call(superUser, 'DELETE', `/whatsapp/${connectionId}`)).status).toBe(204);
+    expect(await kit.knex('whatsapps').where({ id: connectionId }).first()).toBeUndefined();
   });
 
   it('gives a company admin none of it: another company’s ids are not found, naming another company is refused', async () => {
     const one = await kit.companyWithPlan();
     const two = await kit.companyWithPlan();
-    const whatsappId = await kit.connection(two.companyId, { name: 'Alheia', channel: 'webchat' });
+    const connectionId = await kit.connection(two.companyId, { name: 'Alheia', channel: 'webchat' });
     for (const [method, path] of [
-      ['GET', `/whatsapp/${whatsappId}`],
-      ['PUT', `/whatsapp/${whatsappId}`],
-      ['DELETE', `/whatsapp/${whatsappId}`],
-      ['POST', `/whatsappsession/${whatsappId}`],
-      ['POST', `/whatsapp/${whatsappId}/token`],
+      ['GET', `/whatsapp/${connectionId}`],
+      ['PUT', `/whatsapp/${connectionId}`],
+      ['DELETE', `/whatsapp/${connectionId}`],
+      ['POST', `/whatsappsession/${connectionId}`],
+      ['POST', `/whatsapp/${connectionId}/token`],
     ] as const) {
       const answer = await kit.call(one.admin, method, path, method === 'PUT' ? { name: 'Minha' } : undefined);
       expect(answer, `${method} ${path}`).toEqual({ status: 404, body: { error: 'ERR_NO_WAPP_FOUND' } });
@@ -113,6 +113,6 @@ describe('the super user managing another company’s connections (All connectio
       body: { error: 'ERR_NO_COMPANY_FOUND' },
     });
     expect((await kit.call(one.admin, 'GET', `/whatsapp-admin/companies/${two.companyId}/queues`)).status).toBe(403);
-    expect(await kit.row(whatsappId)).toMatchObject({ name: 'Alheia' });
+    expect(await kit.row(connectionId)).toMatchObject({ name: 'Alheia' });
   });
 });

@@ -25,9 +25,9 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      await findConnection(ctx.db.knex, companyId, whatsappId);
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      await findConnection(ctx.db.knex, companyId, connectionId);
       if (!request.isMultipart()) throw new AppError('ERR_UNSUPPORTED_MEDIA_TYPE');
       let key: string | null = null;
       try {
@@ -37,7 +37,7 @@ export default defineRoutes((app, ctx) => {
             part.file.resume();
             throw invalidField(part.fieldname, 'is not allowed');
           }
-          key = await storeGreetingMedia(ctx, companyId, whatsappId, part.file, part.filename);
+          key = await storeGreetingMedia(ctx, companyId, connectionId, part.file, part.filename);
         }
       } catch (error) {
         // a refusal after the file was stored leaves no orphan behind
@@ -46,7 +46,7 @@ export default defineRoutes((app, ctx) => {
       }
       if (key === null) throw invalidField('file', 'is required');
       const stored = key;
-      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, whatsappId, stored));
+      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, connectionId, stored));
     },
   );
 
@@ -62,9 +62,9 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, whatsappId, null));
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      return inCompany(companyId, () => setGreetingMedia(ctx, companyId, connectionId, null));
     },
   );
 });

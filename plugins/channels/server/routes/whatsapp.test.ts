@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConnectionShape } from '../../shared/connection';
 import { requireDefaultConnection } from '../connections';
 import { CONNECTION_TOKEN_PATTERN } from '../connections/token';
-import { ChannelsKit, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitUser } from '../testing/kit';
 
 /**
  * The connection routes of the session's company (docs/product/administration.md#calls-and-realtime-events Connections): access per profile,
@@ -104,14 +104,14 @@ describe('GET /whatsapp', () => {
 describe('access (docs/product/roles-and-permissions.md#roles-in-the-inbox)', () => {
   it('lets admins, super users and users with allowConnections read and write, and refuses other users', async () => {
     const { companyId, admin } = await kit.companyWithPlan();
-    const whatsappId = await kit.connection(companyId, { name: 'Site', isDefault: true });
+    const connectionId = await kit.connection(companyId, { name: 'Site', isDefault: true });
     const allowed = await kit.user(companyId, 'user', { allowConnections: true });
     const superUser = await kit.user(companyId, 'user', { super: true });
     const plain = await kit.user(companyId, 'user');
     for (const user of [admin, allowed, superUser]) {
       expect((await kit.call(user, 'GET', '/whatsapp')).status).toBe(200);
-      expect((await kit.call(user, 'GET', `/whatsapp/${whatsappId}`)).status).toBe(200);
-      expect((await kit.call(user, 'PUT', `/whatsapp/${whatsappId}`, { greetingMessage: 'Olá' })).status).toBe(200);
+      expect((await kit.call(user, 'GET', `/whatsapp/${connectionId}`)).status).toBe(200);
+      expect((await kit.call(user, 'PUT', `/whatsapp/${connectionId}`, { greetingMessage: 'Olá' })).status).toBe(200);
     }
     const created = await create(allowed, { name: 'By a user', channel: 'webchat' });
     expect(created.status).toBe(201);
@@ -121,22 +121,22 @@ describe('access (docs/product/roles-and-permissions.md#roles-in-the-inbox)', ()
       const listed = await kit.call(plain, 'GET', path);
       expect(listed.status).toBe(200);
       expect(listed.body).toEqual([
-        { id: whatsappId, name: 'Site', channel: 'webchat', status: expect.any(String), isDefault: true },
+        { id: connectionId, name: 'Site', channel: 'webchat', status: expect.any(String), isDefault: true },
       ]);
     }
     const refusals = [
-      await kit.call(plain, 'GET', `/whatsapp/${whatsappId}`),
+      await kit.call(plain, 'GET', `/whatsapp/${connectionId}`),
       await create(plain, { name: 'Nope', channel: 'webchat' }),
-      await kit.call(plain, 'PUT', `/whatsapp/${whatsappId}`, { name: 'Nope' }),
-      await kit.call(plain, 'DELETE', `/whatsapp/${whatsappId}`),
-      await kit.call(plain, 'POST', `/whatsapp/${whatsappId}/token`),
-      await kit.call(plain, 'POST', `/whatsappsession/${whatsappId}`),
+      await kit.call(plain, 'PUT', `/whatsapp/${connectionId}`, { name: 'Nope' }),
+      await kit.call(plain, 'DELETE', `/whatsapp/${connectionId}`),
+      await kit.call(plain, 'POST', `/whatsapp/${connectionId}/token`),
+      await kit.call(plain, 'POST', `/whatsappsession/${connectionId}`),
       await kit.call(plain, 'POST', '/whatsapp-restart/'),
-      await kit.call(plain, 'DELETE', `/whatsapp/${whatsappId}/media-upload`),
+      await kit.call(plain, 'DELETE', `/whatsapp/${connectionId}/media-upload`),
     ];
     for (const refusal of refusals) expect(refusal).toEqual({ status: 403, body: { error: 'ERR_NO_PERMISSION' } });
     expect((await kit.call(null, 'GET', '/whatsapp')).status).toBe(401);
-    expect(await kit.row(whatsappId)).toMatchObject({ name: 'Site' });
+    expect(await kit.row(connectionId)).toMatchObject({ name: 'Site' });
   });
 });
 
@@ -168,18 +168,18 @@ describe('tenant isolation', () => {
     expect((await create(mine.admin, { name: 'Site', channel: 'webchat', queueIds: [foreignQueue] })).body.error).toBe(
       'ERR_NO_QUEUE_FOUND',
     );
-    const whatsappId = await kit.connection(mine.companyId, { isDefault: true });
+    const connectionId = await kit.connection(mine.companyId, { isDefault: true });
     for (const body of [
       { queueIds: [foreignQueue] },
       { sendIdQueue: foreignQueue, timeSendQueue: 5 },
       { queueIdImportMessages: foreignQueue },
     ]) {
-      expect(await kit.call(mine.admin, 'PUT', `/whatsapp/${whatsappId}`, body)).toEqual({
+      expect(await kit.call(mine.admin, 'PUT', `/whatsapp/${connectionId}`, body)).toEqual({
         status: 404,
         body: { error: 'ERR_NO_QUEUE_FOUND' },
       });
     }
-    expect(await kit.knex('whatsappQueues').where({ whatsappId })).toEqual([]);
+    expect(await kit.knex('whatsappQueues').where({ whatsappId: connectionId })).toEqual([]);
   });
 });
 
@@ -282,9 +282,9 @@ describe('validations (docs/product/administration.md#validation)', () => {
 
   it('requires a rating message and an NPS expiry when ratings are on', async () => {
     const { companyId, admin } = await kit.companyWithPlan();
-    const whatsappId = (await create(admin, { name: 'Site', channel: 'webchat', ratingMessage: '' })).body.id;
+    const connectionId = (await create(admin, { name: 'Site', channel: 'webchat', ratingMessage: '' })).body.id;
     await kit.setting(companyId, 'userRating', 'enabled');
-    const put = (body: Record<string, unknown>) => kit.call(admin, 'PUT', `/whatsapp/${whatsappId}`, body);
+    const put = (body: Record<string, unknown>) => kit.call(admin, 'PUT', `/whatsapp/${connectionId}`, body);
     expect((await put({ ratingMessage: '  ', expiresTicketNPS: 10 })).body.error).toBe('ERR_RATING_MESSAGE_REQUIRED');
     expect((await put({ ratingMessage: 'Nota de 0 a 10?' })).body.error).toBe('ERR_EXPIRES_NPS_REQUIRED');
     expect((await put({ ratingMessage: 'Nota de 0 a 10?', expiresTicketNPS: 10 })).status).toBe(200);
@@ -328,9 +328,9 @@ describe('validations (docs/product/administration.md#validation)', () => {
 
   it('keeps the import window within two years back and today', async () => {
     const { admin } = await kit.companyWithPlan();
-    const whatsappId = (await create(admin, { name: 'Phone', channel: 'whatsapp' })).body.id;
+    const connectionId = (await create(admin, { name: 'Phone', channel: 'whatsapp' })).body.id;
     const day = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
-    const put = (body: Record<string, unknown>) => kit.call(admin, 'PUT', `/whatsapp/${whatsappId}`, body);
+    const put = (body: Record<string, unknown>) => kit.call(admin, 'PUT', `/whatsapp/${connectionId}`, body);
     for (const window of [
       { importOldMessages: day(-800), importRecentMessages: day(-1) },
       { importOldMessages: day(1), importRecentMessages: day(2) },
@@ -402,13 +402,13 @@ describe('the token', () => {
     for (const name of ['One', 'Two', 'Three']) tokens.add((await create(admin, { name, channel: 'webchat' })).body.token);
     expect(tokens.size).toBe(3);
     for (const token of tokens) expect(token).toMatch(CONNECTION_TOKEN_PATTERN);
-    const whatsappId = await kit.connection(companyId);
-    const before = (await kit.row(whatsappId))?.token;
-    const regenerated = await kit.call(admin, 'POST', `/whatsapp/${whatsappId}/token`);
+    const connectionId = await kit.connection(companyId);
+    const before = (await kit.row(connectionId))?.token;
+    const regenerated = await kit.call(admin, 'POST', `/whatsapp/${connectionId}/token`);
     expect(regenerated.status).toBe(200);
     expect(regenerated.body.token).toMatch(CONNECTION_TOKEN_PATTERN);
     expect(regenerated.body.token).not.toBe(before);
-    expect((await kit.row(whatsappId))?.token).toBe(regenerated.body.token);
+    expect((await kit.row(connectionId))?.token).toBe(regenerated.body.token);
   });
 });
 
@@ -416,16 +416,16 @@ describe('DELETE /whatsapp/:whatsappId', () => {
   it('removes the connection and its queue links but keeps its tickets', async () => {
     const { companyId, admin } = await kit.companyWithPlan();
     const queueId = await kit.queue(companyId);
-    const whatsappId = await kit.connection(companyId, { queueIds: [queueId], isDefault: true });
+    const connectionId = await kit.connection(companyId, { queueIds: [queueId], isDefault: true });
     const [contact] = await kit.knex('contacts').insert({ companyId, name: 'Cliente', number: '5511999990000' }).returning('id');
     const [ticket] = await kit
       .knex('tickets')
-      .insert({ companyId, contactId: contact.id, status: 'open', whatsappId, lastMessage: 'Oi' })
+      .insert({ companyId, contactId: contact.id, status: 'open', whatsappId: connectionId, lastMessage: 'Oi' })
       .returning('id');
-    expect((await kit.call(admin, 'DELETE', `/whatsapp/${whatsappId}`)).status).toBe(204);
-    expect(await kit.row(whatsappId)).toBeUndefined();
-    expect(await kit.knex('whatsappQueues').where({ whatsappId })).toEqual([]);
-    expect(await kit.knex('tickets').where({ id: ticket.id }).first('whatsappId')).toEqual({ whatsappId });
-    expect(await kit.ctx.services.use('connections').profile(companyId, whatsappId)).toBeNull();
+    expect((await kit.call(admin, 'DELETE', `/whatsapp/${connectionId}`)).status).toBe(204);
+    expect(await kit.row(connectionId)).toBeUndefined();
+    expect(await kit.knex('whatsappQueues').where({ whatsappId: connectionId })).toEqual([]);
+    expect(await kit.knex('tickets').where({ id: ticket.id }).first('whatsappId')).toEqual({ whatsappId: connectionId });
+    expect(await kit.ctx.services.use('connections').profile(companyId, connectionId)).toBeNull();
   });
 });

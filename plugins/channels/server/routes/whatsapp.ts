@@ -80,9 +80,9 @@ export default defineRoutes((app, ctx) => {
       config: READ,
     },
     async (request) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      return inCompany(companyId, () => loadConnection(ctx, companyId, whatsappId, { session: request.query.session === 1 }));
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      return inCompany(companyId, () => loadConnection(ctx, companyId, connectionId, { session: request.query.session === 1 }));
     },
   );
 
@@ -114,9 +114,9 @@ export default defineRoutes((app, ctx) => {
       config: { ...EDIT, fixtureBody: { name: 'Fixture renamed' } },
     },
     async (request) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      return inCompany(companyId, () => updateConnection(ctx, companyId, whatsappId, request.body as ConnectionInput));
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      return inCompany(companyId, () => updateConnection(ctx, companyId, connectionId, request.body as ConnectionInput));
     },
   );
 
@@ -132,9 +132,9 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request, reply) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      await inCompany(companyId, () => deleteConnection(ctx, companyId, whatsappId));
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      await inCompany(companyId, () => deleteConnection(ctx, companyId, connectionId));
       return reply.status(204).send(null);
     },
   );
@@ -146,9 +146,9 @@ export default defineRoutes((app, ctx) => {
       config: EDIT,
     },
     async (request) => {
-      const { whatsappId } = request.params;
-      const companyId = await connectionCompany(ctx, request, whatsappId);
-      return inCompany(companyId, () => regenerateToken(ctx, companyId, whatsappId));
+      const { whatsappId: connectionId } = request.params;
+      const companyId = await connectionCompany(ctx, request, connectionId);
+      return inCompany(companyId, () => regenerateToken(ctx, companyId, connectionId));
     },
   );
 });

@@ -74,14 +74,16 @@ export function webchatDriver(ctx: PluginContext): ChannelDriver {
     },
     async react(target, channelMessageId) {
       if (target.whatsappId === null) return;
-      const whatsappId = target.whatsappId;
-      const before = JSON.stringify((await rowByChannelId(ctx, target.companyId, whatsappId, channelMessageId))?.reactions ?? []);
+      const connectionId = target.whatsappId;
+      const before = JSON.stringify(
+        (await rowByChannelId(ctx, target.companyId, connectionId, channelMessageId))?.reactions ?? [],
+      );
       // the inbox replaces the agent's own reaction right after this returns: tell the visitor once it did
       void (async () => {
         const deadline = Date.now() + REACTION_SETTLE_MS;
         while (Date.now() < deadline) {
           await new Promise((resolve) => setTimeout(resolve, 50));
-          const row = await rowByChannelId(ctx, target.companyId, whatsappId, channelMessageId);
+          const row = await rowByChannelId(ctx, target.companyId, connectionId, channelMessageId);
           if (!row || JSON.stringify(row.reactions) !== before) break;
         }
         await deliverUpdate(target, channelMessageId, () => ({}));

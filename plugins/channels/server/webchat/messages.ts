@@ -149,11 +149,11 @@ export async function loadWidgetMessage(
 export async function rowByChannelId(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number,
+  connectionId: number,
   channelMessageId: string,
 ): Promise<(MessageRowForWidget & { ticketId: number }) | undefined> {
   return (await messagesQuery(ctx.db.knex, companyId)
-    .where({ 'm.whatsappId': whatsappId, 'm.channelMessageId': channelMessageId })
+    .where({ 'm.whatsappId': connectionId, 'm.channelMessageId': channelMessageId })
     .select('m.ticketId')
     .first()) as (MessageRowForWidget & { ticketId: number }) | undefined;
 }

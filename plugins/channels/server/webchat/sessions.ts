@@ -270,8 +270,12 @@ export async function openSession(
 const newPublicId = () => randomBytes(18).toString('base64url');
 
 /** Ends every session of a connection (it was removed) and tells their open streams. */
-export async function revokeConnectionSessions(ctx: PluginContext, companyId: number, whatsappId: number): Promise<void> {
-  await ctx.db.knex('webchatSessions').where({ companyId, whatsappId }).whereNull('revokedAt').update({ revokedAt: new Date() });
+export async function revokeConnectionSessions(ctx: PluginContext, companyId: number, connectionId: number): Promise<void> {
+  await ctx.db
+    .knex('webchatSessions')
+    .where({ companyId, whatsappId: connectionId })
+    .whereNull('revokedAt')
+    .update({ revokedAt: new Date() });
 }
 
 /** Ends one session (the visitor left: `setUser(null)`); its streams end at their next check. */

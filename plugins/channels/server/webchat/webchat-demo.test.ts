@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebchatMessage } from '../../shared/webchat';
 import { DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
-import { channelsCtx } from '../test/kit';
+import { channelsCtx } from '../testing/kit';
 import { DEMO_WHATSAPP_NAME } from '../whatsapp/seed';
 import { seedWebchatDemo } from './seed';
 

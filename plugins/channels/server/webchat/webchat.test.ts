@@ -4,7 +4,7 @@ import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebchatMessage } from '../../shared/webchat';
 import { channelRegistry } from '../drivers/registry';
-import { ChannelsKit, type KitUser } from '../test/kit';
+import { ChannelsKit, type KitUser } from '../testing/kit';
 import { prepareWebchatConfig, type WebchatChannelConfig } from './config';
 import { liveRegistry } from './live';
 
@@ -41,13 +41,13 @@ async function widget(
   const queueIds: number[] = [];
   for (let index = 0; index < (options.queues ?? 0); index += 1) queueIds.push(await kit.queue(companyId, `Setor ${index + 1}`));
   const config = prepareWebchatConfig({ allowedOrigins: [ORIGIN], ...input }, null);
-  const whatsappId = await kit.connection(companyId, {
+  const connectionId = await kit.connection(companyId, {
     status: 'CONNECTED',
     channelConfig: JSON.stringify(config),
     greetingMessage: options.greeting ?? '',
     queueIds,
   });
-  return { companyId, whatsappId, admin, config, key: config.widgetKey };
+  return { companyId, whatsappId: connectionId, admin, config, key: config.widgetKey };
 }
 
 const api = (key: string, path: string) => `/api/webchat/${key}/${path}`;

@@ -42,17 +42,17 @@ function cacheOf(ctx: PluginContext): WidgetCache {
 }
 
 /** Forgets a connection in this process (by id: its key may have just changed). */
-export function forgetWidget(ctx: PluginContext, whatsappId: number): void {
+export function forgetWidget(ctx: PluginContext, connectionId: number): void {
   const cache = cacheOf(ctx);
-  for (const [key, entry] of cache.byKey) if (entry.widget?.id === whatsappId) cache.byKey.delete(key);
+  for (const [key, entry] of cache.byKey) if (entry.widget?.id === connectionId) cache.byKey.delete(key);
 }
 
 export async function startWidgetCache(ctx: PluginContext): Promise<void> {
   const cache = cacheOf(ctx);
   if (cache.stop) return;
   cache.stop = await ctx.broadcast.subscribe(CHANGED_TOPIC, (payload) => {
-    const { whatsappId } = (payload ?? {}) as { whatsappId?: number };
-    if (typeof whatsappId === 'number') forgetWidget(ctx, whatsappId);
+    const { whatsappId: connectionId } = (payload ?? {}) as { whatsappId?: number };
+    if (typeof connectionId === 'number') forgetWidget(ctx, connectionId);
   });
 }
 

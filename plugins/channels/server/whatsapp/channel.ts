@@ -28,26 +28,26 @@ export function whatsappDriver(ctx: PluginContext): ChannelDriver {
     payload: Record<string, unknown>,
     messageId: number | null = null,
   ): Promise<void> {
-    const whatsappId = connectionOf(target);
+    const connectionId = connectionOf(target);
     await enqueueOutbox(knex, {
       companyId: target.companyId,
-      whatsappId,
+      whatsappId: connectionId,
       op,
       channelMessageId,
       messageId,
       jid: targetJid(target),
       payload,
     });
-    await wakeSender(ctx, whatsappId);
+    await wakeSender(ctx, connectionId);
   }
   return {
     async send(target, message) {
-      const whatsappId = connectionOf(target);
+      const connectionId = connectionOf(target);
       // a deleted connection has no session to ever send it: refused now, not queued for ever
-      if (!(await knex('whatsapps').where({ companyId: target.companyId, id: whatsappId }).first('id'))) {
+      if (!(await knex('whatsapps').where({ companyId: target.companyId, id: connectionId }).first('id'))) {
         throw new AppError('ERR_NO_WAPP_FOUND');
       }
-      const channelMessageId = whatsappMessageId(whatsappId, message.messageId);
+      const channelMessageId = whatsappMessageId(connectionId, message.messageId);
       await queue(target, 'send', channelMessageId, { ...sendPayloadOf(message) }, message.messageId);
       return { channelMessageId, ack: 0 };
     },
@@ -69,22 +69,22 @@ export function whatsappDriver(ctx: PluginContext): ChannelDriver {
       if (channelMessageIds.length === 0 || target.whatsappId === null) return;
       await queue(target, 'read', null, { ids: channelMessageIds });
     },
-    async profilePicture(whatsappId, identifier) {
+    async profilePicture(connectionId, identifier) {
       // only where the session runs: a picture is a nicety, not worth a round trip between processes
-      const socket = whatsappHost(ctx).session(whatsappId);
+      const socket = whatsappHost(ctx).session(connectionId);
       return socket ? socket.profilePicture(identifier) : null;
     },
-    async checkNumbers(whatsappId, numbers) {
+    async checkNumbers(connectionId, numbers) {
       // asked where the session runs (a campaign's list check is a worker's job); elsewhere: unknown
-      const session = whatsappHost(ctx).session(whatsappId);
+      const session = whatsappHost(ctx).session(connectionId);
       return session ? session.onWhatsApp(numbers) : numbers.map(() => null);
     },
   };
 }
 
 /** Whether a live process holds the connection's session. */
-async function hasLiveOwner(ctx: PluginContext, whatsappId: number): Promise<boolean> {
-  const holder = await whatsappHost(ctx).leases.holder(whatsappId);
+async function hasLiveOwner(ctx: PluginContext, connectionId: number): Promise<boolean> {
+  const holder = await whatsappHost(ctx).leases.holder(connectionId);
   return holder?.live === true;
 }
 

@@ -80,8 +80,8 @@ export class WhatsAppHost {
   }
 
   /** The session of a connection, when it runs in this process. */
-  session(whatsappId: number): WhatsAppSession | undefined {
-    return this.sessions.get(whatsappId);
+  session(connectionId: number): WhatsAppSession | undefined {
+    return this.sessions.get(connectionId);
   }
 
   /** Sessions running here (for tests and measurements). */
@@ -93,8 +93,8 @@ export class WhatsAppHost {
     const { broadcast } = this.ctx;
     this.unsubscribers.push(
       await broadcast.subscribe(OUTBOX_TOPIC, (payload) => {
-        const { whatsappId } = payload as { whatsappId: number };
-        this.sessions.get(whatsappId)?.sender.wake();
+        const { whatsappId: connectionId } = payload as { whatsappId: number };
+        this.sessions.get(connectionId)?.sender.wake();
       }),
     );
     if (!this.runsSessions) return;
@@ -106,8 +106,8 @@ export class WhatsAppHost {
       }),
       await broadcast.subscribe(RELEASED_TOPIC, () => void this.claimFree()),
       await broadcast.subscribe(TAKEN_TOPIC, (payload) => {
-        const { whatsappId, epoch, ownerId } = payload as { whatsappId: number; epoch: number; ownerId: string };
-        const session = this.sessions.get(whatsappId);
+        const { whatsappId: connectionId, epoch, ownerId } = payload as { whatsappId: number; epoch: number; ownerId: string };
+        const session = this.sessions.get(connectionId);
         if (session && ownerId !== this.ownerId && session.epoch < epoch) void session.stop();
       }),
     );
@@ -158,18 +158,18 @@ export class WhatsAppHost {
   }
 
   /** Runs a connection's session here if its lease can be had (it was free); answers it, or null. */
-  async run(companyId: number, whatsappId: number, options: StartOptions = {}): Promise<WhatsAppSession | null> {
-    const existing = this.sessions.get(whatsappId);
+  async run(companyId: number, connectionId: number, options: StartOptions = {}): Promise<WhatsAppSession | null> {
+    const existing = this.sessions.get(connectionId);
     if (existing) return existing;
-    const pending = this.starting.get(whatsappId);
+    const pending = this.starting.get(connectionId);
     if (pending) return pending;
     const { ctx } = this;
     const attempt = (async () => {
       if (this.closed) return null;
-      const lease = await this.leases.acquire(companyId, whatsappId);
+      const lease = await this.leases.acquire(companyId, connectionId);
       if (!lease) return null;
       if (lease.epoch > 1) {
-        await this.ctx.broadcast.publish(TAKEN_TOPIC, { whatsappId, epoch: lease.epoch, ownerId: this.ownerId });
+        await this.ctx.broadcast.publish(TAKEN_TOPIC, { whatsappId: connectionId, epoch: lease.epoch, ownerId: this.ownerId });
       }
       if (this.closed) {
         await lease.release();
@@ -189,20 +189,20 @@ export class WhatsAppHost {
         lease,
         options,
       );
-      this.sessions.set(whatsappId, session);
+      this.sessions.set(connectionId, session);
       try {
         await session.start();
       } catch (error) {
-        this.ctx.log.warn({ err: error, whatsappId }, 'whatsapp session failed to start');
+        this.ctx.log.warn({ err: error, whatsappId: connectionId }, 'whatsapp session failed to start');
         await session.stop();
       }
-      return this.sessions.get(whatsappId) ?? null;
+      return this.sessions.get(connectionId) ?? null;
     })();
-    this.starting.set(whatsappId, attempt);
+    this.starting.set(connectionId, attempt);
     try {
       return await attempt;
     } finally {
-      this.starting.delete(whatsappId);
+      this.starting.delete(connectionId);
     }
   }
 

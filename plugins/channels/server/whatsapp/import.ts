@@ -60,7 +60,7 @@ export class HistoryImport {
   constructor(
     private readonly ctx: PluginContext,
     private readonly companyId: number,
-    private readonly whatsappId: number,
+    private readonly connectionId: number,
     private readonly inbound: InboundPipeline,
   ) {}
 
@@ -70,7 +70,7 @@ export class HistoryImport {
 
   private async settings(): Promise<ImportSettings | null> {
     const row = (await this.knex('whatsapps')
-      .where({ companyId: this.companyId, id: this.whatsappId })
+      .where({ companyId: this.companyId, id: this.connectionId })
       .first(
         'importOldMessages',
         'importRecentMessages',
@@ -91,7 +91,7 @@ export class HistoryImport {
   }
 
   private async running(): Promise<boolean> {
-    const row = await this.knex('whatsappImports').where({ whatsappId: this.whatsappId }).first('state');
+    const row = await this.knex('whatsappImports').where({ whatsappId: this.connectionId }).first('state');
     return row?.state === 'running';
   }
 
@@ -99,7 +99,7 @@ export class HistoryImport {
   async wanted(): Promise<boolean> {
     const settings = await this.settings();
     if (!settings?.importOldMessages) return false;
-    const row = await this.knex('whatsappImports').where({ whatsappId: this.whatsappId }).first('state');
+    const row = await this.knex('whatsappImports').where({ whatsappId: this.connectionId }).first('state');
     return !row || row.state === 'running';
   }
 
@@ -109,18 +109,18 @@ export class HistoryImport {
     const settings = await this.settings();
     if (!settings?.importOldMessages) return;
     await this.knex('whatsappImports')
-      .insert({ whatsappId: this.whatsappId, companyId: this.companyId, state: 'running', total: 0, done: 0 })
+      .insert({ whatsappId: this.connectionId, companyId: this.companyId, state: 'running', total: 0, done: 0 })
       .onConflict('whatsappId')
       .merge({ state: 'running', total: 0, done: 0, startedAt: this.knex.fn.now(), finishedAt: null });
     // the Connections list shows "preparing" for 35 s from this instant (docs/product/administration.md#constants-and-limits)
     await this.knex('whatsapps')
-      .where({ companyId: this.companyId, id: this.whatsappId })
+      .where({ companyId: this.companyId, id: this.connectionId })
       .update({ statusImportMessages: String(Date.now()) });
-    await updateConnectionStatus(this.ctx, this.companyId, this.whatsappId, {});
+    await updateConnectionStatus(this.ctx, this.companyId, this.connectionId, {});
     await emitImportProgress(this.ctx, this.companyId, {
       action: 'refresh',
       status: { all: 0, this: 0, date: null },
-      whatsappId: this.whatsappId,
+      whatsappId: this.connectionId,
     });
   }
 
@@ -141,13 +141,13 @@ export class HistoryImport {
 
   private async markHeard(): Promise<void> {
     await this.knex('whatsappSessionMarks')
-      .insert({ whatsappId: this.whatsappId, companyId: this.companyId, heardUntil: this.knex.fn.now() })
+      .insert({ whatsappId: this.connectionId, companyId: this.companyId, heardUntil: this.knex.fn.now() })
       .onConflict('whatsappId')
       .merge({ heardUntil: this.knex.fn.now() });
   }
 
   private async heardUntil(): Promise<number | null> {
-    const row = await this.knex('whatsappSessionMarks').where({ whatsappId: this.whatsappId }).first('heardUntil');
+    const row = await this.knex('whatsappSessionMarks').where({ whatsappId: this.connectionId }).first('heardUntil');
     return row ? new Date(row.heardUntil).getTime() : null;
   }
 
@@ -169,7 +169,7 @@ export class HistoryImport {
       return settings.importOldMessagesGroups || !isJidGroup(message.key?.remoteJid ?? '');
     });
     const [row] = await this.knex('whatsappImports')
-      .where({ whatsappId: this.whatsappId })
+      .where({ whatsappId: this.connectionId })
       .increment('total', wanted.length)
       .returning(['total', 'done']);
     let done = Number(row?.done ?? 0);
@@ -183,17 +183,17 @@ export class HistoryImport {
       const chunk = wanted.slice(start, start + 100);
       await Promise.all(this.inbound.accept(chunk, { imported: true, queueId: settings.queueIdImportMessages, onResult }));
       done += chunk.length;
-      await this.knex('whatsappImports').where({ whatsappId: this.whatsappId }).increment('done', chunk.length);
+      await this.knex('whatsappImports').where({ whatsappId: this.connectionId }).increment('done', chunk.length);
       const last = chunk[chunk.length - 1];
       await emitImportProgress(this.ctx, this.companyId, {
         action: 'update',
         status: { all: total, this: done, date: last ? new Date(timestampOf(last)).toISOString() : null },
-        whatsappId: this.whatsappId,
+        whatsappId: this.connectionId,
       });
     }
     if (tickets.size > 0) {
       await this.knex('whatsappImportedTickets')
-        .insert([...tickets].map((ticketId) => ({ companyId: this.companyId, whatsappId: this.whatsappId, ticketId })))
+        .insert([...tickets].map((ticketId) => ({ companyId: this.companyId, whatsappId: this.connectionId, ticketId })))
         .onConflict(['whatsappId', 'ticketId'])
         .ignore();
     }
@@ -214,7 +214,7 @@ export class HistoryImport {
         if (!(await this.running())) return;
         const settings = await this.settings();
         if (settings) await this.finish(settings);
-      })().catch((error) => this.ctx.log.warn({ err: error, whatsappId: this.whatsappId }, 'whatsapp import end failed'));
+      })().catch((error) => this.ctx.log.warn({ err: error, whatsappId: this.connectionId }, 'whatsapp import end failed'));
     }, IMPORT_IDLE_MS);
     this.idleTimer.unref();
   }
@@ -231,20 +231,20 @@ export class HistoryImport {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     await this.knex('whatsappImports')
-      .where({ whatsappId: this.whatsappId })
+      .where({ whatsappId: this.connectionId })
       .update({ state: 'done', finishedAt: this.knex.fn.now() });
-    const open = await this.knex('whatsappImportedTickets').where({ whatsappId: this.whatsappId }).count({ n: '*' }).first();
+    const open = await this.knex('whatsappImportedTickets').where({ whatsappId: this.connectionId }).count({ n: '*' }).first();
     let status: string | null = null;
-    if (settings.closedTicketsPostImported) await closeImportedTickets(this.ctx, this.companyId, this.whatsappId);
+    if (settings.closedTicketsPostImported) await closeImportedTickets(this.ctx, this.companyId, this.connectionId);
     else if (Number(open?.n ?? 0) > 0) status = CLOSE_BUTTON;
     await this.knex('whatsapps')
-      .where({ companyId: this.companyId, id: this.whatsappId })
+      .where({ companyId: this.companyId, id: this.connectionId })
       .update({ statusImportMessages: status });
-    await updateConnectionStatus(this.ctx, this.companyId, this.whatsappId, {});
+    await updateConnectionStatus(this.ctx, this.companyId, this.connectionId, {});
     await emitImportProgress(this.ctx, this.companyId, {
       action: 'refresh',
       status: { all: 0, this: 0, date: null },
-      whatsappId: this.whatsappId,
+      whatsappId: this.connectionId,
     });
   }
 }

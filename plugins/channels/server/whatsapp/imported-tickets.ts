@@ -6,9 +6,11 @@ import { updateConnectionStatus } from '../connections/session.service';
  * import opened that are still open (each with its log entry and events, through the inbox), and clears the
  * list's button. Answers how many were closed.
  */
-export async function closeImportedTickets(ctx: PluginContext, companyId: number, whatsappId: number): Promise<number> {
+export async function closeImportedTickets(ctx: PluginContext, companyId: number, connectionId: number): Promise<number> {
   const { knex } = ctx.db;
-  const rows = (await knex('whatsappImportedTickets').where({ companyId, whatsappId }).select('ticketId')) as Array<{
+  const rows = (await knex('whatsappImportedTickets')
+    .where({ companyId, whatsappId: connectionId })
+    .select('ticketId')) as Array<{
     ticketId: number;
   }>;
   const ids = rows.map((row) => row.ticketId);
@@ -30,8 +32,8 @@ export async function closeImportedTickets(ctx: PluginContext, companyId: number
       }
     }
   });
-  await knex('whatsappImportedTickets').where({ companyId, whatsappId }).delete();
-  await knex('whatsapps').where({ companyId, id: whatsappId }).update({ statusImportMessages: null });
-  await updateConnectionStatus(ctx, companyId, whatsappId, {});
+  await knex('whatsappImportedTickets').where({ companyId, whatsappId: connectionId }).delete();
+  await knex('whatsapps').where({ companyId, id: connectionId }).update({ statusImportMessages: null });
+  await updateConnectionStatus(ctx, companyId, connectionId, {});
   return closed;
 }

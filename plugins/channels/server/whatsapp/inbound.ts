@@ -112,9 +112,9 @@ export class InboundPipeline {
   /** The connection's allowGroup and the company's download limit, read at most every `settingsCacheMs`. */
   private async settings(): Promise<{ allowGroup: boolean; downloadLimitBytes: number }> {
     if (this.settingsCache && Date.now() - this.settingsCache.at < this.host.settingsCacheMs) return this.settingsCache;
-    const { ctx, companyId, whatsappId } = this.host;
+    const { ctx, companyId, whatsappId: connectionId } = this.host;
     const [row, limit] = await Promise.all([
-      ctx.db.knex('whatsapps').where({ companyId, id: whatsappId }).first('allowGroup'),
+      ctx.db.knex('whatsapps').where({ companyId, id: connectionId }).first('allowGroup'),
       ctx.settings.get(companyId, 'downloadLimit'),
     ]);
     const megabytes = Number(limit);
@@ -197,21 +197,26 @@ export class InboundPipeline {
 
   /** Applies one normalised event to the inbox. */
   private async apply(event: InboundEvent, raw: WAMessage | null, options: AcceptOptions): Promise<void> {
-    const { ctx, companyId, whatsappId } = this.host;
+    const { ctx, companyId, whatsappId: connectionId } = this.host;
     const inbox = ctx.services.use('inbox');
     switch (event.kind) {
       case 'ignore':
         return;
       case 'edit':
-        await inbox.applyEdit({ companyId, whatsappId, channelMessageId: event.channelMessageId, body: event.body });
+        await inbox.applyEdit({
+          companyId,
+          whatsappId: connectionId,
+          channelMessageId: event.channelMessageId,
+          body: event.body,
+        });
         return;
       case 'delete':
-        await inbox.applyDelete({ companyId, whatsappId, channelMessageId: event.channelMessageId });
+        await inbox.applyDelete({ companyId, whatsappId: connectionId, channelMessageId: event.channelMessageId });
         return;
       case 'reaction':
         await inbox.applyReaction({
           companyId,
-          whatsappId,
+          whatsappId: connectionId,
           channelMessageId: event.channelMessageId,
           type: event.type,
           fromMe: event.fromMe,
@@ -235,7 +240,10 @@ export class InboundPipeline {
           } catch (error) {
             // the file broke off on its way (WhatsApp's media server, the storage): the message itself is
             // not lost — it is kept naming its file
-            this.host.log.warn({ err: error, whatsappId }, 'whatsapp media could not be stored; the message is kept without it');
+            this.host.log.warn(
+              { err: error, whatsappId: connectionId },
+              'whatsapp media could not be stored; the message is kept without it',
+            );
             result = await withRetries(() => inbox.receive(withoutFile()));
           }
         } else {

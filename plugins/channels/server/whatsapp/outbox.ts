@@ -41,8 +41,8 @@ export const OUTBOX_TOPIC = 'whatsapp-outbox';
  * retry by the agent) is the same message to WhatsApp, which recipients keep once. Shaped like WhatsApp
  * Web's own ids (`3EB0` + 18 hex digits).
  */
-export function whatsappMessageId(whatsappId: number, messageId: number): string {
-  const digest = createHash('sha256').update(`balcao:${whatsappId}:${messageId}`).digest('hex');
+export function whatsappMessageId(connectionId: number, messageId: number): string {
+  const digest = createHash('sha256').update(`balcao:${connectionId}:${messageId}`).digest('hex');
   return `3EB0${digest.slice(0, 18).toUpperCase()}`;
 }
 
@@ -102,14 +102,14 @@ export async function enqueueOutbox(
 }
 
 /** Wakes the sender of a connection in whichever process runs its session. */
-export async function wakeSender(ctx: PluginContext, whatsappId: number): Promise<void> {
-  await ctx.broadcast.publish(OUTBOX_TOPIC, { whatsappId });
+export async function wakeSender(ctx: PluginContext, connectionId: number): Promise<void> {
+  await ctx.broadcast.publish(OUTBOX_TOPIC, { whatsappId: connectionId });
 }
 
 /** The next operations of a connection ready to go, oldest first. */
-export async function nextQueued(knex: Knex, whatsappId: number, limit: number): Promise<OutboxRow[]> {
+export async function nextQueued(knex: Knex, connectionId: number, limit: number): Promise<OutboxRow[]> {
   const rows = (await knex('whatsappOutbox')
-    .where({ whatsappId, state: 'queued' })
+    .where({ whatsappId: connectionId, state: 'queued' })
     .where('availableAt', '<=', knex.fn.now())
     .orderBy('id')
     .limit(limit)
@@ -129,10 +129,11 @@ export async function nextQueued(knex: Knex, whatsappId: number, limit: number):
 }
 
 /** Whether a connection has anything queued (ready now or later), and when the earliest later one is due. */
-export async function queuedState(knex: Knex, whatsappId: number): Promise<{ ready: boolean; nextAt: Date | null }> {
-  const row = (await knex('whatsappOutbox').where({ whatsappId, state: 'queued' }).min({ nextAt: 'availableAt' }).first()) as
-    | { nextAt: Date | null }
-    | undefined;
+export async function queuedState(knex: Knex, connectionId: number): Promise<{ ready: boolean; nextAt: Date | null }> {
+  const row = (await knex('whatsappOutbox')
+    .where({ whatsappId: connectionId, state: 'queued' })
+    .min({ nextAt: 'availableAt' })
+    .first()) as { nextAt: Date | null } | undefined;
   const nextAt = row?.nextAt ? new Date(row.nextAt) : null;
   return { ready: nextAt !== null && nextAt.getTime() <= Date.now(), nextAt };
 }
@@ -167,21 +168,21 @@ export async function postpone(knex: Knex, id: number, error: string, delayMs: n
  */
 export async function failQueued(
   knex: Knex,
-  whatsappId: number,
+  connectionId: number,
   error: string,
 ): Promise<Array<{ companyId: number; channelMessageId: string }>> {
   const failed = (await knex('whatsappOutbox')
-    .where({ whatsappId, state: 'queued', op: 'send' })
+    .where({ whatsappId: connectionId, state: 'queued', op: 'send' })
     .update({ state: 'failed', sentAt: knex.fn.now(), lastError: error })
     .returning(['companyId', 'channelMessageId'])) as Array<{ companyId: number; channelMessageId: string }>;
-  await knex('whatsappOutbox').where({ whatsappId, state: 'queued' }).delete();
+  await knex('whatsappOutbox').where({ whatsappId: connectionId, state: 'queued' }).delete();
   return failed;
 }
 
 /** The message as it was sent (for WhatsApp's retry requests), or undefined. */
-export async function sentContent(knex: Knex, whatsappId: number, channelMessageId: string): Promise<Buffer | undefined> {
+export async function sentContent(knex: Knex, connectionId: number, channelMessageId: string): Promise<Buffer | undefined> {
   const row = (await knex('whatsappOutbox')
-    .where({ whatsappId, op: 'send', channelMessageId })
+    .where({ whatsappId: connectionId, op: 'send', channelMessageId })
     .whereNotNull('content')
     .first('content')) as { content: Buffer } | undefined;
   return row?.content;

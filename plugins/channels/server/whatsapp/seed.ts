@@ -17,7 +17,7 @@ export async function seedWhatsappDemo(ctx: PluginContext, demo: { companies: Re
   const existing = (await knex('whatsapps').where({ companyId, channel: 'whatsapp', name: DEMO_WHATSAPP_NAME }).first('id')) as
     | { id: number }
     | undefined;
-  const whatsappId =
+  const connectionId =
     existing?.id ??
     ((
       await knex('whatsapps')
@@ -32,7 +32,11 @@ export async function seedWhatsappDemo(ctx: PluginContext, demo: { companies: Re
         .returning('id')
     )[0].id as number);
   const tickets = knex('tickets').where({ companyId, channel: 'whatsapp' }).whereNull('whatsappId').select('id');
-  await knex('messages').where({ companyId }).whereIn('ticketId', tickets.clone()).whereNull('whatsappId').update({ whatsappId });
-  await knex('tickets').where({ companyId, channel: 'whatsapp' }).whereNull('whatsappId').update({ whatsappId });
-  return whatsappId;
+  await knex('messages')
+    .where({ companyId })
+    .whereIn('ticketId', tickets.clone())
+    .whereNull('whatsappId')
+    .update({ whatsappId: connectionId });
+  await knex('tickets').where({ companyId, channel: 'whatsapp' }).whereNull('whatsappId').update({ whatsappId: connectionId });
+  return connectionId;
 }

@@ -51,9 +51,9 @@ export interface SessionHostApi {
  */
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 
-function baileysLogger(log: PluginContext['log'], whatsappId: number) {
+function baileysLogger(log: PluginContext['log'], connectionId: number) {
   const level = (LEVELS[log.level] ?? 0) > (LEVELS.warn as number) ? log.level : 'warn';
-  return log.child({ whatsappId, lib: 'baileys' }, { level });
+  return log.child({ whatsappId: connectionId, lib: 'baileys' }, { level });
 }
 
 /** Statuses of `connection.update` closes that end a session for good. */
@@ -97,7 +97,7 @@ export class WhatsAppSession {
     private readonly lease: SessionLease,
     options: StartOptions = {},
   ) {
-    this.whatsappId = lease.whatsappId;
+    this.whatsappId = lease.connectionId;
     this.companyId = lease.companyId;
     this.pairingNumber = options.pairingNumber ?? null;
     const { ctx } = host;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { addTransactionCapability, type SignalKeyStore } from '@whiskeysockets/baileys';
 import { describe, expect, it } from 'vitest';
-import { silentLogger } from './session-store/test-helpers';
+import { silentLogger } from './testing/session-store';
 import { enableOnlyInTransactions, retireTransactionStorage, transactionStorageOf } from './transaction-storage';
 
 /** A key store of nothing: the transactions' storage is all these tests look at. */

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KanbanKit, randomOrigin } from '../test/kit';
+import { KanbanKit, randomOrigin } from '../testing/kit';
 
 /**
  * The board's pages (docs/kanban.md "Pages"): `perLane` (every lane's first cards and counts) and `lane` +

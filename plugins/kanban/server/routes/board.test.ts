@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KanbanKit } from '../test/kit';
+import { KanbanKit } from '../testing/kit';
 
 /** The board's reads: GET /tag/kanban and GET /ticket/kanban (docs/product/administration.md#calls-and-realtime-events), and the plan gate. */
 let t: TestApp;

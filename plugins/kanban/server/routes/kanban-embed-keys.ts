@@ -8,7 +8,7 @@ import {
   revokeEmbedKey,
   rotateEmbedSecret,
   updateEmbedKey,
-} from '../services/embed-keys';
+} from '../services/embed-keys.service';
 import { EmbedKeySchema, Empty, ErrorBody } from '../services/schemas';
 
 const EmbedKeyBody = StrictObject({

@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signUserToken } from '../services/embed-keys';
-import { KanbanKit, type KitUser, randomOrigin } from '../test/kit';
+import { signUserToken } from '../services/embed-keys.service';
+import { KanbanKit, type KitUser, randomOrigin } from '../testing/kit';
 
 /** Embed keys (admin CRUD) and the widget's public API: origins, scopes, signed users, limits, the stream. */
 /** Reads an event stream's text until a needle appears (5 s at most). */

@@ -11,8 +11,8 @@ import {
   Type,
 } from '@balcao/plugin-sdk/server';
 import type { EmbedKey } from '../models/embed-key';
-import { embedBoardJson, embedMove } from '../services/embed-board';
-import { EMBED_KEY_PATTERN, RateLimiter, requireAllowedOrigin, resolvePublicKey } from '../services/embed-keys';
+import { embedBoardJson, embedMove } from '../services/embed-board.service';
+import { EMBED_KEY_PATTERN, RateLimiter, requireAllowedOrigin, resolvePublicKey } from '../services/embed-keys.service';
 import { boardChangesOf, onKeyRevoked } from '../services/live';
 import { BoardPageQuery, boardSliceOf, ErrorBody, KanbanTicketSchema, LaneCountSchema, sendBoardText } from '../services/schemas';
 
@@ -70,7 +70,7 @@ export default defineRoutes((app, ctx) => {
       const slice = boardSliceOf(request.query);
       await touch(ctx, key);
       const board = await runInTenant({ companyId: key.companyId }, () => embedBoardJson(ctx, key, slice));
-      // built as JSON text by Postgres (services/board.ts): sent as it is
+      // built as JSON text by Postgres (services/board.service.ts): sent as it is
       return sendBoardText(request, reply, board);
     },
   );

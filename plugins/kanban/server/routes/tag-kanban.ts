@@ -1,5 +1,5 @@
 import { access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import { listLanes } from '../services/board';
+import { listLanes } from '../services/board.service';
 import { LaneSchema } from '../services/schemas';
 
 /** The lanes (docs/product/administration.md#calls-and-realtime-events: `GET /tag/kanban/` answers `lista`). */

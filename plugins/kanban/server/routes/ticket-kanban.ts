@@ -1,5 +1,5 @@
 import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { boardJson, boardViewerOf, masksNumbers } from '../services/board';
+import { boardJson, boardViewerOf, masksNumbers } from '../services/board.service';
 import {
   BoardPageQuery,
   boardAnswerText,
@@ -63,7 +63,7 @@ export default defineRoutes((app, ctx) => {
         { queueIds: idList(request.query.queueIds), startDate, endDate },
         { mask: masksNumbers(user.profile, settings), shape: 'board', slice },
       );
-      // the JSON is built by Postgres (services/board.ts): sent as it is, not parsed and serialised again
+      // the JSON is built by Postgres (services/board.service.ts): sent as it is, not parsed and serialised again
       return sendBoardText(request, reply, boardAnswerText(board));
     },
   );

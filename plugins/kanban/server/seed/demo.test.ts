@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_EMBED_KEY, DEMO_PAGE_PORT } from '../demo/constants';
-import { KanbanKit } from '../test/kit';
+import { KanbanKit } from '../testing/kit';
 import { seedKanbanDemo } from './demo';
 
 /** The demo (`npm start`): Acme's lanes with automation, cards on them, the demo page's key; idempotent. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, type FastifyReply, type FastifyRequest, Type } from '@balcao/plugin-sdk/server';
-import { type BoardJson, type BoardSlice, PAGE_LIMIT } from './board';
+import { type BoardJson, type BoardSlice, PAGE_LIMIT } from './board.service';
 
 /** A lane as `GET /tag/kanban` answers it. */
 export const LaneSchema = Type.Object({

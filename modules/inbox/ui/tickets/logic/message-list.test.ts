@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeMessage, makeTicket } from '../test-fixtures';
+import { makeMessage, makeTicket } from '../testing/fixtures';
 import {
   applyAppMessageEventToConversation,
   canDeleteMessage,

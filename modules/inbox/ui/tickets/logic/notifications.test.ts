@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AppMessageEvent, Ticket } from '../../../shared/types';
-import { ANA, makeMessage, makeTicket } from '../test-fixtures';
+import { ANA, makeMessage, makeTicket } from '../testing/fixtures';
 import { type NotificationContext, shouldNotify } from './notifications';
 
 const context: NotificationContext = { viewer: ANA, notifyPending: false, watchedTicketUuid: null };

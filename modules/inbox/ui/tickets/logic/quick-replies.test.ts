@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { makeQuickMessage } from '../test-fixtures';
+import { makeQuickMessage } from '../testing/fixtures';
 import { matchQuickReplies, quickReplyLabel, quickReplySearch } from './quick-replies';
 
 describe("quick replies on '/' (docs/product/tickets-and-inbox.md#screens-and-routes)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ANA, makeTicket, pagesOf } from '../test-fixtures';
+import { ANA, makeTicket, pagesOf } from '../testing/fixtures';
 import {
   applyAppMessageEventToList,
   applyTicketEvent,

@@ -6,8 +6,10 @@ import type { Knex } from 'knex';
  */
 
 /** Whether the connection has stored creds (it paired, or at least started pairing, once). */
-export async function hasCreds(knex: Knex | Knex.Transaction, whatsappId: number): Promise<boolean> {
-  const { rows } = await knex.raw('SELECT EXISTS (SELECT 1 FROM whatsapp_auth_creds WHERE whatsapp_id = ?) AS has', [whatsappId]);
+export async function hasCreds(knex: Knex | Knex.Transaction, connectionId: number): Promise<boolean> {
+  const { rows } = await knex.raw('SELECT EXISTS (SELECT 1 FROM whatsapp_auth_creds WHERE whatsapp_id = ?) AS has', [
+    connectionId,
+  ]);
   return (rows[0] as { has: boolean }).has;
 }
 
@@ -17,15 +19,15 @@ export async function hasCreds(knex: Knex | Knex.Transaction, whatsappId: number
  * fenced writes in flight commit: a process still running the session can't write the secrets back, and its
  * next renewal or write reports the lease lost ('superseded').
  */
-export async function deleteAuthState(knex: Knex | Knex.Transaction, whatsappId: number): Promise<void> {
+export async function deleteAuthState(knex: Knex | Knex.Transaction, connectionId: number): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx.raw(
       `UPDATE whatsapp_session_leases
        SET epoch = epoch + 1, expires_at = least(expires_at, clock_timestamp()), updated_at = clock_timestamp()
        WHERE whatsapp_id = ?`,
-      [whatsappId],
+      [connectionId],
     );
-    await trx.raw('DELETE FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [whatsappId]);
-    await trx.raw('DELETE FROM whatsapp_auth_keys WHERE whatsapp_id = ?', [whatsappId]);
+    await trx.raw('DELETE FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [connectionId]);
+    await trx.raw('DELETE FROM whatsapp_auth_keys WHERE whatsapp_id = ?', [connectionId]);
   });
 }

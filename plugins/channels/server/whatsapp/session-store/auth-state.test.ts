@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { addTransactionCapability, Curve, proto, type SignalDataSet, type SignalDataTypeMap } from '@whiskeysockets/baileys';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SessionStoreKit, silentLogger, sleep } from '../testing/session-store';
 import { deleteAuthState, hasCreds, usePostgresAuthState } from './auth-state';
 import { SIGNAL_KEY_TYPES, type SignalKeyType } from './codec';
 import { LeaseLostError, type SessionLease } from './leases';
-import { SessionStoreKit, silentLogger, sleep } from './test-helpers';
 
 let t: TestApp;
 let kit: SessionStoreKit;
@@ -18,10 +18,10 @@ afterAll(async () => t?.close());
 
 /** A connection and its lease held by a process of its own. */
 async function heldConnection(options: { ttlMs?: number; autoRenew?: boolean } = {}) {
-  const whatsappId = await kit.connection();
+  const connectionId = await kit.connection();
   const leases = kit.process('holder', options);
-  const lease = (await leases.acquire(kit.companyId, whatsappId)) as SessionLease;
-  return { whatsappId, leases, lease };
+  const lease = (await leases.acquire(kit.companyId, connectionId)) as SessionLease;
+  return { whatsappId: connectionId, leases, lease };
 }
 
 /** One value of every key type of Baileys 7, as Baileys writes them. */
@@ -69,8 +69,8 @@ function comparable(value: unknown): unknown {
   return value;
 }
 
-async function keyCount(whatsappId: number): Promise<number> {
-  const row = await kit.knex('whatsappAuthKeys').where({ whatsappId }).count({ count: '*' }).first();
+async function keyCount(connectionId: number): Promise<number> {
+  const row = await kit.knex('whatsappAuthKeys').where({ whatsappId: connectionId }).count({ count: '*' }).first();
   return Number(row?.count);
 }
 
@@ -93,11 +93,11 @@ async function statementsOf(fn: () => unknown) {
 
 describe('keys', () => {
   it('round-trip every key type of Baileys 7 (Buffers, protobufs, strings, lists), and a null deletes', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     const written = everyKeyType();
     await auth.state.keys.set(written);
-    expect(await keyCount(whatsappId)).toBe(13);
+    expect(await keyCount(connectionId)).toBe(13);
 
     // read back by this session (its cache) and by a session that never saw them (the database)
     const uncached = await usePostgresAuthState(kit.knex, lease, { cache: false });
@@ -125,11 +125,11 @@ describe('keys', () => {
       });
       expect(Object.keys(await reader.state.keys.get('pre-key', ['1', '2']))).toEqual(['2']);
     }
-    expect(await keyCount(whatsappId)).toBe(11);
+    expect(await keyCount(connectionId)).toBe(11);
   });
 
   it('write a batch of 200 keys in one fenced statement: the fence, one DELETE, one upsert', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     const sessions = (count: number, from = 0) =>
       Object.fromEntries(Array.from({ length: count }, (_, i) => [`55119${from + i}.0`, randomBytes(1_500)]));
@@ -147,15 +147,19 @@ describe('keys', () => {
     // one round trip: the fence (FOR SHARE), the deletions and the upsert are CTEs of one statement
     expect(statements).toHaveLength(1);
     expect(statements[0]?.sql).toMatch(/FOR SHARE[\s\S]*DELETE FROM whatsapp_auth_keys[\s\S]*INSERT INTO whatsapp_auth_keys/);
-    expect(await keyCount(whatsappId)).toBe(180);
+    expect(await keyCount(connectionId)).toBe(180);
   });
 
   it('write nothing of a batch that fails part-way, nor of one whose fence fails', async () => {
-    const { whatsappId, lease } = await heldConnection({ ttlMs: 300, autoRenew: false });
+    const { whatsappId: connectionId, lease } = await heldConnection({ ttlMs: 300, autoRenew: false });
     const auth = await usePostgresAuthState(kit.knex, lease);
     const existing = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`old${i}`, randomBytes(64)]));
     await auth.state.keys.set({ session: existing });
-    const before = await kit.knex('whatsappAuthKeys').where({ whatsappId }).orderBy('keyId').select('keyId', 'value');
+    const before = await kit
+      .knex('whatsappAuthKeys')
+      .where({ whatsappId: connectionId })
+      .orderBy('keyId')
+      .select('keyId', 'value');
 
     // the deletions run first and succeed; the upsert then fails on its last key (Postgres refuses NUL in text)
     const poisoned: SignalDataSet = {
@@ -166,21 +170,23 @@ describe('keys', () => {
       },
     };
     await expect(auth.state.keys.set(poisoned)).rejects.toThrow();
-    expect(await kit.knex('whatsappAuthKeys').where({ whatsappId }).orderBy('keyId').select('keyId', 'value')).toEqual(before);
+    expect(
+      await kit.knex('whatsappAuthKeys').where({ whatsappId: connectionId }).orderBy('keyId').select('keyId', 'value'),
+    ).toEqual(before);
 
     // the lease expires and another process takes the connection: a whole batch is refused
     await sleep(400);
-    const other = await kit.process('other').acquire(kit.companyId, whatsappId);
+    const other = await kit.process('other').acquire(kit.companyId, connectionId);
     expect(other?.epoch).toBe(2);
     const late = { session: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`late${i}`, randomBytes(64)])) };
     await expect(auth.state.keys.set(late)).rejects.toBeInstanceOf(LeaseLostError);
     await expect(auth.saveCreds()).rejects.toBeInstanceOf(LeaseLostError);
-    expect(await keyCount(whatsappId)).toBe(50);
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
+    expect(await keyCount(connectionId)).toBe(50);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
   });
 
   it('commit a Baileys transaction (addTransactionCapability) as one fenced transaction', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     const keys = addTransactionCapability(auth.state.keys, silentLogger, { maxCommitRetries: 1, delayBetweenTriesMs: 0 });
     const statements = await statementsOf(() =>
@@ -192,7 +198,7 @@ describe('keys', () => {
     );
     expect(statements.filter((statement) => /FOR SHARE/.test(statement.sql))).toHaveLength(1);
     expect(statements).toHaveLength(1);
-    expect(await keyCount(whatsappId)).toBe(4);
+    expect(await keyCount(connectionId)).toBe(4);
   });
 });
 
@@ -214,7 +220,7 @@ describe('the key cache', () => {
   });
 
   it('never serves a value whose write failed', async () => {
-    const { whatsappId, lease } = await heldConnection({ ttlMs: 300, autoRenew: false });
+    const { whatsappId: connectionId, lease } = await heldConnection({ ttlMs: 300, autoRenew: false });
     const auth = await usePostgresAuthState(kit.knex, lease);
     await auth.state.keys.set({ session: { 'a.0': Buffer.from('committed') } });
     expect(await auth.state.keys.get('session', ['a.0'])).toEqual({ 'a.0': Buffer.from('committed') });
@@ -226,7 +232,7 @@ describe('the key cache', () => {
 
     // a write refused by the fence (the lease lost meanwhile) is not served either
     await sleep(400);
-    const taken = (await kit.process('other').acquire(kit.companyId, whatsappId)) as SessionLease;
+    const taken = (await kit.process('other').acquire(kit.companyId, connectionId)) as SessionLease;
     await expect(auth.state.keys.set({ session: { 'a.0': Buffer.from('fenced out') } })).rejects.toBeInstanceOf(LeaseLostError);
     expect(await auth.state.keys.get('session', ['a.0'])).toEqual({ 'a.0': Buffer.from('committed') });
     const next = await usePostgresAuthState(kit.knex, taken);
@@ -270,17 +276,17 @@ describe('the key cache', () => {
 
 describe('creds', () => {
   it('start fresh for a new connection and round-trip through BufferJSON, odd push names included', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     expect(auth.state.creds).toMatchObject({ registered: false, nextPreKeyId: 1 });
     expect(Buffer.isBuffer(auth.state.creds.noiseKey.private)).toBe(true);
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
 
     auth.state.creds.me = { id: '5511999990000:12@s.whatsapp.net', lid: '123456789012345:12@lid', name: 'Ana \u0000 \ud83d' };
     auth.state.creds.registered = true;
     auth.state.creds.routingInfo = randomBytes(12);
     await auth.saveCreds();
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(true);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(true);
 
     const loaded = await usePostgresAuthState(kit.knex, lease);
     expect(loaded.state.creds).toEqual(auth.state.creds);
@@ -290,7 +296,7 @@ describe('creds', () => {
   });
 
   it('saves the latest creds when saves overlap', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     const saves: Array<Promise<void>> = [];
     for (let i = 1; i <= 20; i += 1) {
@@ -298,49 +304,49 @@ describe('creds', () => {
       saves.push(auth.saveCreds());
     }
     await Promise.all(saves);
-    const row = await kit.knex('whatsappAuthCreds').where({ whatsappId }).first();
+    const row = await kit.knex('whatsappAuthCreds').where({ whatsappId: connectionId }).first();
     expect(row.creds.accountSyncCounter).toBe(20);
   });
 });
 
 describe('removal', () => {
   it('clear deletes the creds and every key; later writes through that state do nothing', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     await auth.state.keys.set(everyKeyType());
     await auth.saveCreds();
     await auth.clear();
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
-    expect(await keyCount(whatsappId)).toBe(0);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
+    expect(await keyCount(connectionId)).toBe(0);
     expect(await auth.state.keys.get('session', ['5511999990000.0'])).toEqual({});
     await auth.saveCreds();
     await auth.state.keys.set({ session: { 'x.0': randomBytes(8) } });
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
-    expect(await keyCount(whatsappId)).toBe(0);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
+    expect(await keyCount(connectionId)).toBe(0);
   });
 
   it('deleteAuthState deletes without the lease and fences its holder out', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     await auth.state.keys.set(everyKeyType());
     await auth.saveCreds();
-    await deleteAuthState(kit.knex, whatsappId);
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
-    expect(await keyCount(whatsappId)).toBe(0);
+    await deleteAuthState(kit.knex, connectionId);
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
+    expect(await keyCount(connectionId)).toBe(0);
     await expect(auth.state.keys.set({ session: { 'x.0': randomBytes(8) } })).rejects.toMatchObject({ reason: 'superseded' });
-    expect(await keyCount(whatsappId)).toBe(0);
+    expect(await keyCount(connectionId)).toBe(0);
     expect(lease.lost).toBe(true);
   });
 
   it('deleting the connection deletes its lease, creds and keys', async () => {
-    const { whatsappId, lease } = await heldConnection();
+    const { whatsappId: connectionId, lease } = await heldConnection();
     const auth = await usePostgresAuthState(kit.knex, lease);
     await auth.state.keys.set(everyKeyType());
     await auth.saveCreds();
-    await kit.knex('whatsapps').where({ id: whatsappId }).delete();
-    expect(await kit.leaseRow(whatsappId)).toBeUndefined();
-    expect(await hasCreds(kit.knex, whatsappId)).toBe(false);
-    expect(await keyCount(whatsappId)).toBe(0);
+    await kit.knex('whatsapps').where({ id: connectionId }).delete();
+    expect(await kit.leaseRow(connectionId)).toBeUndefined();
+    expect(await hasCreds(kit.knex, connectionId)).toBe(false);
+    expect(await keyCount(connectionId)).toBe(0);
     await expect(auth.saveCreds()).rejects.toMatchObject({ reason: 'deleted' });
   });
 });

@@ -66,10 +66,10 @@ export async function usePostgresAuthState(
   options: PostgresAuthStateOptions = {},
 ): Promise<PostgresAuthState> {
   if (lease.signal.aborted) throw lease.signal.reason;
-  const { whatsappId, companyId } = lease;
+  const { connectionId, companyId } = lease;
   const log = options.log;
 
-  const { rows } = await knex.raw('SELECT creds::text AS creds FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [whatsappId]);
+  const { rows } = await knex.raw('SELECT creds::text AS creds FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [connectionId]);
   const stored = (rows[0] as { creds: string } | undefined)?.creds;
   const creds: AuthenticationCreds = stored ? decodeSessionValue<AuthenticationCreds>(stored) : initAuthCreds();
 
@@ -121,7 +121,7 @@ export async function usePostgresAuthState(
       ({ rows } = await knex.raw(
         `SELECT key_id, value::text AS value FROM whatsapp_auth_keys
          WHERE whatsapp_id = ? AND type = ? AND key_id = ANY(?::text[])`,
-        [whatsappId, type, missing],
+        [connectionId, type, missing],
       ));
     } finally {
       readsInFlight -= 1;
@@ -139,7 +139,7 @@ export async function usePostgresAuthState(
 
   async function setKeys(data: SignalDataSet): Promise<void> {
     if (cleared) {
-      log?.debug({ whatsappId }, 'WhatsApp auth state cleared: key write ignored');
+      log?.debug({ whatsappId: connectionId }, 'WhatsApp auth state cleared: key write ignored');
       return;
     }
     const upserts = { types: [] as string[], ids: [] as string[], values: [] as string[] };
@@ -171,7 +171,7 @@ export async function usePostgresAuthState(
         DELETE FROM whatsapp_auth_keys k USING unnest(?::text[], ?::text[]) AS g(type, key_id)
         WHERE EXISTS (SELECT 1 FROM held) AND k.whatsapp_id = ? AND k.type = g.type AND k.key_id = g.key_id
         RETURNING 1)`);
-      bindings.push(deletes.types, deletes.ids, whatsappId);
+      bindings.push(deletes.types, deletes.ids, connectionId);
     }
     if (upserts.ids.length > 0) {
       // a key both deleted and set in one batch can't be: Baileys hands the last value of each
@@ -181,7 +181,7 @@ export async function usePostgresAuthState(
         WHERE EXISTS (SELECT 1 FROM held)
         ON CONFLICT (whatsapp_id, type, key_id) DO UPDATE SET value = excluded.value
         RETURNING 1)`);
-      bindings.push(companyId, whatsappId, upserts.types, upserts.ids, upserts.values);
+      bindings.push(companyId, connectionId, upserts.types, upserts.ids, upserts.values);
     }
     const write = tracked(lease.fencedWrite(writes, bindings));
     try {
@@ -202,7 +202,7 @@ export async function usePostgresAuthState(
 
   async function writeCreds(): Promise<void> {
     if (cleared) {
-      log?.debug({ whatsappId }, 'WhatsApp auth state cleared: creds write ignored');
+      log?.debug({ whatsappId: connectionId }, 'WhatsApp auth state cleared: creds write ignored');
       return;
     }
     // encoded now, before the first await: the creds as they are when this write starts
@@ -212,7 +212,7 @@ export async function usePostgresAuthState(
         `INSERT INTO whatsapp_auth_creds (whatsapp_id, company_id, creds, updated_at)
          VALUES (?, ?, ?::jsonb, clock_timestamp())
          ON CONFLICT (whatsapp_id) DO UPDATE SET creds = excluded.creds, updated_at = excluded.updated_at`,
-        [whatsappId, companyId, text],
+        [connectionId, companyId, text],
       ),
     );
   }
@@ -234,8 +234,8 @@ export async function usePostgresAuthState(
     cleared = true;
     await Promise.allSettled([...writesInFlight]);
     await lease.fenced(async (trx) => {
-      await trx.raw('DELETE FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [whatsappId]);
-      await trx.raw('DELETE FROM whatsapp_auth_keys WHERE whatsapp_id = ?', [whatsappId]);
+      await trx.raw('DELETE FROM whatsapp_auth_creds WHERE whatsapp_id = ?', [connectionId]);
+      await trx.raw('DELETE FROM whatsapp_auth_keys WHERE whatsapp_id = ?', [connectionId]);
     });
     cache.clear();
   }

@@ -35,11 +35,11 @@ export class LeaseLostError extends Error {
   override readonly name = 'LeaseLostError';
 
   constructor(
-    readonly whatsappId: number,
+    readonly connectionId: number,
     readonly epoch: number,
     readonly reason: LeaseLostReason | 'released',
   ) {
-    super(`the session lease of connection ${whatsappId} (epoch ${epoch}) is no longer held: ${reason}`);
+    super(`the session lease of connection ${connectionId} (epoch ${epoch}) is no longer held: ${reason}`);
   }
 }
 
@@ -72,7 +72,7 @@ export type ConnectionsToRun =
 
 /** A lease held by this process: one connection, one epoch. */
 export interface SessionLease {
-  readonly whatsappId: number;
+  readonly connectionId: number;
   readonly companyId: number;
   readonly ownerId: string;
   readonly epoch: number;
@@ -121,11 +121,11 @@ export interface SessionLeases {
    * one, which is lost). Null when another process holds a live lease, or the connection doesn't exist (in
    * this company).
    */
-  acquire(companyId: number, whatsappId: number): Promise<SessionLease | null>;
+  acquire(companyId: number, connectionId: number): Promise<SessionLease | null>;
   /** The live lease this process holds for the connection, if any (no database call). */
-  held(whatsappId: number): SessionLease | undefined;
+  held(connectionId: number): SessionLease | undefined;
   /** The connection's lease row, for routing (which process runs it): null if it never ran. */
-  holder(whatsappId: number): Promise<LeaseHolder | null>;
+  holder(connectionId: number): Promise<LeaseHolder | null>;
   /** Connections among `connections` whose lease is expired or missing: oldest expiry first, at most `limit`. */
   expired(connections: ConnectionsToRun, limit?: number): Promise<ConnectionWithoutLease[]>;
   /** Renews every held lease now, in one statement (the timer does so every `renewEveryMs`). */
@@ -183,7 +183,7 @@ class Lease implements SessionLease {
 
   constructor(
     private readonly manager: LeaseManager,
-    readonly whatsappId: number,
+    readonly connectionId: number,
     readonly companyId: number,
     readonly ownerId: string,
     readonly epoch: number,
@@ -214,18 +214,18 @@ class Lease implements SessionLease {
   /** Marks the lease lost (once) and tells its listeners at once. Returns the error to throw. */
   markLost(reason: LeaseLostReason): LeaseLostError {
     if (!this.usable) return this.endError();
-    const error = new LeaseLostError(this.whatsappId, this.epoch, reason);
+    const error = new LeaseLostError(this.connectionId, this.epoch, reason);
     this.lost = true;
     this.manager.forget(this);
     this.controller.abort(error);
-    this.manager.log?.warn({ whatsappId: this.whatsappId, epoch: this.epoch, reason }, 'WhatsApp session lease lost');
+    this.manager.log?.warn({ whatsappId: this.connectionId, epoch: this.epoch, reason }, 'WhatsApp session lease lost');
     const listeners = [...this.lostListeners];
     this.lostListeners.clear();
     for (const listener of listeners) {
       try {
         listener(error);
       } catch (listenerError) {
-        this.manager.log?.warn({ err: listenerError, whatsappId: this.whatsappId }, 'a lease-lost listener failed');
+        this.manager.log?.warn({ err: listenerError, whatsappId: this.connectionId }, 'a lease-lost listener failed');
       }
     }
     return error;
@@ -236,12 +236,12 @@ class Lease implements SessionLease {
     this.released = true;
     this.lostListeners.clear();
     this.manager.forget(this);
-    this.controller.abort(new LeaseLostError(this.whatsappId, this.epoch, 'released'));
+    this.controller.abort(new LeaseLostError(this.connectionId, this.epoch, 'released'));
   }
 
   private endError(): LeaseLostError {
     const reason = this.controller.signal.reason;
-    return reason instanceof LeaseLostError ? reason : new LeaseLostError(this.whatsappId, this.epoch, 'released');
+    return reason instanceof LeaseLostError ? reason : new LeaseLostError(this.connectionId, this.epoch, 'released');
   }
 
   async release(): Promise<void> {
@@ -257,7 +257,7 @@ class Lease implements SessionLease {
        ), held AS (SELECT 1 FROM lease WHERE owner_id = ? AND epoch = ? AND live)${writes.map((write) => `, ${write}`).join('')}
        SELECT (SELECT row_to_json(lease) FROM lease) AS lease`;
     const { rows } = await this.manager.knex
-      .raw(sql, [this.whatsappId, this.ownerId, this.epoch, ...bindings] as Knex.RawBinding[])
+      .raw(sql, [this.connectionId, this.ownerId, this.epoch, ...bindings] as Knex.RawBinding[])
       // every inbound message writes its sender's Signal session with the same text: prepared once per
       // connection, not parsed and planned for each message
       .options({ name: preparedStatementName('wa_fenced', sql) });
@@ -273,7 +273,7 @@ class Lease implements SessionLease {
       const { rows } = await trx.raw(
         `SELECT owner_id, epoch, expires_at, expires_at > clock_timestamp() AS live
          FROM whatsapp_session_leases WHERE whatsapp_id = ? FOR SHARE`,
-        [this.whatsappId],
+        [this.connectionId],
       );
       const reason = lostReason(rows[0] as LeaseRow | undefined, this.ownerId, this.epoch);
       if (reason) throw this.markLost(reason);
@@ -316,7 +316,7 @@ class LeaseManager implements SessionLeases {
     this.timer?.unref();
   }
 
-  async acquire(companyId: number, whatsappId: number): Promise<SessionLease | null> {
+  async acquire(companyId: number, connectionId: number): Promise<SessionLease | null> {
     if (this.closed) throw new Error('the session leases are closed');
     const startedAt = performance.now();
     let rows: Array<{ epoch: number | string; expires_at: Date }>;
@@ -333,7 +333,7 @@ class LeaseManager implements SessionLeases {
            -- clock_timestamp(), not now(): after waiting for a fenced write or a release, compare with the time it is
            WHERE lease.expires_at <= clock_timestamp() OR lease.owner_id = excluded.owner_id
          RETURNING epoch, expires_at`,
-        [whatsappId, companyId, this.ownerId, this.ttlMs, this.ttlMs],
+        [connectionId, companyId, this.ownerId, this.ttlMs, this.ttlMs],
       ));
     } catch (error) {
       // the connection was deleted between the read and the insert
@@ -342,39 +342,39 @@ class LeaseManager implements SessionLeases {
     }
     const row = rows[0];
     if (!row) return null;
-    const lease = new Lease(this, whatsappId, companyId, this.ownerId, Number(row.epoch), row.expires_at, startedAt);
+    const lease = new Lease(this, connectionId, companyId, this.ownerId, Number(row.epoch), row.expires_at, startedAt);
     // this process acquired it again (a restart of the session): the older lease object is stale
-    this.leases.get(whatsappId)?.markLost('superseded');
+    this.leases.get(connectionId)?.markLost('superseded');
     if (this.closed) {
       // closed while acquiring: give it back
-      this.leases.set(whatsappId, lease);
+      this.leases.set(connectionId, lease);
       await this.releaseAll([lease]);
       return null;
     }
-    this.leases.set(whatsappId, lease);
-    this.log?.debug({ whatsappId, epoch: lease.epoch }, 'WhatsApp session lease acquired');
+    this.leases.set(connectionId, lease);
+    this.log?.debug({ whatsappId: connectionId, epoch: lease.epoch }, 'WhatsApp session lease acquired');
     return lease;
   }
 
-  held(whatsappId: number): SessionLease | undefined {
-    return this.leases.get(whatsappId);
+  held(connectionId: number): SessionLease | undefined {
+    return this.leases.get(connectionId);
   }
 
   /** Called by a lease that ended (lost or released): no more renewals. */
   forget(lease: Lease): void {
-    if (this.leases.get(lease.whatsappId) === lease) this.leases.delete(lease.whatsappId);
+    if (this.leases.get(lease.connectionId) === lease) this.leases.delete(lease.connectionId);
   }
 
-  async holder(whatsappId: number): Promise<LeaseHolder | null> {
+  async holder(connectionId: number): Promise<LeaseHolder | null> {
     const { rows } = await this.knex.raw(
       `SELECT company_id, owner_id, epoch, expires_at, expires_at > clock_timestamp() AS live
        FROM whatsapp_session_leases WHERE whatsapp_id = ?`,
-      [whatsappId],
+      [connectionId],
     );
     const row = rows[0] as (LeaseRow & { company_id: number }) | undefined;
     if (!row) return null;
     return {
-      whatsappId,
+      whatsappId: connectionId,
       companyId: row.company_id,
       ownerId: row.owner_id,
       epoch: Number(row.epoch),
@@ -418,7 +418,7 @@ class LeaseManager implements SessionLeases {
          FROM held
          LEFT JOIN renewed ON renewed.whatsapp_id = held.whatsapp_id
          LEFT JOIN whatsapp_session_leases current ON current.whatsapp_id = held.whatsapp_id`,
-        [held.map((lease) => lease.whatsappId), held.map((lease) => lease.epoch), this.ttlMs, this.ownerId],
+        [held.map((lease) => lease.connectionId), held.map((lease) => lease.epoch), this.ttlMs, this.ownerId],
       ));
     } catch (error) {
       this.log?.warn({ err: error, leases: held.length }, 'WhatsApp session leases: renewal failed');
@@ -431,8 +431,8 @@ class LeaseManager implements SessionLeases {
     const byId = new Map(rows.map((row) => [row.whatsapp_id, row]));
     for (const lease of held) {
       // released or superseded locally while renewing: nothing to say about this one
-      if (this.leases.get(lease.whatsappId) !== lease) continue;
-      const row = byId.get(lease.whatsappId);
+      if (this.leases.get(lease.connectionId) !== lease) continue;
+      const row = byId.get(lease.connectionId);
       if (row?.renewed_until) {
         lease.confirmedAt = startedAt;
         lease.expiresAt = row.renewed_until;
@@ -456,17 +456,17 @@ class LeaseManager implements SessionLeases {
        WHERE lease.whatsapp_id = released.whatsapp_id AND lease.epoch = released.epoch AND lease.owner_id = ?
          AND lease.expires_at > clock_timestamp()
        RETURNING lease.whatsapp_id`,
-      [releasing.map((lease) => lease.whatsappId), releasing.map((lease) => lease.epoch), this.ownerId],
+      [releasing.map((lease) => lease.connectionId), releasing.map((lease) => lease.epoch), this.ownerId],
     );
     const released = new Set((rows as Array<{ whatsapp_id: number }>).map((row) => row.whatsapp_id));
     for (const lease of releasing) {
-      if (!released.has(lease.whatsappId)) continue;
-      this.log?.debug({ whatsappId: lease.whatsappId, epoch: lease.epoch }, 'WhatsApp session lease released');
+      if (!released.has(lease.connectionId)) continue;
+      this.log?.debug({ whatsappId: lease.connectionId, epoch: lease.epoch }, 'WhatsApp session lease released');
       for (const listener of this.releasedListeners) {
         try {
-          listener({ whatsappId: lease.whatsappId, companyId: lease.companyId, epoch: lease.epoch });
+          listener({ whatsappId: lease.connectionId, companyId: lease.companyId, epoch: lease.epoch });
         } catch (error) {
-          this.log?.warn({ err: error, whatsappId: lease.whatsappId }, 'a lease-released listener failed');
+          this.log?.warn({ err: error, whatsappId: lease.connectionId }, 'a lease-released listener failed');
         }
       }
     }
@@ -492,7 +492,7 @@ class LeaseManager implements SessionLeases {
  *
  * @example
  * const leases = createSessionLeases(ctx.db.knex, { ownerId: newLeaseOwnerId(), ttlMs: 30_000, log: ctx.log });
- * const lease = await leases.acquire(companyId, whatsappId);
+ * const lease = await leases.acquire(companyId, connectionId);
  * if (lease) lease.onLost(() => session.stopWithoutLogout());
  */
 export function createSessionLeases(knex: Knex, options: SessionLeasesOptions): SessionLeases {

@@ -6,7 +6,7 @@
 import type { PluginContext } from '@balcao/plugin-sdk/server';
 import type { TestApp } from '@balcao/plugin-sdk/testing';
 import { DEFAULT_CONNECTION_CONFIG } from '@whiskeysockets/baileys';
-import { ChannelsKit, channelsCtx, type KitUser } from '../../test/kit';
+import { ChannelsKit, channelsCtx, type KitUser } from '../../testing/kit';
 import { whatsappHost } from '../host';
 import { setWhatsAppTransport, setWhatsAppTransportDefaults, type WhatsAppTransport } from '../transport';
 import type { WhatsAppPeer } from './peer';
@@ -86,23 +86,23 @@ export class WhatsAppKit extends ChannelsKit {
   /** A company on a plan with WhatsApp, its admin and a WhatsApp connection (DISCONNECTED, never paired). */
   async company(fields: Record<string, unknown> = {}): Promise<WhatsAppCompany> {
     const { companyId, admin } = await this.companyWithPlan({ flags: { useWhatsapp: true }, connections: 5 });
-    const whatsappId = await this.connection(companyId, { channel: 'whatsapp', isDefault: true, ...fields });
-    return { companyId, admin, whatsappId };
+    const connectionId = await this.connection(companyId, { channel: 'whatsapp', isDefault: true, ...fields });
+    return { companyId, admin, whatsappId: connectionId };
   }
 
   /** The connection's row once `check` holds for it. */
   async connectionWhen(
-    whatsappId: number,
+    connectionId: number,
     check: (row: Record<string, unknown>) => boolean,
     timeoutMs = 10_000,
   ): Promise<Record<string, unknown>> {
     return eventually(
       async () => {
-        const row = await this.row(whatsappId);
+        const row = await this.row(connectionId);
         return row && check(row) ? row : null;
       },
       timeoutMs,
-      `connection ${whatsappId}`,
+      `connection ${connectionId}`,
     );
   }
 
@@ -122,7 +122,7 @@ export class WhatsAppKit extends ChannelsKit {
   }
 
   /** The session of a connection in this app's process, if it runs here. */
-  session(whatsappId: number) {
-    return whatsappHost(this.ctx).session(whatsappId);
+  session(connectionId: number) {
+    return whatsappHost(this.ctx).session(connectionId);
   }
 }

@@ -2,7 +2,7 @@ import { renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { ticketsLocales } from '../../index';
-import { makeQuickMessage, makeTicket } from '../../test-fixtures';
+import { makeQuickMessage, makeTicket } from '../../testing/fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { MessageInput } from './MessageInput';
 

@@ -6,7 +6,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ticketsLocales } from '../../index';
-import { makeTicket } from '../../test-fixtures';
+import { makeTicket } from '../../testing/fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { TicketListItem } from './TicketListItem';
 

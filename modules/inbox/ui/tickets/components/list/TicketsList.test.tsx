@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TICKETS_PAGE_SIZE } from '../../../../shared/types';
 import { ticketsLocales } from '../../index';
 import type { TicketListArgs } from '../../logic/ticket-list';
-import { makeTicket } from '../../test-fixtures';
+import { makeTicket } from '../../testing/fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { TicketsList } from './TicketsList';
 

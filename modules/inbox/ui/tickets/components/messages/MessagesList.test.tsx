@@ -2,7 +2,7 @@ import { renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ticketsLocales } from '../../index';
-import { makeMessage, makeTicket } from '../../test-fixtures';
+import { makeMessage, makeTicket } from '../../testing/fixtures';
 import { TicketActionsProvider } from '../TicketActionsProvider';
 import { MessagesList } from './MessagesList';
 

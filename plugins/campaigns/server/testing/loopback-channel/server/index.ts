@@ -56,7 +56,7 @@ export default definePlugin({
         if (answer.status !== 200) throw new AppError('ERR_SENDING_WAPP_MSG');
         return { channelMessageId: String((answer.json as { id: string }).id), ack: 1 };
       },
-      async checkNumbers(_whatsappId, numbers) {
+      async checkNumbers(_connectionId, numbers) {
         const answer = await post('/check', { numbers });
         return (answer.json as { valid: Array<boolean | null> }).valid;
       },

@@ -6,7 +6,7 @@
  * @example
  * const kit = new ChannelsKit(t);
  * const { companyId, admin } = await kit.companyWithPlan({ flags: { useWhatsapp: false }, connections: 2 });
- * const whatsappId = await kit.connection(companyId, { channel: 'webchat', queueIds: [await kit.queue(companyId)] });
+ * const connectionId = await kit.connection(companyId, { channel: 'webchat', queueIds: [await kit.queue(companyId)] });
  */
 import { type ChannelDriver, PLAN_FLAGS, type PlanFlag, type PluginContext } from '@balcao/plugin-sdk/server';
 import { DEFAULT_COMPANY_SETTINGS, type TestApp, type TestSession } from '@balcao/plugin-sdk/testing';
@@ -215,8 +215,8 @@ export class ChannelsKit {
   }
 
   /** The `whatsapps` row as stored. */
-  row(whatsappId: number): Promise<Record<string, unknown> | undefined> {
-    return this.knex('whatsapps').where({ id: whatsappId }).first();
+  row(connectionId: number): Promise<Record<string, unknown> | undefined> {
+    return this.knex('whatsapps').where({ id: connectionId }).first();
   }
 }
 

@@ -1,5 +1,5 @@
-import type { Message, QuickMessage, Ticket } from '../../shared/types';
-import type { ListViewer, TicketPages } from './logic/ticket-list';
+import type { Message, QuickMessage, Ticket } from '../../../shared/types';
+import type { ListViewer, TicketPages } from '../logic/ticket-list';
 
 /** A ticket as `GET /tickets` answers it, for tests. */
 export function makeTicket(id: number, fields: Partial<Ticket> = {}): Ticket {

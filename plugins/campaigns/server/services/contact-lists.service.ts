@@ -4,7 +4,7 @@ import { normaliseNumber } from '../../shared/campaigns';
 import { ContactList, ContactListItem } from '../models/contact-list';
 import { emitToManagers } from './live';
 import type { ContactListBody, ContactListItemBody, ContactListItemSchema, ContactListSchema } from './schemas';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 export type ContactListJson = Static<typeof ContactListSchema>;
 export type ContactListItemJson = Static<typeof ContactListItemSchema>;
@@ -100,9 +100,9 @@ export async function allLists(ctx: PluginContext, companyId: number): Promise<C
   );
 }
 
-async function requireConnection(knex: Knex, companyId: number, whatsappId: number | null | undefined): Promise<void> {
-  if (whatsappId == null) return;
-  const row = await knex('whatsapps').where({ companyId, id: whatsappId }).first('id');
+async function requireConnection(knex: Knex, companyId: number, connectionId: number | null | undefined): Promise<void> {
+  if (connectionId == null) return;
+  const row = await knex('whatsapps').where({ companyId, id: connectionId }).first('id');
   if (!row) throw new AppError('ERR_NO_WHATSAPP_FOUND');
 }
 
@@ -127,10 +127,10 @@ export async function updateList(
   await requireConnection(ctx.db.knex, companyId, body.whatsappId);
   const current = await ContactList.query().findById(id);
   if (!current) throw new AppError('ERR_NO_CONTACT_LIST_FOUND');
-  const whatsappId = body.whatsappId === undefined ? current.whatsappId : body.whatsappId;
-  await ContactList.query().findById(id).patch({ name: body.name.trim(), whatsappId, updatedAt: new Date() });
+  const connectionId = body.whatsappId === undefined ? current.whatsappId : body.whatsappId;
+  await ContactList.query().findById(id).patch({ name: body.name.trim(), whatsappId: connectionId, updatedAt: new Date() });
   // another connection may answer otherwise: ask again
-  if (whatsappId !== current.whatsappId) {
+  if (connectionId !== current.whatsappId) {
     await ContactListItem.query().where({ contactListId: id }).patch({ isWhatsappValid: null, checkedAt: null });
     await requestNumberCheck(ctx, companyId, id);
   }

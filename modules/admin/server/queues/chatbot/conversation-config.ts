@@ -1,5 +1,5 @@
 import type { ConnectionProfile, PluginContext } from '@balcao/plugin-sdk/server';
-import type { companyHours } from './company-hours.service';
+import type { companyHours } from '../services/company-hours.service';
 
 /**
  * What the chatbot follows on one ticket: its connection (docs/product/administration.md#entities Connection) when the
@@ -25,10 +25,10 @@ type CompanyBotSettings = Awaited<ReturnType<typeof companyHours>>;
 export async function connectionProfile(
   ctx: PluginContext,
   companyId: number,
-  whatsappId: number | null | undefined,
+  connectionId: number | null | undefined,
 ): Promise<ConnectionProfile | null> {
-  if (!whatsappId || !ctx.services.has('connections')) return null;
-  return ctx.services.use('connections').profile(companyId, whatsappId);
+  if (!connectionId || !ctx.services.has('connections')) return null;
+  return ctx.services.use('connections').profile(companyId, connectionId);
 }
 
 /**

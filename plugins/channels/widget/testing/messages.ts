@@ -1,4 +1,4 @@
-import type { WebchatMessage } from '../shared/webchat';
+import type { WebchatMessage } from '../../shared/webchat';
 
 /** A message as the server sends it (the widget's tests' shared factory). */
 export const message = (fields: Partial<WebchatMessage> = {}): WebchatMessage => ({

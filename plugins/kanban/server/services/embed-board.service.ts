@@ -1,9 +1,9 @@
 import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { EmbedKey } from '../models/embed-key';
 import { Lane, TicketTagLink } from '../models/lane';
-import { type BoardSlice, boardJson, listLanes, masksNumbers } from './board';
-import { type EmbedActor, verifyUserToken } from './embed-keys';
-import { moveTicket } from './lanes';
+import { type BoardSlice, boardJson, listLanes, masksNumbers } from './board.service';
+import { type EmbedActor, verifyUserToken } from './embed-keys.service';
+import { moveTicket } from './lanes.service';
 import { boardAnswerText } from './schemas';
 
 /** What the widget shows besides its cards: the key's lanes (and the default lane when it has every lane). */
@@ -17,8 +17,8 @@ export interface EmbedBoardHead {
 
 /**
  * The board an embed key shows, in the key's company scope, as JSON text (`{ ...head, tickets }`, and
- * the lanes' counts for a page of it: `slice`, as the board's own paging, board.ts). Only
- * the lanes' cards: no plain tags, no contact, user or queue ids (the `embed` card shape of board.ts);
+ * the lanes' counts for a page of it: `slice`, as the board's own paging, board.service.ts). Only
+ * the lanes' cards: no plain tags, no contact, user or queue ids (the `embed` card shape of board.service.ts);
  * numbers masked as for a profile user when the company hides them (LGPD). A card on lanes of which only
  * some are the key's shows in the default lane only for a key with every lane.
  */

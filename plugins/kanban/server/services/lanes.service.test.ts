@@ -1,8 +1,8 @@
 import { runInTenant } from '@balcao/plugin-sdk/server';
 import { connectSocket, createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KanbanKit } from '../test/kit';
-import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes';
+import { KanbanKit } from '../testing/kit';
+import { fireLaneTimer, MINUTE_MS, setLaneTimer, sweepLaneTimers } from './lanes.service';
 import { kanbanChannel } from './live';
 
 /** Lane moves and the lane automation (docs/kanban.md "Lane automation"). */

@@ -1,12 +1,15 @@
 import type { BalcaoEvents, PluginContext } from '@balcao/plugin-sdk/server';
 import type { QueuesConfig } from '../config';
 import { AdminQueue, ChatbotTicket } from '../models';
+import { change, persistState, send, type Turn } from './conversation';
 
 /**
  * Queue rotation (docs/product/administration.md#entities ativarRoteador, tempoRoteador): a ticket waiting in a queue with
  * rotation on goes to the queue's next agent every tempoRoteador minutes until someone takes it. Each
  * step is a delayed job in Redis (it survives restarts); its jobId makes enqueueing a step twice one job,
- * and the step number stored on the ticket's bot row makes a step act at most once.
+ * and the step number stored on the ticket's bot row makes a step act at most once. The bot lands a ticket
+ * here (`afterLanding`), where a queue's other ways of reaching an agent — a random member, the place in
+ * line — are decided too.
  */
 
 /** One minute of tempoRoteador; ADMIN_ROTATION_MINUTE_MS shortens it for tests of the timing. */
@@ -91,4 +94,35 @@ export async function rotationOnTicketUpdated(ctx: PluginContext, event: BalcaoE
       .ignore();
   }
   await scheduleRotation(ctx, event.companyId, event.ticketId, queue, (state?.rotationStep ?? 0) + 1);
+}
+
+/**
+ * After the ticket lands in a queue with nobody on it: a random agent of the queue (userRandom), or the
+ * contact's place in line (sendQueuePosition), and the rotation's first step (ativarRoteador).
+ */
+export async function afterLanding(turn: Turn, queue: AdminQueue): Promise<void> {
+  const { knex } = turn.ctx.db;
+  if (turn.settings.userRandom === 'enabled') {
+    const rows: Array<{ userId: number }> = await knex('userQueues')
+      .where({ companyId: turn.companyId, queueId: queue.id })
+      .select('userId');
+    const members = rows.map((row) => row.userId);
+    if (members.length > 0) {
+      const userId = members[Math.floor(Math.random() * members.length)] as number;
+      await change(turn, { userId, expect: { status: 'pending', userId: null } });
+    }
+  } else if (turn.settings.sendQueuePosition === 'enabled') {
+    const [{ count }] = (await knex('tickets')
+      .where({ companyId: turn.companyId, queueId: queue.id, status: 'pending' })
+      .whereNull('userId')
+      .where('id', '<=', turn.ticket.id)
+      .count({ count: '*' })) as [{ count: string | number }];
+    const intro = turn.settings.sendQueuePositionMessage ?? '';
+    await send(turn, `${intro.trim()} *${Number(count)}*`.trim());
+  }
+  if (queue.ativarRoteador && queue.tempoRoteador > 0) {
+    // the rotation reads the bot's state
+    await persistState(turn);
+    await scheduleRotation(turn.ctx, turn.companyId, turn.ticket.id, queue, 1);
+  }
 }

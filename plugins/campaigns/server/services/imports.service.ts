@@ -5,10 +5,10 @@ import { parse as parseCsv } from '@fast-csv/parse';
 import ExcelJS from 'exceljs';
 import { MAX_NUMBER_DIGITS, normaliseNumber } from '../../shared/campaigns';
 import { ContactList, ContactListImport } from '../models/contact-list';
-import { announceList, requestNumberCheck } from './contact-lists';
+import { announceList, requestNumberCheck } from './contact-lists.service';
 import { emitToManagers } from './live';
 import type { ImportSchema } from './schemas';
-import { campaignSettings } from './settings';
+import { campaignSettings } from './settings.service';
 
 export type ImportJson = Static<typeof ImportSchema>;
 export type ImportFormat = 'xlsx' | 'xls' | 'csv';

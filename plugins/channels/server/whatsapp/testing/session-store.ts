@@ -5,8 +5,8 @@
 import type { TestApp } from '@balcao/plugin-sdk/testing';
 import type { addTransactionCapability } from '@whiskeysockets/baileys';
 import type { Knex } from 'knex';
-import { ChannelsKit } from '../../test/kit';
-import { createSessionLeases, type SessionLeases, type SessionLeasesOptions } from './leases';
+import { ChannelsKit } from '../../testing/kit';
+import { createSessionLeases, type SessionLeases, type SessionLeasesOptions } from '../session-store/leases';
 
 type BaileysLogger = Parameters<typeof addTransactionCapability>[1];
 /** Baileys' logger interface, saying nothing. */
@@ -64,7 +64,7 @@ export class SessionStoreKit {
   }
 
   /** The lease row as stored. */
-  leaseRow(whatsappId: number): Promise<Record<string, unknown> | undefined> {
-    return this.knex('whatsappSessionLeases').where({ whatsappId }).first();
+  leaseRow(connectionId: number): Promise<Record<string, unknown> | undefined> {
+    return this.knex('whatsappSessionLeases').where({ whatsappId: connectionId }).first();
   }
 }

@@ -8,9 +8,9 @@ import { createTestApp, type TestApp, type TestAppOptions } from '@balcao/plugin
 import type { Knex } from 'knex';
 import type { CampaignsContext } from '../config';
 import { type CampaignDispatcher, type Clock, campaignDispatcher } from '../services/dispatcher';
-import { type LoopbackProvider, startLoopbackProvider } from '../testing/provider';
+import { type LoopbackProvider, startLoopbackProvider } from './provider';
 
-export const LOOPBACK_PLUGIN = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'testing', 'loopback-channel');
+export const LOOPBACK_PLUGIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loopback-channel');
 
 export interface CampaignsKit {
   t: TestApp;

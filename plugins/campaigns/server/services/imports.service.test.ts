@@ -1,7 +1,7 @@
 import * as XLSX from '@e965/xlsx';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CampaignsKit, campaignsKit, multipartFile } from '../test/kit';
+import { type CampaignsKit, campaignsKit, multipartFile } from '../testing/kit';
 
 /**
  * Contact sheets into a list (.xlsx streamed, .xls, .csv): rows added, updated and refused with their row

@@ -67,14 +67,14 @@ export async function loadCampaigns(ctx: PluginContext, companyId: number, ids: 
       'c.*',
       'l.name as listName',
       'g.name as tagName',
-      'w.name as whatsappName',
+      'w.name as connectionName',
       'u.name as userName',
       'q.name as queueName',
     )) as Array<
     Campaign & {
       listName: string | null;
       tagName: string | null;
-      whatsappName: string | null;
+      connectionName: string | null;
       userName: string | null;
       queueName: string | null;
     }
@@ -109,7 +109,7 @@ export async function loadCampaigns(ctx: PluginContext, companyId: number, ids: 
         tagListId: row.tagListId,
         tagList: ref(row.tagListId, row.tagName),
         whatsappId: row.whatsappId,
-        whatsapp: ref(row.whatsappId, row.whatsappName),
+        whatsapp: ref(row.whatsappId, row.connectionName),
         userId: row.userId,
         user: ref(row.userId, row.userName),
         queueId: row.queueId,
