@@ -2,7 +2,7 @@ import { AppError, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { CoreServices } from '../core-services';
 import { bearerToken } from '../http/access-hook';
-import { AuthService, type IssuedSession } from './auth-service';
+import { AuthService, type IssuedSession } from './auth.service';
 import { AuthResponseSchema, errors, LoginBody, SessionUserSchema, SignupBody, SignupResponse } from './schemas';
 
 /** The refresh cookie's name. */

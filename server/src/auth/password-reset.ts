@@ -2,7 +2,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError, NoBody, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import type { FastifyInstance } from 'fastify';
 import type { CoreServices } from '../core-services';
-import type { AuthService } from './auth-service';
+import type { AuthService } from './auth.service';
 import { hashPassword } from './passwords';
 import { errors } from './schemas';
 

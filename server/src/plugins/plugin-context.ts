@@ -1,5 +1,5 @@
 import { type AccessService, AppError, can, type PluginContext, type SessionUser } from '@balcao/plugin-sdk/server';
-import { AuthService } from '../auth/auth-service';
+import { AuthService } from '../auth/auth.service';
 import { hashPassword } from '../auth/passwords';
 import type { CoreServices } from '../core-services';
 import { createTenancyService } from '../tenancy/company-creator';

@@ -3,7 +3,7 @@ import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords';
 import type { LoadedPlugin } from '../plugins/loader';
 import { DEFAULT_COMPANY_SETTINGS, PUBLIC_SETTING_DEFAULTS } from '../settings/defaults';
-import { ensureSettings } from '../settings/settings-service';
+import { ensureSettings } from '../settings/settings.service';
 import { ensurePlatformCompany, PLATFORM_PLAN } from './platform';
 
 /** The demo password of every demo login. */

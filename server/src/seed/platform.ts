@@ -2,7 +2,7 @@ import { PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords';
 import { DEFAULT_COMPANY_SETTINGS, PUBLIC_SETTING_DEFAULTS } from '../settings/defaults';
-import { ensureSettings } from '../settings/settings-service';
+import { ensureSettings } from '../settings/settings.service';
 import { PLATFORM_COMPANY_ID, PLATFORM_DUE_DATE } from '../tenancy/session-store';
 
 /** The plan of the platform company: every flag, no limit that matters, never offered at signup. */

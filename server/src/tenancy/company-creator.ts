@@ -2,7 +2,7 @@ import { AppError, type NewCompany, type TenancyService } from '@balcao/plugin-s
 import type { Knex } from 'knex';
 import { hashPassword } from '../auth/passwords';
 import { DEFAULT_COMPANY_SETTINGS } from '../settings/defaults';
-import { ensureSettings } from '../settings/settings-service';
+import { ensureSettings } from '../settings/settings.service';
 
 /**
  * Creates companies the way signup does (company row, its admin, the default settings, one transaction),

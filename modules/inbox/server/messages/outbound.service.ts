@@ -143,7 +143,7 @@ async function ticketsOf(
   return { byContact, created };
 }
 
-/** `InboxService.stageOutbound` (plugin-sdk/src/server/inbox.ts). */
+/** `InboxService.stageOutbound` (plugin-sdk/src/server/channel-contract.ts). */
 export async function stageOutbound(
   ctx: PluginContext,
   items: StageOutboundItem[],

@@ -7,7 +7,7 @@ import { MessageKit } from '../messages/testing/message-kit';
 import { fixtureInbound, inboxServiceOf } from '../testing/fixture-driver';
 import { loadTicket } from '../tickets/serializer';
 
-/** The inbound side of the channel contract (plugin-sdk/src/server/inbox.ts): InboxService.receive & co. */
+/** The inbound side of the channel contract (plugin-sdk/src/server/channel-contract.ts): InboxService.receive & co. */
 let t: TestApp;
 let kit: MessageKit;
 let inbox: InboxService;

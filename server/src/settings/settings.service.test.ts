@@ -2,7 +2,7 @@ import { currentTenant } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCompany, TEST_PASSWORD } from '../../test/realtime/helpers';
-import { ensureSettings } from './settings-service';
+import { ensureSettings } from './settings.service';
 
 /** Company settings (docs/product/administration.md#entities Setting): read through the cached company state, kept true on write. */
 let t: TestApp;
