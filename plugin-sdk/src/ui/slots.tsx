@@ -60,12 +60,12 @@ export interface ComponentSlotProps {
   ticketHeaderActions: { ticket: SlotTicket };
   /** Sections of the contact drawer, after the contact's details and before its tags. */
   contactDrawer: { contact: SlotContact; ticket?: SlotTicket };
-  /** Buttons of the composer's toolbar, before the text box. */
+  /** Buttons of the composer's toolbar, after its emoji and attach buttons, before the text box. */
   composerToolbar: {
     ticket: SlotTicket;
     /** Appends text to the message being written (at the end, as the emoji picker does). */
     insertText(text: string): void;
-    /** True while the composer can't send (a closed ticket, a recording, a send in flight). */
+    /** True while the composer can't send (a ticket that isn't open, a send in flight); hidden while recording. */
     disabled: boolean;
   };
   /** Small tags on a ticket of the list, after its queue, user and tags. */
