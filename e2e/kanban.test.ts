@@ -288,6 +288,19 @@ describe("the contact drawer's lane (the inbox's contactDrawer slot, filled by t
       .toEqual([ids.fechado]);
     // the ticket's event brings its new tags back to the drawer
     await laneSelect.getByText('Fechado').waitFor();
+
+    // a lane created elsewhere is offered at once (the tag event)
+    // as the page's own session (a second login of the admin would end it)
+    const token = (await admin.page.evaluate<string | null>("localStorage.getItem('token')")) ?? undefined;
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/tags',
+      token,
+      payload: { name: 'Negociação', color: '#FA541C', kanban: 1 },
+    });
+    expect(created.statusCode).toBeLessThan(300);
+    await laneSelect.click();
+    await admin.page.locator('.ant-select-item-option').filter({ hasText: 'Negociação' }).waitFor();
     expect(admin.pageErrors).toEqual([]);
   });
 });

@@ -1,6 +1,14 @@
-import { type ComponentSlotProps, type SlotTicket, showError, useTranslation } from '@balcao/plugin-sdk/ui';
+import {
+  type ComponentSlotProps,
+  companyEvent,
+  type SlotTicket,
+  showError,
+  subscribeSocketEvent,
+  useSession,
+  useTranslation,
+} from '@balcao/plugin-sdk/ui';
 import { Divider, Select } from 'antd';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useKanbanAddLaneMutation, useKanbanLanesQuery, useKanbanRemoveLaneMutation } from '../api';
 
 /**
@@ -28,8 +36,20 @@ export default function LaneField({ ticket }: ComponentSlotProps['contactDrawer'
  */
 export function LaneSelect({ ticket }: { ticket: SlotTicket }) {
   const { t } = useTranslation('kanban');
-  // read again on each opening of the drawer: lanes change on the Tags and Kanban pages, not here
-  const { data: lanes = [], isLoading } = useKanbanLanesQuery(undefined, { refetchOnMountOrArgChange: true });
+  const companyId = useSession()?.companyId;
+  // read again on each opening of the drawer, and whenever a tag changes (lanes are kanban tags, changed on
+  // the Tags and Kanban pages)
+  const { data: lanes = [], isLoading, refetch } = useKanbanLanesQuery(undefined, { refetchOnMountOrArgChange: true });
+  useEffect(() => {
+    if (companyId === undefined) return;
+    // the inbox emits the tag channel under both documented spellings, as the board follows it
+    const stops = [companyEvent(companyId, 'tag'), `company${companyId}-tag`].map((event) =>
+      subscribeSocketEvent(event, () => void refetch()),
+    );
+    return () => {
+      for (const stop of stops) stop();
+    };
+  }, [companyId, refetch]);
   const [removeLane] = useKanbanRemoveLaneMutation();
   const [addLane] = useKanbanAddLaneMutation();
   const [saving, setSaving] = useState(false);
