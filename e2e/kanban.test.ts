@@ -258,6 +258,53 @@ describe('the widget bundle', () => {
   });
 });
 
+describe("the contact drawer's lane (the inbox's contactDrawer slot, filled by the kanban's remote)", () => {
+  it("shows the ticket's lane in the inbox and moves the ticket from there", async () => {
+    const knex = t.balcao.core.knex;
+    const companyId = t.demo.companies.acme;
+    const [contact] = await knex('contacts').insert({ companyId, name: 'Beatriz Lima', number: '5511977665544' }).returning('id');
+    const [ticket] = await knex('tickets')
+      .insert({ companyId, contactId: contact.id, status: 'open', userId: t.demo.users.acmeAdmin, lastMessage: 'Quero fechar' })
+      .returning(['id', 'uuid']);
+    await knex('ticketTags').insert({ companyId, ticketId: ticket.id, tagId: ids.proposta });
+
+    const admin = await open();
+    await logInThroughUi(admin.page, baseUrl, 'admin@acme.test');
+    await admin.page.waitForURL('**/tickets');
+    await admin.page.goto(`${baseUrl}/tickets/${ticket.uuid}`);
+    await admin.page.getByRole('button', { name: 'Dados do contato' }).first().click();
+    await admin.page.getByText('Etapa do Kanban').waitFor();
+    const laneSelect = admin.page.locator('.ant-select', { has: admin.page.getByLabel('Etapa do Kanban') });
+    await laneSelect.getByText('Proposta').waitFor();
+    // the section came from the kanban's remote, loaded for the inbox's slots
+    expect(admin.network.some((entry) => new URL(entry.url).pathname === '/plugins/kanban/mf-manifest.json')).toBe(true);
+
+    await laneSelect.click();
+    await admin.page.locator('.ant-select-item-option').filter({ hasText: 'Fechado' }).click();
+    await expect
+      .poll(async () =>
+        (await knex('ticketTags').where({ ticketId: ticket.id }).select('tagId')).map((row: { tagId: number }) => row.tagId),
+      )
+      .toEqual([ids.fechado]);
+    // the ticket's event brings its new tags back to the drawer
+    await laneSelect.getByText('Fechado').waitFor();
+
+    // a lane created elsewhere is offered at once (the tag event)
+    // as the page's own session (a second login of the admin would end it)
+    const token = (await admin.page.evaluate<string | null>("localStorage.getItem('token')")) ?? undefined;
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/tags',
+      token,
+      payload: { name: 'Negociação', color: '#FA541C', kanban: 1 },
+    });
+    expect(created.statusCode).toBeLessThan(300);
+    await laneSelect.click();
+    await admin.page.locator('.ant-select-item-option').filter({ hasText: 'Negociação' }).waitFor();
+    expect(admin.pageErrors).toEqual([]);
+  });
+});
+
 describe('the plan gate in the browser', () => {
   it('never downloads the kanban remote for a company without useKanban', async () => {
     const lite = await open();

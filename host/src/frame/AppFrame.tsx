@@ -1,4 +1,4 @@
-import { type PluginListing, type PluginUi, useCompanySocketConnection, useSession } from '@balcao/plugin-sdk/ui';
+import { type PluginListing, type PluginUi, useCompanySocketConnection, usePlan, useSession } from '@balcao/plugin-sdk/ui';
 import { useEffect, useState } from 'react';
 import { useListPluginsQuery } from '../shell-api';
 import { Frame } from './Frame';
@@ -6,6 +6,7 @@ import { loadMenuIcon } from './menu/icon-loader';
 import { MenuIconLoaderContext } from './menu/MenuIcon';
 import { loadModuleUis } from './module-uis';
 import { registerPluginRemotes } from './remotes/plugin-remotes';
+import { SlotHostProvider } from './slots/SlotHostProvider';
 import { useSessionTakeover } from './useSessionTakeover';
 
 /** Every module UI, loaded once after login; undefined while loading. */
@@ -40,7 +41,7 @@ function usePluginListings(): PluginListing[] | undefined {
 
 /**
  * The private app (docs/product/tickets-and-inbox.md#screens-and-routes), loaded after login: the module UIs bundled into the host, the plugins this
- * company may load, the company socket and the session-takeover rule, around the frame.
+ * company may load, the company socket, the session-takeover rule and the UI slots' host, around the frame.
  */
 export default function AppFrame() {
   const user = useSession();
@@ -51,11 +52,14 @@ export default function AppFrame() {
 function LoadedFrame({ user }: { user: NonNullable<ReturnType<typeof useSession>> }) {
   const modules = useModuleUis();
   const plugins = usePluginListings();
+  const plan = usePlan();
   useCompanySocketConnection();
   useSessionTakeover(user.companyId, user.id);
   return (
     <MenuIconLoaderContext.Provider value={loadMenuIcon}>
-      <Frame user={user} modules={modules} plugins={plugins} />
+      <SlotHostProvider user={user} plan={plan} modules={modules} plugins={plugins}>
+        <Frame user={user} modules={modules} plugins={plugins} />
+      </SlotHostProvider>
     </MenuIconLoaderContext.Provider>
   );
 }

@@ -24,6 +24,39 @@ describe('definePluginUi', () => {
     ).toThrow(/'tr'/);
   });
 
+  it('refuses a slot contribution without a key, or with a key the slot already has', () => {
+    const Component = () => null;
+    expect(() =>
+      definePluginUi({
+        id: 'notes',
+        routes: [],
+        i18n: i18nOf('x'),
+        slots: {
+          ticketHeaderActions: [
+            { key: 'a', Component },
+            { key: 'a', Component },
+          ],
+        },
+      }),
+    ).toThrow(/slot 'ticketHeaderActions' needs a key of its own/);
+    expect(() =>
+      definePluginUi({
+        id: 'notes',
+        routes: [],
+        i18n: i18nOf('x'),
+        slots: { contactDrawer: [{ key: '', Component }] },
+      }),
+    ).toThrow(/contactDrawer/);
+    // one key in two slots is two contributions
+    const ui = definePluginUi({
+      id: 'notes',
+      routes: [],
+      i18n: i18nOf('x'),
+      slots: { contactDrawer: [{ key: 'a', Component }], ticketListItemBadges: [{ key: 'a', Component }] },
+    });
+    expect(ui.slots?.contactDrawer?.[0]?.key).toBe('a');
+  });
+
   it('registers translations under the feature id and its permissions on activation', async () => {
     const ui = definePluginUi({
       id: 'notes',

@@ -5,6 +5,7 @@ import type { MenuEntry } from '../shared/session';
 import { registerTranslations } from './i18n';
 import { type FeatureTranslations, LANGUAGES } from './languages';
 import { registerPermissions } from './permissions';
+import type { ExtensionSlots } from './slots';
 
 /** A page of a feature: a documented path (`/tags`, `/flowbuilder/:id?`) and what it renders. */
 export interface UiRoute {
@@ -40,8 +41,12 @@ export interface UserMenuItem {
   Dialog: ComponentType<{ open: boolean; onClose: () => void }>;
 }
 
-/** What a feature adds to the frame outside its pages. */
-export interface PluginUiSlots {
+/**
+ * What a feature adds to screens that aren't its own: the frame's top bar and avatar menu (modules), and the
+ * extension points of the inbox, the Settings page and the dashboard (modules and plugins;
+ * docs/plugin-authoring.md "UI slots").
+ */
+export interface PluginUiSlots extends ExtensionSlots {
   /** Popovers and buttons of the top bar (bell, announcements, internal chat). */
   topBar?: ComponentType[];
   /** Items of the avatar menu, above Logout. */
@@ -94,6 +99,17 @@ export function definePluginUi(options: PluginUiOptions): PluginUi {
   for (const language of LANGUAGES) {
     if (typeof options.i18n[language] !== 'object' && typeof options.i18n[language] !== 'function') {
       throw new Error(`definePluginUi(${options.id}): translations for '${language}' are missing`);
+    }
+  }
+  for (const [slot, contributions] of Object.entries(options.slots ?? {})) {
+    if (slot === 'topBar' || slot === 'userMenu') continue;
+    const keys = new Set<string>();
+    for (const contribution of contributions as Array<{ key?: unknown }>) {
+      // the key names a contribution in React and in the shell's error logs: one per slot, never missing
+      if (typeof contribution.key !== 'string' || contribution.key === '' || keys.has(contribution.key)) {
+        throw new Error(`definePluginUi(${options.id}): every contribution to slot '${slot}' needs a key of its own`);
+      }
+      keys.add(contribution.key);
     }
   }
   return { ...options, kind: 'balcao-plugin-ui' };

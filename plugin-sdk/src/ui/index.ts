@@ -127,6 +127,27 @@ export {
   sessionUserChanged,
   subscriptionExpired,
 } from './session-slice';
+export {
+  type ComponentSlotName,
+  type ComponentSlotProps,
+  type ExtensionSlotName,
+  type ExtensionSlots,
+  PluginSlot,
+  PluginSlotMount,
+  type PluginSlotProps,
+  type SettingsTabContribution,
+  type SlotContact,
+  type SlotContactSummary,
+  type SlotContribution,
+  type SlotEntry,
+  type SlotGate,
+  type SlotHost,
+  SlotHostContext,
+  type SlotMountProps,
+  type SlotTag,
+  type SlotTicket,
+  useSlotEntries,
+} from './slots';
 export { type AppDispatch, injectSlice, type RootState, rootReducer, store } from './store';
 export { ToastHost } from './ToastHost';
 export { TOKEN_KEY, type TokenStore, tokens } from './token-storage';

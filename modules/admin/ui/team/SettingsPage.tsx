@@ -1,5 +1,5 @@
-import { useSession, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Card, Tabs, Typography } from 'antd';
+import { localized, PluginSlotMount, useSession, useSlotEntries, useTranslation } from '@balcao/plugin-sdk/ui';
+import { Card, Skeleton, Tabs, Typography } from 'antd';
 import { platformSettingsTabs } from '../platform';
 import { queuesSettingsTabs } from '../queues';
 import { useListCompanySettingsQuery } from './api';
@@ -18,7 +18,8 @@ export function visibleSettingsTabs(
 
 /**
  * Settings (/settings, docs/product/administration.md#screens-and-routes): Options, then Schedules (when scheduleType is company) and
- * the super user's Companies, Plans, Helps and Whitelabel tabs. A profile user sees the access-denied view.
+ * the super user's Companies, Plans, Helps and Whitelabel tabs, then the tabs features add through the
+ * `settingsTabs` slot (each in its own error boundary). A profile user sees the access-denied view.
  */
 export function SettingsPage() {
   const session = useSession();
@@ -30,6 +31,7 @@ export function SettingsPage() {
 function SettingsTabs({ isSuper }: { isSuper: boolean }) {
   const { t } = useTranslation('admin');
   const { data: settings } = useListCompanySettingsQuery();
+  const featureTabs = useSlotEntries('settingsTabs');
   const extra = visibleSettingsTabs([...queuesSettingsTabs, ...platformSettingsTabs], isSuper, settings);
   return (
     <Card>
@@ -41,6 +43,15 @@ function SettingsTabs({ isSuper }: { isSuper: boolean }) {
         items={[
           { key: 'options', label: t('settings.tabs.options'), children: <OptionsTab /> },
           ...extra.map((tab) => ({ key: tab.key, label: t(tab.labelKey), children: tab.render() })),
+          ...featureTabs.map(({ featureId, key, label, Component }) => ({
+            key: `${featureId}:${key}`,
+            label: localized(label),
+            children: (
+              <PluginSlotMount slot="settingsTabs" featureId={featureId} contributionKey={key} fallback={<Skeleton active />}>
+                <Component />
+              </PluginSlotMount>
+            ),
+          })),
         ]}
       />
     </Card>

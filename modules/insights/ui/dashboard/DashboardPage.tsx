@@ -1,5 +1,5 @@
 import { FilterOutlined } from '@ant-design/icons';
-import { showError, toast, usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { PluginSlot, showError, toast, usePermission, useSession, useSlotEntries, useTranslation } from '@balcao/plugin-sdk/ui';
 import {
   Badge,
   Button,
@@ -103,7 +103,25 @@ function Dashboard() {
           },
         ]}
       />
+      <FeatureCards range={range} />
     </Flex>
+  );
+}
+
+/** Minimum width of a card features add to the dashboard; as many columns as fit. */
+const FEATURE_CARD_MIN_WIDTH = 280;
+
+/** The cards features add below the tabs (the `dashboardCards` slot), for the range on screen. */
+function FeatureCards({ range }: { range: DayRangeValue }) {
+  const cards = useSlotEntries('dashboardCards');
+  if (cards.length === 0) return null;
+  return (
+    <div
+      data-testid="dashboard-feature-cards"
+      style={{ display: 'grid', gap: 16, gridTemplateColumns: `repeat(auto-fill, minmax(${FEATURE_CARD_MIN_WIDTH}px, 1fr))` }}
+    >
+      <PluginSlot name="dashboardCards" props={{ range }} fallback={<Skeleton active />} />
+    </div>
   );
 }
 

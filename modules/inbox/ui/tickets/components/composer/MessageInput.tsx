@@ -7,7 +7,7 @@ import {
   SignatureOutlined,
   SmileOutlined,
 } from '@ant-design/icons';
-import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { PluginSlot, showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Dropdown, Flex, type GetRef, Input, Popover, Tooltip, Typography, theme } from 'antd';
 import { type KeyboardEvent, useCallback, useMemo, useRef, useState } from 'react';
 import { fillMessageVariables } from '../../../../shared/message-variables';
@@ -49,7 +49,8 @@ export interface MessageInputProps {
 /**
  * The composer (docs/product/tickets-and-inbox.md#screens-and-routes): text (Enter sends, Shift+Enter breaks the line), emoji, attachments with a
  * preview and caption, camera, contact card, audio recorder, '/' quick replies, private and signature
- * toggles, the reply bar. Disabled unless the ticket is open or a group.
+ * toggles, the reply bar, and the buttons features add (`composerToolbar` slot). Disabled unless the ticket is
+ * open or a group.
  */
 export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChange }: MessageInputProps) {
   const { t } = useTranslation('inbox');
@@ -70,6 +71,8 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
   const [sendMessage, { isLoading: sending }] = useSendMessageMutation();
   // webchat: the visitor sees "typing…" while the agent writes a public message
   const typingNotice = useAgentTypingNotice(ticket);
+  // the composerToolbar slot's way in: text goes at the end, as the emoji picker's does
+  const insertText = useCallback((inserted: string) => setText((current) => current + inserted), []);
 
   // one call for the whole list (from the first '/'), filtered here as the shortcode grows: instant, and cached
   const { data: quickMessages = [], isFetching: quickLoading } = useListQuickMessagesForComposerQuery('', {
@@ -243,6 +246,7 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
             <Dropdown menu={attachMenu} trigger={['click']} placement="topLeft">
               <Button type="text" shape="circle" icon={<PaperClipOutlined />} aria-label={t('tickets.composer.attach')} />
             </Dropdown>
+            <PluginSlot name="composerToolbar" props={{ ticket, insertText, disabled: !enabled || sending }} />
             <input
               ref={fileInput}
               type="file"

@@ -1,5 +1,5 @@
 import { EditOutlined } from '@ant-design/icons';
-import { usePlanFlag, useTranslation } from '@balcao/plugin-sdk/ui';
+import { PluginSlot, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Descriptions, Divider, Drawer, Empty, Flex, Skeleton, Typography } from 'antd';
 import { useState } from 'react';
 import type { Ticket } from '../../../../shared/types';
@@ -7,7 +7,6 @@ import { useGetContactQuery } from '../../../directory/api/contacts';
 import { ContactAvatar } from '../ContactAvatar';
 import { ContactFormModal } from '../modals/ContactFormModal';
 import { ContactTagsEditor } from './ContactTagsEditor';
-import { KanbanLaneSelect } from './KanbanLaneSelect';
 import { TicketNotes } from './TicketNotes';
 
 /** docs/product/tickets-and-inbox.md#screens-and-routes: the contact drawer is 320 px wide. */
@@ -20,10 +19,12 @@ export interface ContactDrawerProps {
   onClose(): void;
 }
 
-/** The contact drawer of the ticket view (docs/product/tickets-and-inbox.md#screens-and-routes): details, extra fields, kanban lane, tags and notes. */
+/**
+ * The contact drawer of the ticket view (docs/product/tickets-and-inbox.md#screens-and-routes): details, extra
+ * fields, the sections features add through the `contactDrawer` slot, tags and notes.
+ */
 export function ContactDrawer({ ticket, open, onClose }: ContactDrawerProps) {
   const { t } = useTranslation('inbox');
-  const kanban = usePlanFlag('useKanban');
   const [editing, setEditing] = useState(false);
   const { data: contact, isLoading, isError } = useGetContactQuery(ticket.contactId, { skip: !open });
 
@@ -74,14 +75,7 @@ export function ContactDrawer({ ticket, open, onClose }: ContactDrawerProps) {
               />
             </>
           ) : null}
-          {kanban ? (
-            <>
-              <Divider plain style={{ margin: '4px 0' }}>
-                {t('tickets.drawer.kanban')}
-              </Divider>
-              <KanbanLaneSelect ticket={ticket} />
-            </>
-          ) : null}
+          <PluginSlot name="contactDrawer" props={{ contact, ticket }} />
           <Divider plain style={{ margin: '4px 0' }}>
             {t('tickets.drawer.tags')}
           </Divider>

@@ -1,4 +1,4 @@
-import { useTranslation } from '@balcao/plugin-sdk/ui';
+import { PluginSlot, useTranslation } from '@balcao/plugin-sdk/ui';
 import { ChatText } from '@balcao/plugin-sdk/ui/chat-text';
 import { Badge, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { memo } from 'react';
@@ -24,7 +24,8 @@ export interface TicketListItemProps {
 
 /**
  * One ticket of the list (docs/product/tickets-and-inbox.md#screens-and-routes): picture and name, last message, channel, queue chip, assigned user,
- * two tags and '+N', unread count, time, rating emoji, and the quick buttons.
+ * two tags and '+N', the badges features add (`ticketListItemBadges` slot), unread count, time, rating emoji,
+ * and the quick buttons.
  */
 export const TicketListItem = memo(function TicketListItem({ ticket, selected, showUser }: TicketListItemProps) {
   const { t } = useTranslation('inbox');
@@ -97,6 +98,7 @@ export const TicketListItem = memo(function TicketListItem({ ticket, selected, s
                 <Tag style={{ marginInlineEnd: 0 }}>+{more}</Tag>
               </Tooltip>
             ) : null}
+            <PluginSlot name="ticketListItemBadges" props={{ ticket }} />
           </Flex>
         </Flex>
       </Link>

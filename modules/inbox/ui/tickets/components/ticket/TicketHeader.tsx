@@ -14,7 +14,7 @@ import {
   SwapOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
-import { showError, toast, useAppDispatch, useTranslation } from '@balcao/plugin-sdk/ui';
+import { PluginSlot, showError, toast, useAppDispatch, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Dropdown, Flex, type MenuProps, Tag, Tooltip, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router';
@@ -49,7 +49,8 @@ export interface TicketHeaderProps {
 /**
  * The ticket's header (docs/product/tickets-and-inbox.md#screens-and-routes): back to /tickets, the contact (opens the drawer), who holds it, and the
  * actions — accept, resolve, return to queue, transfer, reopen; in the menu the log, PDF export, the bot
- * and integration toggles, and delete (ticket-options:deleteTicket).
+ * and integration toggles, and delete (ticket-options:deleteTicket). Features add buttons before the menu
+ * through the `ticketHeaderActions` slot.
  */
 export function TicketHeader({ ticket, narrow, onOpenContact }: TicketHeaderProps) {
   const { t } = useTranslation('inbox');
@@ -201,6 +202,7 @@ export function TicketHeader({ ticket, narrow, onOpenContact }: TicketHeaderProp
             </Tooltip>
           );
         })}
+        <PluginSlot name="ticketHeaderActions" props={{ ticket }} />
         <Dropdown menu={{ items: menu, onClick: onMenu }} trigger={['click']} placement="bottomRight">
           <Button type="text" icon={<MoreOutlined />} aria-label={t('tickets.header.more')} />
         </Dropdown>
