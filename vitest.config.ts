@@ -60,7 +60,7 @@ export default defineConfig({
             'plugins/*/ui/**/*.test.{ts,tsx}',
             'plugins/*/widget/**/*.test.{ts,tsx}',
           ],
-          setupFiles: ['host/test/setup-dom.ts'],
+          setupFiles: ['host/testing/setup-dom.ts'],
           testTimeout: 15_000,
           // projects with different worker counts must run as separate groups (after the server's)
           sequence: { groupOrder: 1 },

@@ -17,7 +17,7 @@ const SESSION_USER = {
 async function openPage(storedToken: string | null) {
   if (storedToken) globalThis.localStorage.setItem('token', storedToken);
   vi.resetModules();
-  const { renderShell, serveApi } = await import('../../test/render-shell');
+  const { renderShell, serveApi } = await import('../../testing/render-shell');
   const { registerShellTranslations } = await import('../i18n');
   const { RequireSession, PublicOnly } = await import('./session-guards');
   const { LoginPage } = await import('../pages/login/LoginPage');

@@ -1,7 +1,7 @@
 import { definePluginUi, type PluginUi, type SessionUser } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../test/render-shell';
+import { renderShell, serveApi } from '../../testing/render-shell';
 import { registerShellTranslations } from '../i18n';
 import { Frame } from './Frame';
 import { NARROW_SCREEN_QUERY } from './useNarrowScreen';

@@ -3,7 +3,7 @@ import { render, screen } from '@testing-library/react';
 import theme from 'antd/es/theme';
 import { Provider } from 'react-redux';
 import { describe, expect, it } from 'vitest';
-import { serveApi } from '../../test/render-shell';
+import { serveApi } from '../../testing/render-shell';
 import { ThemeProvider } from './ThemeProvider';
 
 function Colours() {

@@ -1,7 +1,7 @@
 import { api, store } from '@balcao/plugin-sdk/ui';
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../test/render-shell';
+import { renderShell, serveApi } from '../../testing/render-shell';
 import { PublicLayout } from '../pages/public/PublicLayout';
 
 const LOGO = 'abcdefabcdefabcdefabcdef.png';

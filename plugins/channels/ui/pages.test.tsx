@@ -5,8 +5,8 @@ import { applyConnectionEvent } from './api';
 import { formatPairingCode, importState, needsAttention, pairingDigits } from './format';
 import { AllConnectionsPage, countByCompany } from './pages/AllConnectionsPage';
 import { ConnectionsPage } from './pages/ConnectionsPage';
-import { serveSocket, type TestSocketServer } from './test-socket';
-import { answer, connection, planWith, renderPage, serveApi, signIn } from './test-support';
+import { answer, connection, planWith, renderPage, serveApi, signIn } from './testing/render';
+import { serveSocket, type TestSocketServer } from './testing/socket';
 import { useConnectionsBadge } from './useConnectionsBadge';
 
 /** Signs in an admin of company 1 whose company settings (carried by the session) are `pairs`. */

@@ -4,7 +4,7 @@ import { CARD_ROW_HEIGHT } from './components/KanbanCard';
 import { EmbedKeysPage } from './pages/EmbedKeysPage';
 import { KanbanPage } from './pages/KanbanPage';
 import { TagsKanbanPage } from './pages/TagsKanbanPage';
-import { dataTransfer, renderPage, serveApi, signIn } from './test-support';
+import { dataTransfer, renderPage, serveApi, signIn } from './testing/render';
 import type { EmbedKey, KanbanTicket, Lane } from './types';
 
 const lane = (id: number, name: string, fields: Partial<Lane> = {}): Lane => ({

@@ -3,7 +3,7 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { useLayoutEffect, useState } from 'react';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../../test/render-shell';
+import { renderShell, serveApi } from '../../../testing/render-shell';
 import { registerShellTranslations } from '../../i18n';
 import type { GateableMenuEntry } from './menu-gating';
 import { SideMenu } from './SideMenu';

@@ -15,7 +15,7 @@ import {
 import { screen } from '@testing-library/react';
 import { lazy, type ReactNode } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { renderShell, serveApi } from '../../../test/render-shell';
+import { renderShell, serveApi } from '../../../testing/render-shell';
 import { registerShellTranslations } from '../../i18n';
 import { SlotHostProvider } from './SlotHostProvider';
 import { collectSlotEntries } from './slot-entries';

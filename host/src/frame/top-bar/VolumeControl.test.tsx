@@ -1,6 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../../test/render-shell';
+import { renderShell, serveApi } from '../../../testing/render-shell';
 import { registerShellTranslations } from '../../i18n';
 import { VolumeControl } from './VolumeControl';
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../../test/render-shell';
+import { renderShell, serveApi } from '../../../testing/render-shell';
 import { registerShellTranslations } from '../../i18n';
 import ForgetPasswordPage from './ForgetPasswordPage';
 

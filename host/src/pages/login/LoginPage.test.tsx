@@ -2,7 +2,7 @@ import { type SessionUser, sessionEnded, store, tokens } from '@balcao/plugin-sd
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderShell, serveApi } from '../../../test/render-shell';
+import { renderShell, serveApi } from '../../../testing/render-shell';
 import { PublicOnly } from '../../app/session-guards';
 import { registerShellTranslations } from '../../i18n';
 import { LoginPage } from './LoginPage';

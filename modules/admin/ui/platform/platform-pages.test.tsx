@@ -10,7 +10,7 @@ import en from './locales/en.json';
 import es from './locales/es.json';
 import pt from './locales/pt.json';
 import tr from './locales/tr.json';
-import { renderPage, serveApi, signIn } from './test-support';
+import { renderPage, serveApi, signIn } from './testing/render';
 import { WhitelabelTab } from './whitelabel/WhitelabelTab';
 
 const announcement = (id: number, priority: number, fields: Partial<Announcement> = {}): Announcement => ({

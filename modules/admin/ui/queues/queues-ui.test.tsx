@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { defaultSchedules } from '../../shared/queues';
-import { renderPage, serveApi, signIn } from '../team/test-support';
+import { renderPage, serveApi, signIn } from '../team/testing/render';
 import type { AdminQueueShape, OptionDraft } from './api';
 import { ChatbotTreeEditor } from './components/ChatbotTreeEditor';
 import { queuesLocales } from './index';

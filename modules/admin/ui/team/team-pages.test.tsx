@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdminUser } from './api';
 import { OptionsTab } from './OptionsTab';
 import { SettingsPage, visibleSettingsTabs } from './SettingsPage';
-import { renderPage, serveApi, signIn } from './test-support';
+import { renderPage, serveApi, signIn } from './testing/render';
 import { UserDialog } from './UserDialog';
 import { UsersPage } from './UsersPage';
 

@@ -5,7 +5,7 @@ import { makeQuickMessage } from '../tickets/testing/fixtures';
 import { ContactsPage } from './contacts/ContactsPage';
 import { ContactImportPage } from './import/ContactImportPage';
 import { QuickMessagesPage } from './quick-messages/QuickMessagesPage';
-import { renderPage, serveApi, signIn } from './shared/test-support';
+import { renderPage, serveApi, signIn } from './shared/testing/render';
 import { TagsPage } from './tags/TagsPage';
 
 const tag = (id: number, name: string, fields: Partial<Tag> = {}): Tag => ({

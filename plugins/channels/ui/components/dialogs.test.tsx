@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { answer, connection, planWith, renderPage, serveApi, signIn } from '../test-support';
+import { answer, connection, planWith, renderPage, serveApi, signIn } from '../testing/render';
 import type { Connection } from '../types';
 import { ConnectionEditor } from './ConnectionEditor';
 import { type LinkMethod, QrCodeDialog } from './QrCodeDialog';

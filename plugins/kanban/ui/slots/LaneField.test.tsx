@@ -1,7 +1,7 @@
 import type { SlotContact, SlotTicket } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { renderPage, serveApi, signIn } from '../test-support';
+import { renderPage, serveApi, signIn } from '../testing/render';
 import type { Lane } from '../types';
 import LaneField from './LaneField';
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Company } from '../api';
-import { renderPage, serveApi, signIn } from '../test-support';
+import { renderPage, serveApi, signIn } from '../testing/render';
 import { CompaniesPage } from './CompaniesPage';
 import { dueHighlight } from './due-highlight';
 

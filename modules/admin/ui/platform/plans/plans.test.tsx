@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Plan } from '../api';
-import { renderPage, serveApi, signIn } from '../test-support';
+import { renderPage, serveApi, signIn } from '../testing/render';
 import { PlansManager } from './PlansManager';
 
 const plan = (id: number, name: string, fields: Partial<Plan> = {}): Plan => ({

@@ -1,7 +1,7 @@
 import { store } from '@balcao/plugin-sdk/ui';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Contact, QuickMessage, Tag } from '../../../shared/types';
-import { serveApi, signIn } from '../shared/test-support';
+import { serveApi, signIn } from '../shared/testing/render';
 import { mergePage, removeRow, upsertRow } from './cache';
 import { contactsApi, isNewContact } from './contacts';
 import { quickMessagesApi } from './quick-messages';

@@ -2,7 +2,7 @@
 
 import { signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
 import type { SessionUser } from '@balcao/plugin-sdk/ui';
-import { teamLocales } from './index';
+import { teamLocales } from '../index';
 
 export { type ApiCall, type ApiHandler, renderPage, serveApi } from '@balcao/plugin-sdk/testing/ui';
 

@@ -2,7 +2,7 @@
 import { renderPage as renderWithShell, signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
 import type { SessionUser } from '@balcao/plugin-sdk/ui';
 import type { ReactNode } from 'react';
-import { platformLocales } from './index';
+import { platformLocales } from '../index';
 
 export { type ApiCall, type ApiHandler, serveApi } from '@balcao/plugin-sdk/testing/ui';
 

@@ -1,11 +1,11 @@
 /** Test support (imported by tests only): the SDK's UI test kit with the channels' translations and sample rows. */
 import { signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
 import { defaultSchedules, type SessionUser } from '@balcao/plugin-sdk/ui';
-import en from './locales/en.json';
-import es from './locales/es.json';
-import pt from './locales/pt.json';
-import tr from './locales/tr.json';
-import type { Connection } from './types';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import pt from '../locales/pt.json';
+import tr from '../locales/tr.json';
+import type { Connection } from '../types';
 
 export { type ApiCall, type ApiHandler, renderPage, serveApi } from '@balcao/plugin-sdk/testing/ui';
 

@@ -1,10 +1,10 @@
 /** Test support (imported by tests only): the SDK's UI test kit with the kanban's translations. */
 import { signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
 import type { SessionUser } from '@balcao/plugin-sdk/ui';
-import en from './locales/en.json';
-import es from './locales/es.json';
-import pt from './locales/pt.json';
-import tr from './locales/tr.json';
+import en from '../locales/en.json';
+import es from '../locales/es.json';
+import pt from '../locales/pt.json';
+import tr from '../locales/tr.json';
 
 export { type ApiCall, type ApiHandler, renderPage, serveApi } from '@balcao/plugin-sdk/testing/ui';
 

@@ -2,7 +2,7 @@
 
 import { signIn as signInAs } from '@balcao/plugin-sdk/testing/ui';
 import type { SessionUser } from '@balcao/plugin-sdk/ui';
-import { directoryLocales } from '../index';
+import { directoryLocales } from '../../index';
 
 export { type ApiCall, type ApiHandler, renderPage, serveApi } from '@balcao/plugin-sdk/testing/ui';
 
