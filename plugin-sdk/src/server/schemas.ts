@@ -1,4 +1,5 @@
 import Type, { type Static, type TSchema } from 'typebox';
+import type { ErrorCode } from '../shared/errors';
 
 export { type Static, type TSchema, Type };
 
@@ -11,13 +12,18 @@ export const IdParams = Type.Object({ id: Id }, { additionalProperties: false })
 /** A page number as the documented lists take it (`pageNumber`, starting at 1). */
 export const PageNumber = Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 });
 
-/** The error body every 4xx/5xx answer carries. */
+/**
+ * The error body every 4xx/5xx answer carries. Its `title` names it in the API document: the core
+ * moves every schema with a `title` into `components.schemas[title]` and refers to it there, so generated
+ * clients get `Error`, `Ticket`, `Message`… instead of anonymous inline types (docs/api.md, "The API
+ * document"). Validation and serialization ignore `title`.
+ */
 export const ErrorResponse = Type.Object(
   {
     error: Type.String({ pattern: '^ERR_' }),
     details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
   },
-  { additionalProperties: true },
+  { additionalProperties: true, title: 'Error' },
 );
 
 /** A plain object schema that refuses unknown fields (the default for bodies and queries). */
@@ -36,6 +42,39 @@ export const NoBody = Type.Union([Type.Null(), Type.Object({}, { additionalPrope
 
 /** The query string of a GET route that reads none: any parameter sent is refused with ERR_VALIDATION. */
 export const NoQuery = Type.Object({}, { additionalProperties: false, description: 'This route reads no query parameters' });
+
+/**
+ * The error codes a route answers, by HTTP status, for the API document: `{ 404: ['ERR_NO_TICKET_FOUND'] }`.
+ * Only the route's own codes: the core adds those its hooks answer (401/402/403 from the route's access
+ * and plan flag, 400 `ERR_VALIDATION` for a route with a schema, 404 for another company's ids, 413/415
+ * for uploads). Every code must be registered with that status (a test holds each route to it).
+ */
+export type RouteErrors = { readonly [status: number]: readonly ErrorCode[] };
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** The route's own error codes by status (`RouteErrors`); documentation only, answers are not checked against it. */
+    errors?: RouteErrors;
+    /**
+     * The parts of a `multipart/form-data` body the route reads with `request.parts()` (`MultipartBody`).
+     * Documentation only: the body schema still says what a JSON body may be (`NoBody` when there is none).
+     */
+    multipart?: TSchema;
+  }
+}
+
+/** A file part of a multipart body (`MultipartBody`): the API document shows it as binary. */
+export function FilePart(description: string) {
+  return Type.Unsafe<unknown>({ type: 'string', format: 'binary', description });
+}
+
+/**
+ * The parts of a multipart upload, for `schema.multipart`: `MultipartBody({ file: FilePart('The image') },
+ * ['file'])`. Documentation only (`request.parts()` reads and checks them).
+ */
+export function MultipartBody(parts: Record<string, TSchema>, required: readonly string[] = []) {
+  return Type.Unsafe<unknown>({ type: 'object', properties: parts, required: [...required], additionalProperties: false });
+}
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
