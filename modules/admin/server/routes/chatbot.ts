@@ -21,7 +21,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/chatbot/:chatbotId',
     {
-      schema: { params: ChatbotParams, querystring: NoQuery, response: { 200: ChatbotOptionSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a chatbot option with its sub-options',
+        params: ChatbotParams,
+        querystring: NoQuery,
+        response: { 200: ChatbotOptionSchema, ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request) => loadOption(request.params.chatbotId),
@@ -31,6 +36,7 @@ export default defineRoutes((app, ctx) => {
     '/chatbot',
     {
       schema: {
+        summary: 'Create a chatbot option',
         body: StrictObject({ queueId: Id, chatbotId: Type.Optional(Type.Union([Id, Type.Null()])), ...optionFields }),
         response: { 201: ChatbotOptionSchema, ...errorResponses(400, 404) },
       },
@@ -43,6 +49,7 @@ export default defineRoutes((app, ctx) => {
     '/chatbot/:chatbotId',
     {
       schema: {
+        summary: 'Update a chatbot option tree',
         params: ChatbotParams,
         body: StrictObject({
           name: Type.Optional(optionFields.name),
@@ -66,6 +73,7 @@ export default defineRoutes((app, ctx) => {
     '/chatbot/:chatbotId',
     {
       schema: {
+        summary: 'Delete a chatbot option and its sub-options',
         params: ChatbotParams,
         querystring: NoQuery,
         body: NoBody,

@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     '/companies',
     {
       schema: {
+        summary: 'List companies (search, paged)',
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -25,7 +26,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/companies/list',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } }, config: access.super },
+    {
+      schema: { summary: 'List every company', querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } },
+      config: access.super,
+    },
     async () => companies.listAllCompanies(ctx),
   );
 
@@ -33,6 +37,7 @@ export default defineRoutes((app, ctx) => {
     '/companiesPlan',
     {
       schema: {
+        summary: 'List companies with their plans',
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), hasMore: Type.Boolean() }) },
       },
@@ -47,7 +52,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/companies/:companyId',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 200: CompanySchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a company',
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 200: CompanySchema, ...errorResponses(404) },
+      },
       config: access.super,
     },
     async (request) => companies.getCompany(ctx, request.params.companyId),
@@ -56,7 +66,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/companies',
     {
-      schema: { body: CreateCompanyBody, response: { 201: CompanySchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Create a company',
+        body: CreateCompanyBody,
+        response: { 201: CompanySchema, ...errorResponses(400, 404, 409) },
+      },
       config: access.super,
     },
     async (request, reply) => reply.status(201).send(await companies.createCompany(ctx, request.body)),
@@ -66,6 +80,7 @@ export default defineRoutes((app, ctx) => {
     '/companies/:companyId',
     {
       schema: {
+        summary: 'Update a company',
         params: CompanyParams,
         body: UpdateCompanyBody,
         response: { 200: CompanySchema, ...errorResponses(400, 403, 404) },
@@ -87,7 +102,12 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/companies/:companyId/advance-due-date',
     {
-      schema: { params: CompanyParams, body: NoBody, response: { 200: CompanySchema, ...errorResponses(404) } },
+      schema: {
+        summary: "Move a company's due date one period ahead",
+        params: CompanyParams,
+        body: NoBody,
+        response: { 200: CompanySchema, ...errorResponses(404) },
+      },
       config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
     },
     async (request) => companies.advanceDueDate(ctx, request.params.companyId),
@@ -96,7 +116,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/companies/:companyId',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a company and all its data',
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
     },
     async (request, reply) => {

@@ -17,7 +17,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/companies/:companyId/schedules',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 200: CompanySchedulesSchema, ...errorResponses(404) } },
+      schema: {
+        summary: "Get a company's service hours",
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 200: CompanySchedulesSchema, ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request) => readCompanySchedules(ctx, callerOf(request.session), request.params.companyId),
@@ -27,6 +32,7 @@ export default defineRoutes((app, ctx) => {
     '/companies/:companyId/schedules',
     {
       schema: {
+        summary: "Set a company's service hours",
         params: CompanyParams,
         body: StrictObject({ schedules: SchedulesSchema, outOfHoursMessage: Type.Optional(Type.String({ maxLength: 10_000 })) }),
         response: { 200: CompanySchedulesSchema, ...errorResponses(400, 404) },

@@ -11,26 +11,44 @@ const PlanParams = StrictObject({ planId: Id });
 export default defineRoutes((app, ctx) => {
   app.get(
     '/plans/all',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } }, config: access.super },
+    {
+      schema: { summary: 'List every plan', querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } },
+      config: access.super,
+    },
     async () => plans.listPlans(ctx),
   );
 
   app.get(
     '/plans/flags',
-    { schema: { querystring: NoQuery, response: { 200: PluginFlagList } }, config: access.super },
+    {
+      schema: {
+        summary: 'List the plan flags the loaded plugins declare',
+        querystring: NoQuery,
+        response: { 200: PluginFlagList },
+      },
+      config: access.super,
+    },
     async () => plans.pluginFlagList(ctx),
   );
 
   app.post(
     '/plans',
-    { schema: { body: PlanBody, response: { 201: PlanSchema, ...errorResponses(400, 409) } }, config: access.super },
+    {
+      schema: { summary: 'Create a plan', body: PlanBody, response: { 201: PlanSchema, ...errorResponses(400, 409) } },
+      config: access.super,
+    },
     async (request, reply) => reply.status(201).send(await plans.createPlan(ctx, request.body)),
   );
 
   app.put(
     '/plans/:planId',
     {
-      schema: { params: PlanParams, body: PlanBody, response: { 200: PlanSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Update a plan',
+        params: PlanParams,
+        body: PlanBody,
+        response: { 200: PlanSchema, ...errorResponses(400, 404, 409) },
+      },
       config: access.super,
     },
     async (request) => plans.updatePlan(ctx, request.params.planId, request.body),
@@ -39,7 +57,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/plans/:planId',
     {
-      schema: { params: PlanParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404, 409) } },
+      schema: {
+        summary: 'Delete a plan no company uses',
+        params: PlanParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404, 409) },
+      },
       config: access.super,
     },
     async (request, reply) => {

@@ -26,7 +26,10 @@ const KeyParams = StrictObject({ key: Type.Union(WHITELABEL_KEYS.map((key) => Ty
 export default defineRoutes((app, ctx) => {
   app.get(
     '/settings-whitelabel',
-    { schema: { querystring: NoQuery, response: { 200: WhitelabelSchema } }, config: access.super },
+    {
+      schema: { summary: "Get the platform's whitelabel settings", querystring: NoQuery, response: { 200: WhitelabelSchema } },
+      config: access.super,
+    },
     async () => readWhitelabel(ctx),
   );
 
@@ -34,6 +37,7 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/:key',
     {
       schema: {
+        summary: 'Set a whitelabel setting',
         params: KeyParams,
         body: StrictObject({ value: Type.String({ maxLength: 100 }) }),
         response: { 200: WhitelabelSchema, ...errorResponses(400, 404) },
@@ -47,6 +51,7 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/logo',
     {
       schema: {
+        summary: 'Upload a logo',
         // multipart (`typeArch` = logo, `mode` = Light | Dark | Favicon, `file`): read below
         body: NoBody,
         response: { 200: Type.String(), ...errorResponses(400, 413, 415) },
@@ -76,6 +81,7 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/logo/:name',
     {
       schema: {
+        summary: 'Download a logo',
         params: StrictObject({ name: Type.String({ pattern: LOGO_NAME_PATTERN, maxLength: 40 }) }),
         querystring: NoQuery,
         response: { 200: Type.Unknown(), ...errorResponses(404) },

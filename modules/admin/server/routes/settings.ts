@@ -21,7 +21,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/settings',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Array(SettingPairSchema) } },
+      schema: { summary: "List the company's settings", querystring: NoQuery, response: { 200: Type.Array(SettingPairSchema) } },
       config: access.admin,
     },
     async (request) => settings.listSettings(ctx, callerOf(request).companyId),
@@ -31,6 +31,7 @@ export default defineRoutes((app, ctx) => {
     '/settings/:settingKey',
     {
       schema: {
+        summary: 'Set a company setting',
         params: StrictObject({ settingKey: SettingKey }),
         querystring: NoQuery,
         body: StrictObject({ value: SettingValue }),
@@ -45,6 +46,7 @@ export default defineRoutes((app, ctx) => {
     '/setting/:settingKey',
     {
       schema: {
+        summary: 'Get one company setting',
         params: StrictObject({ settingKey: SettingKey }),
         querystring: NoQuery,
         response: { 200: SettingPairSchema, ...errorResponses(404) },
@@ -58,6 +60,7 @@ export default defineRoutes((app, ctx) => {
     '/companySettings/:companyId',
     {
       schema: {
+        summary: "Get a company's settings as one object",
         params: StrictObject({ companyId: Id }),
         querystring: NoQuery,
         response: { 200: SettingsByKey, ...errorResponses(404) },
@@ -71,6 +74,7 @@ export default defineRoutes((app, ctx) => {
     '/companySettingOne',
     {
       schema: {
+        summary: 'Get one company setting by column',
         querystring: StrictObject({ column: SettingKey }),
         response: { 200: SettingPairSchema, ...errorResponses(404) },
       },
@@ -83,6 +87,7 @@ export default defineRoutes((app, ctx) => {
     '/companySettings',
     {
       schema: {
+        summary: 'Set a company setting (by key or column)',
         querystring: NoQuery,
         // the two documented forms: key and value, or column and data
         body: Type.Union([

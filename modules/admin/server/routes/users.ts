@@ -16,7 +16,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users',
     {
-      schema: { querystring: UserListQuery, response: { 200: UserPageSchema } },
+      schema: { summary: 'List users (search, 40 a page)', querystring: UserListQuery, response: { 200: UserPageSchema } },
       config: access.admin,
     },
     async (request) => users.listUsers(ctx, callerOf(request), request.query),
@@ -25,7 +25,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users/:userId',
     {
-      schema: { params: UserIdParams, querystring: NoQuery, response: { 200: UserSchema, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Get a user',
+        params: UserIdParams,
+        querystring: NoQuery,
+        response: { 200: UserSchema, ...errorResponses(403, 404) },
+      },
       config: access.authenticated,
     },
     async (request) => users.getUser(ctx, callerOf(request), request.params.userId),
@@ -34,7 +39,7 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/users',
     {
-      schema: { body: CreateUserBody, response: { 201: UserSchema, ...errorResponses(400, 403, 409) } },
+      schema: { summary: 'Create a user', body: CreateUserBody, response: { 201: UserSchema, ...errorResponses(400, 403, 409) } },
       config: access.admin,
     },
     async (request, reply) => reply.status(201).send(await users.createUser(ctx, callerOf(request), request.body)),
@@ -44,6 +49,7 @@ export default defineRoutes((app, ctx) => {
     '/users/:userId',
     {
       schema: {
+        summary: 'Update a user',
         params: UserIdParams,
         body: UpdateUserBody,
         response: { 200: UserSchema, ...errorResponses(400, 403, 404, 409) },
@@ -56,7 +62,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/users/:userId',
     {
-      schema: { params: UserIdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(400, 403, 404) } },
+      schema: {
+        summary: 'Delete a user',
+        params: UserIdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(400, 403, 404) },
+      },
       config: access.admin,
     },
     async (request, reply) => {
@@ -69,6 +80,7 @@ export default defineRoutes((app, ctx) => {
     '/users/:userId/media-upload',
     {
       schema: {
+        summary: "Upload a user's profile image",
         params: UserIdParams,
         // multipart (`profileImage` file, `userId`, `typeArch`): parsed below; a JSON body is refused
         body: NoBody,

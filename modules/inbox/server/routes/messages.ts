@@ -82,6 +82,7 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id',
     {
       schema: {
+        summary: "List a ticket's messages (newest page first)",
         params: StrictObject({ id: Type.String({ format: 'uuid' }) }),
         querystring: PageQuery,
         response: { 200: PageAnswer },
@@ -100,6 +101,7 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id',
     {
       schema: {
+        summary: 'Send a message on a ticket (JSON or multipart with media)',
         params: IdParams,
         body: SendBody,
         response: { 201: Type.Object({ messages: Type.Array(MessageSchema) }) },
@@ -141,6 +143,7 @@ export default defineRoutes((app, ctx) => {
     '/messages/edit/:messageId',
     {
       schema: {
+        summary: 'Edit a sent message (within 15 minutes)',
         params: MessageIdParams,
         body: StrictObject({ body: Type.String({ minLength: 1, maxLength: MAX_BODY }) }),
         response: { 200: MessageSchema },
@@ -156,7 +159,7 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: MessageSchema } },
+      schema: { summary: 'Delete a sent message', params: IdParams, querystring: NoQuery, response: { 200: MessageSchema } },
       config: { ...access.authenticated, fixtureParams: { id: 'message' } },
     },
     async (request) => {
@@ -169,6 +172,7 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id/reactions',
     {
       schema: {
+        summary: 'React to a message',
         params: IdParams,
         body: StrictObject({ type: Type.String({ maxLength: 32 }) }),
         response: { 200: MessageSchema },
@@ -184,7 +188,7 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/messages/:id/retry',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: MessageSchema } },
+      schema: { summary: 'Send a failed message again', params: IdParams, body: NoBody, response: { 200: MessageSchema } },
       config: { ...access.authenticated, fixtureParams: { id: 'message' } },
     },
     async (request) => {
@@ -197,6 +201,7 @@ export default defineRoutes((app, ctx) => {
     '/message/forward',
     {
       schema: {
+        summary: 'Forward messages to other contacts',
         body: StrictObject({ messageId: Id, contactId: Id, signMessage: Type.Optional(Type.Boolean()) }),
         response: { 201: MessageSchema },
       },
@@ -217,6 +222,7 @@ export default defineRoutes((app, ctx) => {
     '/messages-allMe',
     {
       schema: {
+        summary: 'Count messages by the session user in a period',
         querystring: StrictObject({
           fromMe: Type.Optional(Type.Boolean()),
           dateStart: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })])),

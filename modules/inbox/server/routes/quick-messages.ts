@@ -30,6 +30,7 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages',
     {
       schema: {
+        summary: 'List quick replies (search, paged)',
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Type.Object({ records: Type.Array(QuickMessageSchema), hasMore: Type.Boolean() }) },
       },
@@ -42,6 +43,7 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/list',
     {
       schema: {
+        summary: 'List every quick reply the user may use',
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(QuickMessageSchema) },
       },
@@ -53,7 +55,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/quick-messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: QuickMessageSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a quick reply',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: QuickMessageSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request) => quick.getQuickMessage(ctx, await callerOf(ctx, request), request.params.id),
@@ -62,7 +69,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/quick-messages',
     {
-      schema: { body: QuickMessageBody, response: { 200: QuickMessageSchema, ...errorResponses(400) } },
+      schema: {
+        summary: 'Create a quick reply',
+        body: QuickMessageBody,
+        response: { 200: QuickMessageSchema, ...errorResponses(400) },
+      },
       config: access.authenticated,
     },
     async (request) => quick.createQuickMessage(ctx, await callerOf(ctx, request), request.body),
@@ -72,6 +83,7 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/:id',
     {
       schema: {
+        summary: 'Update a quick reply',
         params: IdParams,
         body: QuickMessageBody,
         response: { 200: QuickMessageSchema, ...errorResponses(400, 403, 404) },
@@ -84,7 +96,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/quick-messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a quick reply',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request, reply) => {
@@ -97,6 +114,7 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/:id/media-upload',
     {
       schema: {
+        summary: 'Attach a file to a quick reply',
         params: IdParams,
         // multipart (`typeArch`, `file`): parsed below; a JSON body is refused
         body: NoBody,
@@ -125,7 +143,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/quick-messages/:id/media-upload',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: QuickMessageSchema, ...errorResponses(403, 404) } },
+      schema: {
+        summary: "Remove a quick reply's file",
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: QuickMessageSchema, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request) => quick.detachMedia(ctx, await callerOf(ctx, request), request.params.id),

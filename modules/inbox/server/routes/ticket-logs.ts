@@ -10,6 +10,7 @@ export default defineRoutes((app, ctx) => {
     '/tickets-log/:ticketId',
     {
       schema: {
+        summary: "List a ticket's history (transfers, status changes)",
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 200: Type.Array(TicketLogSchema) },

@@ -9,6 +9,7 @@ export default defineRoutes((app, ctx) => {
     '/ticket-notes',
     {
       schema: {
+        summary: 'Add a private note to a ticket',
         body: StrictObject({ note: Type.String({ minLength: 2, maxLength: 10_000 }), ticketId: Id, contactId: Id }),
         response: { 201: TicketNoteSchema, ...errorResponses(400, 404) },
       },
@@ -20,7 +21,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/ticket-notes/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a private note',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'note' } },
     },
     async (request, reply) => {
@@ -33,6 +39,7 @@ export default defineRoutes((app, ctx) => {
     '/ticket-notes/list',
     {
       schema: {
+        summary: "List a ticket's private notes",
         querystring: StrictObject({ ticketId: Id, contactId: Id }),
         response: { 200: Type.Array(TicketNoteSchema), ...errorResponses(404) },
       },

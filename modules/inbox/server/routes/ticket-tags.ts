@@ -9,6 +9,7 @@ export default defineRoutes((app, ctx) => {
     '/ticket-tags/:ticketId/:tagId',
     {
       schema: {
+        summary: 'Put a tag on a ticket',
         params: StrictObject({ ticketId: Id, tagId: Id }),
         body: NoBody,
         response: { 204: Empty, ...errorResponses(404) },
@@ -25,6 +26,7 @@ export default defineRoutes((app, ctx) => {
     '/ticket-tags/:ticketId',
     {
       schema: {
+        summary: 'Remove every tag from a ticket',
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

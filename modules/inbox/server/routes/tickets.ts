@@ -101,6 +101,7 @@ export default defineRoutes((app, ctx) => {
     '/tickets',
     {
       schema: {
+        summary: "List tickets (the inbox's tabs, filters and search)",
         querystring: ListQuery,
         response: { 200: Type.Object({ tickets: Type.Array(TicketSchema), hasMore: Type.Boolean(), count: Type.Integer() }) },
       },
@@ -149,6 +150,7 @@ export default defineRoutes((app, ctx) => {
     '/tickets/u/:uuid',
     {
       schema: {
+        summary: 'Get a ticket by its uuid',
         params: StrictObject({ uuid: Type.String({ format: 'uuid' }) }),
         querystring: NoQuery,
         response: { 200: TicketSchema },
@@ -171,7 +173,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/tickets/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: TicketSchema } },
+      schema: { summary: 'Get a ticket', params: IdParams, querystring: NoQuery, response: { 200: TicketSchema } },
       config: { ...access.authenticated, fixtureParams: { id: 'ticket' } },
     },
     async (request) => {
@@ -186,7 +188,7 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tickets',
     {
-      schema: { body: CreateBody, response: { 201: TicketSchema } },
+      schema: { summary: 'Open a ticket for a contact', body: CreateBody, response: { 201: TicketSchema } },
       config: {
         ...access.authenticated,
         fixtureBody: (ids: Record<string, number | string>) => ({
@@ -207,7 +209,12 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/tickets/:id',
     {
-      schema: { params: IdParams, body: UpdateBody, response: { 200: TicketSchema } },
+      schema: {
+        summary: 'Update a ticket (accept, transfer, resolve, reopen)',
+        params: IdParams,
+        body: UpdateBody,
+        response: { 200: TicketSchema },
+      },
       config: {
         ...access.authenticated,
         fixtureParams: { id: 'ticket' },
@@ -231,7 +238,7 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/tickets/:id',
     {
-      schema: { params: IdParams, response: { 204: Type.Null() } },
+      schema: { summary: 'Delete a ticket and its messages', params: IdParams, response: { 204: Type.Null() } },
       config: { ...access.permission('ticket-options:deleteTicket'), fixtureParams: { id: 'ticket' } },
     },
     async (request, reply) => {
@@ -244,7 +251,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tickets/closeAll',
     {
-      schema: { body: CloseAllBody, response: { 200: Type.Object({ closed: Type.Integer() }) } },
+      schema: {
+        summary: 'Resolve every ticket of a status (optionally per queue)',
+        body: CloseAllBody,
+        response: { 200: Type.Object({ closed: Type.Integer() }) },
+      },
       config: access.permission('tickets-manager:closeAll'),
     },
     async (request) => {

@@ -13,7 +13,11 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users/list',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Array(UserListItemSchema) } },
+      schema: {
+        summary: "List the company's users for pickers",
+        querystring: NoQuery,
+        response: { 200: Type.Array(UserListItemSchema) },
+      },
       config: access.authenticated,
     },
     async (request) => listUsers(ctx, request.session?.companyId as number),
@@ -23,6 +27,7 @@ export default defineRoutes((app, ctx) => {
     '/users/toggleChangeWidht/:userId',
     {
       schema: {
+        summary: "Save the user's inbox layout width",
         params: StrictObject({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
         querystring: NoQuery,
         body: StrictObject({ defaultTicketsManagerWidth: TicketsManagerWidth }),

@@ -17,6 +17,7 @@ export default defineRoutes((app, ctx) => {
     '/dashboard',
     {
       schema: {
+        summary: 'Dashboard indicators for a period',
         querystring: StrictObject({
           days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RANGE_DAYS })),
           date_from: Type.Optional(Day),
@@ -43,7 +44,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/ticketsDay',
-    { schema: { querystring: ChartQuery, response: { 200: TicketsDaySchema } }, config: viewer },
+    {
+      schema: { summary: 'Tickets per day (or hour) in a period', querystring: ChartQuery, response: { 200: TicketsDaySchema } },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       const zone = await companyTimeZone(ctx, scope.companyId);
@@ -54,7 +58,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/ticketsUsers',
-    { schema: { querystring: ChartQuery, response: { 200: TicketsUsersSchema } }, config: viewer },
+    {
+      schema: { summary: 'Tickets per agent in a period', querystring: ChartQuery, response: { 200: TicketsUsersSchema } },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       const zone = await companyTimeZone(ctx, scope.companyId);
@@ -67,7 +74,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/timezone',
-    { schema: { querystring: NoQuery, response: { 200: TimeZoneSchema } }, config: viewer },
+    {
+      schema: { summary: "Get the dashboard's time zone", querystring: NoQuery, response: { 200: TimeZoneSchema } },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       return { timezone: await companyTimeZone(ctx, scope.companyId) };
@@ -78,6 +88,7 @@ export default defineRoutes((app, ctx) => {
     '/dashboard/timezone',
     {
       schema: {
+        summary: "Set the dashboard's time zone",
         body: StrictObject({ timezone: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: TimeZoneSchema },
       },

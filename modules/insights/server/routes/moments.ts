@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     '/dashboard/moments',
     {
       schema: {
+        summary: 'Live attendance: open and pending tickets by agent',
         querystring: Type.Object(
           {
             status: Type.Optional(Type.String({ maxLength: 200 })),
@@ -49,7 +50,11 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/usersMoments',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Object({ users: Type.Array(MomentUserSchema) }) } },
+      schema: {
+        summary: 'Live attendance: agents with their ticket counts',
+        querystring: NoQuery,
+        response: { 200: Type.Object({ users: Type.Array(MomentUserSchema) }) },
+      },
       config: viewer,
     },
     async (request) => ({ users: await readMomentUsers(ctx.db.knex, request.session?.companyId ?? 0) }),

@@ -80,6 +80,7 @@ export default defineRoutes((app, ctx) => {
     '/ticketreport/reports',
     {
       schema: {
+        summary: 'Ticket report (filtered, paged)',
         querystring: Type.Object(
           {
             ...FilterQuery,
@@ -105,6 +106,7 @@ export default defineRoutes((app, ctx) => {
     '/ticketreport/reports/export',
     {
       schema: {
+        summary: 'Export the ticket report as Excel or CSV',
         querystring: Type.Object(
           {
             ...FilterQuery,

@@ -24,6 +24,7 @@ export default defineRoutes((app, ctx) => {
     '/campaigns',
     {
       schema: {
+        summary: 'List campaigns (search, paged)',
         querystring: SearchQuery,
         response: { 200: Type.Object({ records: Type.Array(CampaignSchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -35,7 +36,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a campaign with its report',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: CampaignSchema, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.loadCampaign(ctx, companyOf(request), request.params.id),
@@ -44,7 +50,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns',
     {
-      schema: { body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404) } },
+      schema: {
+        summary: 'Create a campaign',
+        body: CampaignBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404) },
+      },
       config: { ...MANAGE, fixtureBody },
     },
     async (request) => campaigns.createCampaign(ctx, companyOf(request), request.body),
@@ -53,7 +63,12 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Update a campaign',
+        params: IdParams,
+        body: CampaignBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' }, fixtureBody },
     },
     async (request) => campaigns.updateCampaign(ctx, companyOf(request), request.params.id, request.body),
@@ -62,7 +77,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete a campaign',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request, reply) => {
@@ -74,7 +94,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns/:id/cancel',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      schema: {
+        summary: 'Stop a running campaign',
+        params: IdParams,
+        body: NoBody,
+        response: { 200: CampaignSchema, ...errorResponses(404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.cancelCampaign(ctx, companyOf(request), request.params.id),
@@ -83,7 +108,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns/:id/restart',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Restart a cancelled campaign',
+        params: IdParams,
+        body: NoBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => {
@@ -100,6 +130,7 @@ export default defineRoutes((app, ctx) => {
     '/campaigns/:id/media-upload',
     {
       schema: {
+        summary: 'Attach a file to a campaign',
         params: IdParams,
         // multipart (`file`): parsed below; a JSON body is refused
         body: NoBody,
@@ -128,7 +159,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/campaigns/:id/media-upload',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      schema: {
+        summary: "Remove a campaign's file",
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: CampaignSchema, ...errorResponses(404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.detachMedia(ctx, companyOf(request), request.params.id),

@@ -19,6 +19,7 @@ export default defineRoutes((app, ctx) => {
     '/contact-list-items',
     {
       schema: {
+        summary: "List a contact list's contacts (search, paged)",
         querystring: StrictObject({
           contactListId: Id,
           searchParam: Type.Optional(Type.String({ maxLength: 200 })),
@@ -38,7 +39,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contact-list-items/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: ContactListItemSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a contact of a list',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: ContactListItemSchema, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactListItem' } },
     },
     async (request) => lists.loadItem(companyOf(request), request.params.id),
@@ -47,7 +53,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contact-list-items',
     {
-      schema: { body: ContactListItemBody, response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Add a contact to a list',
+        body: ContactListItemBody,
+        response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureBody },
     },
     async (request) => lists.createItem(ctx, companyOf(request), request.body),
@@ -57,6 +67,7 @@ export default defineRoutes((app, ctx) => {
     '/contact-list-items/:id',
     {
       schema: {
+        summary: 'Update a contact of a list',
         params: IdParams,
         body: ContactListItemBody,
         response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
@@ -69,7 +80,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/contact-list-items/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Remove a contact from a list',
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       // docs/product/roles-and-permissions.md#roles-in-automation: deleting a list's contact is gated by the contacts' delete permission
       config: { ...access.permission('contacts-page:deleteContact'), fixtureParams: { id: 'contactListItem' } },
     },

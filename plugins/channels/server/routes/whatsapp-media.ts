@@ -17,6 +17,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId/media-upload',
     {
       schema: {
+        summary: "Upload a connection's greeting media",
         params: ConnectionParams,
         // multipart with one `file`: parsed below; a JSON body is refused
         body: NoBody,
@@ -54,6 +55,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId/media-upload',
     {
       schema: {
+        summary: "Remove a connection's greeting media",
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,

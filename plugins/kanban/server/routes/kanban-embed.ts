@@ -58,6 +58,7 @@ export default defineRoutes((app, ctx) => {
     '/kanban-embed/:key/board',
     {
       schema: {
+        summary: 'Embed: get the board',
         params: KeyParams,
         // the board's optional paging (docs/kanban.md "Pages"); without it, the whole board
         querystring: StrictObject(BoardPageQuery),
@@ -96,6 +97,7 @@ export default defineRoutes((app, ctx) => {
     '/kanban-embed/:key/moves',
     {
       schema: {
+        summary: 'Embed: move a card to another lane',
         params: KeyParams,
         body: StrictObject({
           ticketId: Id,
@@ -120,7 +122,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/kanban-embed/:key/events',
     {
-      schema: { params: KeyParams, querystring: NoQuery, response: { 200: Type.String(), 403: ErrorBody, 404: ErrorBody } },
+      schema: {
+        summary: 'Embed: live board events (server-sent events)',
+        params: KeyParams,
+        querystring: NoQuery,
+        response: { 200: Type.String(), 403: ErrorBody, 404: ErrorBody },
+      },
       config: access.public,
     },
     async (request, reply) => {

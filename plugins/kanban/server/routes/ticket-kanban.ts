@@ -33,6 +33,7 @@ export default defineRoutes((app, ctx) => {
     '/ticket/kanban',
     {
       schema: {
+        summary: 'List tickets on the kanban lanes',
         querystring: StrictObject({
           queueIds: Type.Optional(IdListParam),
           startDate: Type.Optional(Day),
