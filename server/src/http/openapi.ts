@@ -224,10 +224,14 @@ export function hoistNamedSchemas(document: Json): void {
     }
     if (typeof out.title !== 'string' || !isSchema(out)) return out;
     const name = out.title;
+    // `Type.Union([X, Type.Null()])` reaches the document as X with `nullable: true`: the same X, nullable
+    const { nullable, ...schema } = out;
     const existing = components[name];
-    if (existing === undefined) components[name] = out;
-    else if (JSON.stringify(existing) !== JSON.stringify(out)) return out;
-    return { $ref: `#/components/schemas/${name}` };
+    if (existing === undefined) components[name] = schema;
+    else if (JSON.stringify(existing) !== JSON.stringify(schema)) return out;
+    const ref = { $ref: `#/components/schemas/${name}` };
+    // OpenAPI 3.0 reads `nullable` only beside a `type`
+    return nullable === true ? { type: schema.type, nullable: true, allOf: [ref] } : ref;
   };
   const paths = document.paths as Record<string, Record<string, Json>>;
   for (const [url, item] of Object.entries(paths)) paths[url] = mapValues(item, visit) as Record<string, Json>;
