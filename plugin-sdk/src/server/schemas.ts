@@ -56,24 +56,12 @@ declare module 'fastify' {
     /** The route's own error codes by status (`RouteErrors`); documentation only, answers are not checked against it. */
     errors?: RouteErrors;
     /**
-     * The parts of a `multipart/form-data` body the route reads with `request.parts()` (`MultipartBody`).
-     * Documentation only: the body schema still says what a JSON body may be (`NoBody` when there is none).
+     * The parts of a `multipart/form-data` body the route reads with `request.parts()`, as an object
+     * schema whose file parts are `Type.String({ format: 'binary' })`. Documentation only: `request.parts()`
+     * reads and checks them, and the body schema still says what a JSON body may be (`NoBody` for none).
      */
     multipart?: TSchema;
   }
-}
-
-/** A file part of a multipart body (`MultipartBody`): the API document shows it as binary. */
-export function FilePart(description: string) {
-  return Type.Unsafe<unknown>({ type: 'string', format: 'binary', description });
-}
-
-/**
- * The parts of a multipart upload, for `schema.multipart`: `MultipartBody({ file: FilePart('The image') },
- * ['file'])`. Documentation only (`request.parts()` reads and checks them).
- */
-export function MultipartBody(parts: Record<string, TSchema>, required: readonly string[] = []) {
-  return Type.Unsafe<unknown>({ type: 'object', properties: parts, required: [...required], additionalProperties: false });
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

@@ -188,7 +188,7 @@ function completeOperation(operation: Operation, route: RegisteredRoute, documen
       required: true,
       content: {
         ...(json ? { 'application/json': { schema: withoutNull(json) } } : {}),
-        'multipart/form-data': { schema: schema.multipart as unknown as Json },
+        'multipart/form-data': { schema: JSON.parse(JSON.stringify(schema.multipart)) as Json },
       },
     };
   }

@@ -108,6 +108,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to an announcement',
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The image' }),
+          typeArch: Type.Optional(Type.String()),
+        }),
         params: AnnouncementParams,
         // multipart (`typeArch`, `file`): read below; a JSON body is refused
         body: NoBody,

@@ -52,6 +52,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Upload a logo',
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The image' }),
+          typeArch: Type.String({ enum: ['logo'] }),
+          mode: Type.String({ enum: ['Light', 'Dark', 'Favicon'] }),
+        }),
         // multipart (`typeArch` = logo, `mode` = Light | Dark | Favicon, `file`): read below
         body: NoBody,
         response: { 200: Type.String(), ...errorResponses(400, 413, 415) },

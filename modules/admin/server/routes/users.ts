@@ -1,4 +1,4 @@
-import { AppError, access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { AppError, access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { storeAvatar } from '../team/avatar';
 import { callerOf, Empty, errorResponses } from '../team/http';
 import { CreateUserBody, UpdateUserBody, UserIdParams, UserListQuery, UserPageSchema, UserSchema } from '../team/user-schemas';
@@ -81,6 +81,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Upload a user's profile image",
+        multipart: Type.Object({
+          profileImage: Type.String({ format: 'binary', description: 'The image' }),
+          userId: Type.Optional(Type.String()),
+          typeArch: Type.Optional(Type.String()),
+        }),
         params: UserIdParams,
         // multipart (`profileImage` file, `userId`, `typeArch`): parsed below; a JSON body is refused
         body: NoBody,

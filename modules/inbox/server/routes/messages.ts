@@ -102,6 +102,15 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Send a message on a ticket (JSON or multipart with media)',
+        multipart: Type.Object({
+          medias: Type.Array(Type.String({ format: 'binary', description: 'Files to send, one message each' })),
+          body: Type.Optional(Type.String({ description: 'The caption' })),
+          isPrivate: Type.Optional(Type.String({ enum: ['true', 'false'] })),
+          signMessage: Type.Optional(Type.String({ enum: ['true', 'false'] })),
+          quotedMsg: Type.Optional(Type.String({ description: 'Id of the quoted message' })),
+          fromMe: Type.Optional(Type.String()),
+          read: Type.Optional(Type.String()),
+        }),
         params: IdParams,
         body: SendBody,
         response: { 201: Type.Object({ messages: Type.Array(MessageSchema) }) },

@@ -115,6 +115,9 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to a quick reply',
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The file (image, audio, video or document)' }),
+        }),
         params: IdParams,
         // multipart (`typeArch`, `file`): parsed below; a JSON body is refused
         body: NoBody,

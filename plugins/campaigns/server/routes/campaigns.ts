@@ -131,6 +131,9 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to a campaign',
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'Image, audio, video, PDF or Office document' }),
+        }),
         params: IdParams,
         // multipart (`file`): parsed below; a JSON body is refused
         body: NoBody,

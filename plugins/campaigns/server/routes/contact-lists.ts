@@ -115,6 +115,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Import a spreadsheet into a contact list',
+        multipart: Type.Object({ file: Type.String({ format: 'binary', description: 'An .xlsx, .xls or .csv spreadsheet' }) }),
         params: IdParams,
         // multipart (`file`: .xlsx, .xls or .csv): parsed below; a JSON body is refused
         body: NoBody,

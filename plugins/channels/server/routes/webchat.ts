@@ -251,6 +251,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: send a message (JSON or multipart with a file)',
+        multipart: Type.Object({
+          clientId: Type.String({ format: 'uuid' }),
+          body: Type.Optional(Type.String()),
+          file: Type.Optional(Type.String({ format: 'binary', description: 'The file' })),
+        }),
         params: KeyParams,
         // JSON, or multipart (which leaves the JSON body empty: its fields are read from the parts)
         body: Type.Union([MessageJson, Type.Null()]),
