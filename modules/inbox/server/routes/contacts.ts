@@ -41,6 +41,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List contacts (search, 20 a page)',
+        errors: {},
         querystring: StrictObject({
           searchParam: Type.Optional(SearchParam),
           pageNumber: Type.Optional(PageNumber),
@@ -61,6 +62,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List all contacts for pickers (id and name)',
+        errors: {},
         // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ companyId: Type.Optional(Id), searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(ContactSummarySchema) },
@@ -75,6 +77,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Find a contact by phone number',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ number: Type.String({ minLength: 1, maxLength: 100 }) }),
         querystring: NoQuery,
         response: {
@@ -92,6 +95,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: ContactSchema, ...errorResponses(404) },
@@ -104,7 +108,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contacts',
     {
-      schema: { summary: 'Create a contact', body: ContactBody, response: { 201: ContactSchema, ...errorResponses(400, 409) } },
+      schema: {
+        summary: 'Create a contact',
+        errors: { 409: ['ERR_DUPLICATED_CONTACT'] },
+        body: ContactBody,
+        response: { 201: ContactSchema, ...errorResponses(400, 409) },
+      },
       config: access.authenticated,
     },
     async (request, reply) => {
@@ -118,6 +127,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'], 409: ['ERR_DUPLICATED_CONTACT'] },
         params: IdParams,
         body: ContactBody,
         response: { 200: ContactSchema, ...errorResponses(400, 404, 409) },
@@ -132,6 +142,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },
@@ -149,6 +160,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Toggle whether the contact may send audio',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ contactId: Id }),
         body: NoBody,
         response: { 200: Type.Object({ acceptAudioMessage: Type.Boolean() }), ...errorResponses(404) },
@@ -165,6 +177,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Toggle the chatbot for the contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         body: NoBody,
         response: { 200: Type.Object({ disableBot: Type.Boolean() }), ...errorResponses(404) },
@@ -181,6 +194,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Block or unblock a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         body: StrictObject({ active: Type.Boolean() }),
         response: { 200: ContactSchema, ...errorResponses(404) },
@@ -195,6 +209,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Import the contacts of the default connection's phone",
+        errors: {},
         body: StrictObject({
           contacts: Type.Array(
             // rows are checked one by one (a bad row is reported, not a refusal of the whole import)
@@ -224,6 +239,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List a contact's tags",
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ contactId: Id }),
         querystring: NoQuery,
         response: { 200: Type.Array(TagRefSchema), ...errorResponses(404) },

@@ -31,6 +31,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List quick replies (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Type.Object({ records: Type.Array(QuickMessageSchema), hasMore: Type.Boolean() }) },
       },
@@ -44,6 +45,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List every quick reply the user may use',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(QuickMessageSchema) },
       },
@@ -57,6 +59,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a quick reply',
+        errors: { 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: QuickMessageSchema, ...errorResponses(404) },
@@ -71,6 +74,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a quick reply',
+        errors: {},
         body: QuickMessageBody,
         response: { 200: QuickMessageSchema, ...errorResponses(400) },
       },
@@ -84,6 +88,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         params: IdParams,
         body: QuickMessageBody,
         response: { 200: QuickMessageSchema, ...errorResponses(400, 403, 404) },
@@ -98,6 +103,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },
@@ -115,6 +121,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         multipart: Type.Object({
           file: Type.String({ format: 'binary', description: 'The file (image, audio, video or document)' }),
         }),
@@ -148,6 +155,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Remove a quick reply's file",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: QuickMessageSchema, ...errorResponses(403, 404) },

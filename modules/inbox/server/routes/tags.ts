@@ -25,6 +25,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List tags (search, paged)',
+        errors: {},
         querystring: StrictObject({
           searchParam: Type.Optional(SearchParam),
           pageNumber: Type.Optional(PageNumber),
@@ -44,6 +45,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List every tag for pickers',
+        errors: {},
         // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ kanban: Type.Optional(Kanban), companyId: Type.Optional(Id) }),
         response: { 200: Type.Array(TagSchema) },
@@ -58,6 +60,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a tag',
+        errors: { 404: ['ERR_NO_TAG_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: TagSchema, ...errorResponses(404) },
@@ -70,7 +73,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tags',
     {
-      schema: { summary: 'Create a tag', body: TagBody, response: { 201: TagSchema, ...errorResponses(400, 403) } },
+      schema: {
+        summary: 'Create a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'] },
+        body: TagBody,
+        response: { 201: TagSchema, ...errorResponses(400, 403) },
+      },
       config: access.authenticated,
     },
     async (request, reply) => reply.status(201).send(await tags.createTag(ctx, await callerOf(ctx, request), request.body)),
@@ -81,6 +89,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_TAG_FOUND'] },
         params: IdParams,
         body: TagBody,
         response: { 200: TagSchema, ...errorResponses(400, 403, 404) },
@@ -95,6 +104,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_TAG_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },
@@ -112,6 +122,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Set a contact's tags",
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TAG_FOUND'] },
         body: StrictObject({
           contactId: Id,
           tags: Type.Array(StrictObject({ id: Type.Optional(Id), name: Type.String({ maxLength: 100 }) }), { maxItems: 200 }),
@@ -130,6 +141,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Remove a tag from a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TAG_FOUND'] },
         params: StrictObject({ tagId: Id, contactId: Id }),
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

@@ -11,6 +11,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List a ticket's history (transfers, status changes)",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 200: Type.Array(TicketLogSchema) },

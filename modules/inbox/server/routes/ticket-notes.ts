@@ -10,6 +10,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Add a private note to a ticket',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TICKET_FOUND'] },
         body: StrictObject({ note: Type.String({ minLength: 2, maxLength: 10_000 }), ticketId: Id, contactId: Id }),
         response: { 201: TicketNoteSchema, ...errorResponses(400, 404) },
       },
@@ -23,6 +24,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a private note',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_NOTE_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },
@@ -40,6 +42,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List a ticket's private notes",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         querystring: StrictObject({ ticketId: Id, contactId: Id }),
         response: { 200: Type.Array(TicketNoteSchema), ...errorResponses(404) },
       },

@@ -10,6 +10,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Put a tag on a ticket',
+        errors: { 404: ['ERR_NO_TAG_FOUND', 'ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id, tagId: Id }),
         body: NoBody,
         response: { 204: Empty, ...errorResponses(404) },
@@ -27,6 +28,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Remove every tag from a ticket',
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List the company's users for pickers",
+        errors: {},
         querystring: NoQuery,
         response: { 200: Type.Array(UserListItemSchema) },
       },
@@ -28,6 +29,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Save the user's inbox layout width",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
         params: StrictObject({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
         querystring: NoQuery,
         body: StrictObject({ defaultTicketsManagerWidth: TicketsManagerWidth }),
