@@ -225,7 +225,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       docs.addHook('onRoute', (route: RouteOptions) => {
         route.config = { ...(route.config ?? {}), access: 'public', infra: true } as RouteOptions['config'];
       });
-      await docs.register(fastifySwaggerUi, { routePrefix: `${config.apiPrefix}/docs` });
+      // Swagger UI ships its assets in the package (no CDN); folded by feature, filterable, linkable
+      await docs.register(fastifySwaggerUi, {
+        routePrefix: `${config.apiPrefix}/docs`,
+        uiConfig: {
+          docExpansion: 'none',
+          deepLinking: true,
+          filter: true,
+          tagsSorter: 'alpha',
+          displayRequestDuration: true,
+          persistAuthorization: true,
+          defaultModelsExpandDepth: 0,
+        },
+      });
     });
     await registerStaticFiles(app, { hostDist: config.hostDist, apiPrefix: config.apiPrefix, plugins: loaded });
 

@@ -141,4 +141,17 @@ describe('the API document', () => {
       expect(Object.keys(operation?.responses ?? {}), path).toEqual(expect.arrayContaining(['413', '415']));
     }
   });
+
+  it('serves the reference page with its own assets, nothing from another origin', async () => {
+    const page = await t.balcao.app.inject({ method: 'GET', url: `${t.config.apiPrefix}/docs` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/text\/html/);
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1] as string);
+    expect(assets.length).toBeGreaterThan(2);
+    for (const asset of assets) expect(asset).not.toMatch(/^(https?:)?\/\//);
+    for (const asset of assets.filter((url) => !url.startsWith('data:'))) {
+      const url = asset.startsWith('/') ? asset : `${t.config.apiPrefix}/docs/${asset.replace(/^\.\//, '')}`;
+      expect((await t.balcao.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+  });
 });
