@@ -18,6 +18,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Dashboard indicators for a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
         querystring: StrictObject({
           days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RANGE_DAYS })),
           date_from: Type.Optional(Day),
@@ -45,7 +46,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/dashboard/ticketsDay',
     {
-      schema: { summary: 'Tickets per day (or hour) in a period', querystring: ChartQuery, response: { 200: TicketsDaySchema } },
+      schema: {
+        summary: 'Tickets per day (or hour) in a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
+        querystring: ChartQuery,
+        response: { 200: TicketsDaySchema },
+      },
       config: viewer,
     },
     async (request) => {
@@ -59,7 +65,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/dashboard/ticketsUsers',
     {
-      schema: { summary: 'Tickets per agent in a period', querystring: ChartQuery, response: { 200: TicketsUsersSchema } },
+      schema: {
+        summary: 'Tickets per agent in a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
+        querystring: ChartQuery,
+        response: { 200: TicketsUsersSchema },
+      },
       config: viewer,
     },
     async (request) => {
@@ -75,7 +86,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/dashboard/timezone',
     {
-      schema: { summary: "Get the dashboard's time zone", querystring: NoQuery, response: { 200: TimeZoneSchema } },
+      schema: { summary: "Get the dashboard's time zone", errors: {}, querystring: NoQuery, response: { 200: TimeZoneSchema } },
       config: viewer,
     },
     async (request) => {
@@ -89,6 +100,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Set the dashboard's time zone",
+        errors: { 400: ['ERR_INVALID_TIME_ZONE'], 403: ['ERR_NO_PERMISSION'] },
         body: StrictObject({ timezone: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: TimeZoneSchema },
       },

@@ -16,6 +16,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Live attendance: open and pending tickets by agent',
+        errors: { 400: ['ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             status: Type.Optional(Type.String({ maxLength: 200 })),
@@ -52,6 +53,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Live attendance: agents with their ticket counts',
+        errors: {},
         querystring: NoQuery,
         response: { 200: Type.Object({ users: Type.Array(MomentUserSchema) }) },
       },

@@ -81,6 +81,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Ticket report (filtered, paged)',
+        errors: { 400: ['ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE', 'ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             ...FilterQuery,
@@ -107,6 +108,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Export the ticket report as Excel or CSV',
+        errors: { 400: ['ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE', 'ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             ...FilterQuery,

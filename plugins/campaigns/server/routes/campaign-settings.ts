@@ -8,7 +8,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/campaign-settings',
     {
-      schema: { summary: 'Get the campaign settings', querystring: NoQuery, response: { 200: SettingsList } },
+      schema: { summary: 'Get the campaign settings', errors: {}, querystring: NoQuery, response: { 200: SettingsList } },
       config: { ...MANAGE },
     },
     async (request) => settingsList(await campaignSettings(ctx, (request.session as { companyId: number }).companyId)),
@@ -19,6 +19,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Save the campaign settings',
+        errors: { 400: ['ERR_INVALID_TIME_ZONE'] },
         body: SettingsBody,
         response: { 200: SettingsList, ...errorResponses(400) },
       },

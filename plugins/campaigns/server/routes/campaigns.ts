@@ -25,6 +25,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List campaigns (search, paged)',
+        errors: {},
         querystring: SearchQuery,
         response: { 200: Type.Object({ records: Type.Array(CampaignSchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -38,6 +39,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a campaign with its report',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: CampaignSchema, ...errorResponses(404) },
@@ -52,6 +54,21 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a campaign',
+        errors: {
+          400: [
+            'ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE',
+            'ERR_CAMPAIGN_NO_MESSAGE',
+            'ERR_CAMPAIGN_NO_RECIPIENTS',
+            'ERR_CAMPAIGN_QUEUE_REQUIRED',
+          ],
+          404: [
+            'ERR_NO_CONTACT_LIST_FOUND',
+            'ERR_NO_QUEUE_FOUND',
+            'ERR_NO_TAG_FOUND',
+            'ERR_NO_USER_FOUND',
+            'ERR_NO_WHATSAPP_FOUND',
+          ],
+        },
         body: CampaignBody,
         response: { 200: CampaignSchema, ...errorResponses(400, 404) },
       },
@@ -65,6 +82,23 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a campaign',
+        errors: {
+          400: [
+            'ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE',
+            'ERR_CAMPAIGN_NO_MESSAGE',
+            'ERR_CAMPAIGN_NO_RECIPIENTS',
+            'ERR_CAMPAIGN_QUEUE_REQUIRED',
+          ],
+          404: [
+            'ERR_NO_CAMPAIGN_FOUND',
+            'ERR_NO_CONTACT_LIST_FOUND',
+            'ERR_NO_QUEUE_FOUND',
+            'ERR_NO_TAG_FOUND',
+            'ERR_NO_USER_FOUND',
+            'ERR_NO_WHATSAPP_FOUND',
+          ],
+          409: ['ERR_CAMPAIGN_NOT_EDITABLE'],
+        },
         params: IdParams,
         body: CampaignBody,
         response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
@@ -79,6 +113,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },
@@ -96,6 +131,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Stop a running campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_RUNNING'] },
         params: IdParams,
         body: NoBody,
         response: { 200: CampaignSchema, ...errorResponses(404, 409) },
@@ -110,6 +146,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Restart a cancelled campaign',
+        errors: {
+          400: ['ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE', 'ERR_CAMPAIGN_NO_MESSAGE', 'ERR_CAMPAIGN_NO_RECIPIENTS'],
+          404: ['ERR_NO_CAMPAIGN_FOUND'],
+          409: ['ERR_CAMPAIGN_NOT_CANCELLED'],
+        },
         params: IdParams,
         body: NoBody,
         response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
@@ -131,6 +172,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to a campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_EDITABLE'], 415: ['ERR_MEDIA_TYPE'] },
         multipart: Type.Object({
           file: Type.String({ format: 'binary', description: 'Image, audio, video, PDF or Office document' }),
         }),
@@ -164,6 +206,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Remove a campaign's file",
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_EDITABLE'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: CampaignSchema, ...errorResponses(404, 409) },

@@ -20,6 +20,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List a contact list's contacts (search, paged)",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         querystring: StrictObject({
           contactListId: Id,
           searchParam: Type.Optional(Type.String({ maxLength: 200 })),
@@ -41,6 +42,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a contact of a list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_ITEM_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: ContactListItemSchema, ...errorResponses(404) },
@@ -55,6 +57,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Add a contact to a list',
+        errors: { 400: ['ERR_INVALID_NUMBER'], 404: ['ERR_NO_CONTACT_LIST_FOUND'], 409: ['ERR_CONTACT_LIST_ITEM_EXISTS'] },
         body: ContactListItemBody,
         response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
       },
@@ -68,6 +71,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a contact of a list',
+        errors: {
+          400: ['ERR_INVALID_NUMBER'],
+          404: ['ERR_NO_CONTACT_LIST_FOUND', 'ERR_NO_CONTACT_LIST_ITEM_FOUND'],
+          409: ['ERR_CONTACT_LIST_ITEM_EXISTS'],
+        },
         params: IdParams,
         body: ContactListItemBody,
         response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
@@ -82,6 +90,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Remove a contact from a list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_ITEM_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

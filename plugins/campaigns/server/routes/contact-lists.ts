@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List contact lists (search, paged)',
+        errors: {},
         querystring: SearchQuery,
         response: {
           200: Type.Object({ records: Type.Array(ContactListSchema), count: Type.Integer(), hasMore: Type.Boolean() }),
@@ -31,6 +32,7 @@ export default defineRoutes((app, ctx) => {
       // the documented client sends companyId; the company is always the session's
       schema: {
         summary: 'List every contact list for pickers',
+        errors: {},
         querystring: StrictObject({ companyId: Type.Optional(Id) }),
         response: { 200: Type.Array(ContactListSchema) },
       },
@@ -42,7 +44,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contact-lists/example-sheet',
     {
-      schema: { summary: 'Download the example import spreadsheet', querystring: NoQuery, response: { 200: Type.Unknown() } },
+      schema: {
+        summary: 'Download the example import spreadsheet',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Unknown() },
+      },
       config: { ...MANAGE },
     },
     async (_request, reply) =>
@@ -57,6 +64,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a contact list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: ContactListSchema, ...errorResponses(404) },
@@ -71,6 +79,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a contact list',
+        errors: { 404: ['ERR_NO_WHATSAPP_FOUND'] },
         body: ContactListBody,
         response: { 200: ContactListSchema, ...errorResponses(400, 404) },
       },
@@ -84,6 +93,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Rename a contact list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND', 'ERR_NO_WHATSAPP_FOUND'] },
         params: IdParams,
         body: ContactListBody,
         response: { 200: ContactListSchema, ...errorResponses(400, 404) },
@@ -98,6 +108,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a contact list and its contacts',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },
@@ -115,6 +126,12 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Import a spreadsheet into a contact list',
+        errors: {
+          400: ['ERR_IMPORT_UNREADABLE'],
+          404: ['ERR_NO_CONTACT_LIST_FOUND'],
+          409: ['ERR_IMPORT_RUNNING'],
+          415: ['ERR_IMPORT_FILE_TYPE'],
+        },
         multipart: Type.Object({ file: Type.String({ format: 'binary', description: 'An .xlsx, .xls or .csv spreadsheet' }) }),
         params: IdParams,
         // multipart (`file`: .xlsx, .xls or .csv): parsed below; a JSON body is refused
@@ -149,6 +166,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Get the progress of a list's import",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: Type.Union([ImportSchema, Type.Null()]), ...errorResponses(404) },
@@ -163,6 +181,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Check the list's numbers on WhatsApp",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         params: IdParams,
         body: NoBody,
         response: { 202: Empty, ...errorResponses(404) },

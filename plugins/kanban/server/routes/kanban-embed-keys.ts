@@ -26,7 +26,12 @@ export default defineRoutes((app) => {
   app.get(
     '/kanban-embed-keys',
     {
-      schema: { summary: 'List kanban embed keys', querystring: NoQuery, response: { 200: Type.Array(EmbedKeySchema) } },
+      schema: {
+        summary: 'List kanban embed keys',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(EmbedKeySchema) },
+      },
       config: access.admin,
     },
     async () => listEmbedKeys(),
@@ -37,6 +42,7 @@ export default defineRoutes((app) => {
     {
       schema: {
         summary: 'Get a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: EmbedKeySchema, 404: ErrorBody },
@@ -49,7 +55,12 @@ export default defineRoutes((app) => {
   app.post(
     '/kanban-embed-keys',
     {
-      schema: { summary: 'Create a kanban embed key', body: EmbedKeyBody, response: { 201: EmbedKeySchema, 400: ErrorBody } },
+      schema: {
+        summary: 'Create a kanban embed key',
+        errors: {},
+        body: EmbedKeyBody,
+        response: { 201: EmbedKeySchema, 400: ErrorBody },
+      },
       config: access.admin,
     },
     async (request, reply) => reply.status(201).send(await createEmbedKey(request.body)),
@@ -60,6 +71,7 @@ export default defineRoutes((app) => {
     {
       schema: {
         summary: 'Update a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
         params: IdParams,
         body: EmbedKeyBody,
         response: { 200: EmbedKeySchema, 400: ErrorBody, 404: ErrorBody },
@@ -74,6 +86,7 @@ export default defineRoutes((app) => {
     {
       schema: {
         summary: 'Revoke a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
         params: IdParams,
         body: NoBody,
         response: { 200: EmbedKeySchema, 404: ErrorBody },
@@ -88,6 +101,7 @@ export default defineRoutes((app) => {
     {
       schema: {
         summary: 'Give a kanban embed key a new signing secret',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
         params: IdParams,
         body: NoBody,
         response: { 200: EmbedKeySchema, 404: ErrorBody },
@@ -102,6 +116,7 @@ export default defineRoutes((app) => {
     {
       schema: {
         summary: 'Delete a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 204: Empty, 404: ErrorBody },

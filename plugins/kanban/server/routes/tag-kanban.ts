@@ -9,6 +9,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List the kanban lanes',
+        errors: {},
         querystring: NoQuery,
         response: { 200: Type.Object({ lista: Type.Array(LaneSchema) }) },
       },

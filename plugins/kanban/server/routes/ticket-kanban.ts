@@ -34,6 +34,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List tickets on the kanban lanes',
+        errors: {},
         querystring: StrictObject({
           queueIds: Type.Optional(IdListParam),
           startDate: Type.Optional(Day),
