@@ -24,6 +24,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List announcements (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Paged(AnnouncementSchema) },
       },
@@ -37,6 +38,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List the announcements shown to users',
+        errors: {},
         querystring: NoQuery,
         response: { 200: Type.Array(AnnouncementSchema) },
       },
@@ -50,6 +52,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         querystring: NoQuery,
         response: { 200: AnnouncementSchema, ...errorResponses(404) },
@@ -64,6 +67,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create an announcement',
+        errors: {},
         body: AnnouncementBody,
         response: { 201: AnnouncementSchema, ...errorResponses(400) },
       },
@@ -77,6 +81,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         body: AnnouncementBody,
         response: { 200: AnnouncementSchema, ...errorResponses(400, 404) },
@@ -91,6 +96,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },
@@ -108,6 +114,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Attach a file to an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         multipart: Type.Object({
           file: Type.String({ format: 'binary', description: 'The image' }),
           typeArch: Type.Optional(Type.String()),
@@ -141,6 +148,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Remove an announcement's file",
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         querystring: NoQuery,
         response: { 200: AnnouncementSchema, ...errorResponses(404) },

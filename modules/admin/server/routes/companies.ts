@@ -16,6 +16,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List companies (search, paged)',
+        errors: {},
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -27,7 +28,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/companies/list',
     {
-      schema: { summary: 'List every company', querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } },
+      schema: { summary: 'List every company', errors: {}, querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } },
       config: access.super,
     },
     async () => companies.listAllCompanies(ctx),
@@ -38,6 +39,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List companies with their plans',
+        errors: {},
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), hasMore: Type.Boolean() }) },
       },
@@ -54,6 +56,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a company',
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         querystring: NoQuery,
         response: { 200: CompanySchema, ...errorResponses(404) },
@@ -81,6 +84,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a company',
+        errors: { 403: ['ERR_CANNOT_DEACTIVATE_OWN_COMPANY'], 404: ['ERR_NO_COMPANY_FOUND', 'ERR_NO_PLAN_FOUND'] },
         params: CompanyParams,
         body: UpdateCompanyBody,
         response: { 200: CompanySchema, ...errorResponses(400, 403, 404) },
@@ -104,6 +108,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Move a company's due date one period ahead",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         body: NoBody,
         response: { 200: CompanySchema, ...errorResponses(404) },
@@ -118,6 +123,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a company and all its data',
+        errors: { 403: ['ERR_CANNOT_DELETE_OWN_COMPANY'], 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },

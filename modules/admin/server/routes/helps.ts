@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List help entries (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Paged(HelpSchema) },
       },
@@ -26,7 +27,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/helps/list',
     {
-      schema: { summary: 'List every help entry', querystring: NoQuery, response: { 200: Type.Array(HelpSchema) } },
+      schema: { summary: 'List every help entry', errors: {}, querystring: NoQuery, response: { 200: Type.Array(HelpSchema) } },
       config: access.authenticated,
     },
     async () => helps.listHelps(ctx),
@@ -37,6 +38,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
         params: HelpParams,
         querystring: NoQuery,
         response: { 200: HelpSchema, ...errorResponses(404) },
@@ -49,7 +51,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/helps',
     {
-      schema: { summary: 'Create a help entry', body: HelpBody, response: { 201: HelpSchema, ...errorResponses(400) } },
+      schema: {
+        summary: 'Create a help entry',
+        errors: {},
+        body: HelpBody,
+        response: { 201: HelpSchema, ...errorResponses(400) },
+      },
       config: access.super,
     },
     async (request, reply) => reply.status(201).send(await helps.createHelp(ctx, request.body)),
@@ -60,6 +67,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
         params: HelpParams,
         body: HelpBody,
         response: { 200: HelpSchema, ...errorResponses(400, 404) },
@@ -74,6 +82,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
         params: HelpParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

@@ -12,7 +12,7 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/plans/all',
     {
-      schema: { summary: 'List every plan', querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } },
+      schema: { summary: 'List every plan', errors: {}, querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } },
       config: access.super,
     },
     async () => plans.listPlans(ctx),
@@ -23,6 +23,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List the plan flags the loaded plugins declare',
+        errors: {},
         querystring: NoQuery,
         response: { 200: PluginFlagList },
       },
@@ -34,7 +35,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/plans',
     {
-      schema: { summary: 'Create a plan', body: PlanBody, response: { 201: PlanSchema, ...errorResponses(400, 409) } },
+      schema: {
+        summary: 'Create a plan',
+        errors: { 400: ['ERR_UNKNOWN_PLAN_FLAG'], 409: ['ERR_PLAN_NAME_ALREADY_EXISTS'] },
+        body: PlanBody,
+        response: { 201: PlanSchema, ...errorResponses(400, 409) },
+      },
       config: access.super,
     },
     async (request, reply) => reply.status(201).send(await plans.createPlan(ctx, request.body)),
@@ -45,6 +51,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a plan',
+        errors: { 400: ['ERR_UNKNOWN_PLAN_FLAG'], 404: ['ERR_NO_PLAN_FOUND'], 409: ['ERR_PLAN_NAME_ALREADY_EXISTS'] },
         params: PlanParams,
         body: PlanBody,
         response: { 200: PlanSchema, ...errorResponses(400, 404, 409) },
@@ -59,6 +66,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a plan no company uses',
+        errors: { 404: ['ERR_NO_PLAN_FOUND'], 409: ['ERR_PLAN_IN_USE'] },
         params: PlanParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404, 409) },
