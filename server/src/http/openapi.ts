@@ -157,7 +157,9 @@ function errorResponse(status: number, codes: string[], closed: boolean): Json {
     description: `${text}: ${codes.join(', ')}`,
     content: {
       'application/json': {
-        schema: { allOf: [ERROR_REF, { type: 'object', properties: { error: { type: 'string', enum: codes } } }] },
+        schema: {
+          allOf: [ERROR_REF, { type: 'object', required: ['error'], properties: { error: { type: 'string', enum: codes } } }],
+        },
       },
     },
   };
@@ -194,6 +196,11 @@ function completeOperation(operation: Operation, route: RegisteredRoute, documen
   }
 
   const responses: Record<string, Json> = { ...(operation.responses ?? {}) };
+  // @fastify/swagger describes every answer as "Default Response": say the status instead
+  for (const [status, response] of Object.entries(responses)) {
+    if (response.description === 'Default Response')
+      responses[status] = { ...response, description: STATUS_CODES[Number(status)] ?? status };
+  }
   const closed = schema.errors !== undefined;
   const errors = routeErrors(route);
   for (const [status, codes] of errors) responses[String(status)] = errorResponse(status, codes, closed);
