@@ -40,7 +40,7 @@ export default defineRoutes((app, ctx) => {
     '/contacts',
     {
       schema: {
-        summary: 'List contacts (search, 20 a page)',
+        summary: 'List contacts (search, 40 a page)',
         errors: {},
         querystring: StrictObject({
           searchParam: Type.Optional(SearchParam),
