@@ -16,7 +16,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users',
     {
-      schema: { summary: 'List users (search, 40 a page)', querystring: UserListQuery, response: { 200: UserPageSchema } },
+      schema: {
+        summary: 'List users (search, 40 a page)',
+        errors: {},
+        querystring: UserListQuery,
+        response: { 200: UserPageSchema },
+      },
       config: access.admin,
     },
     async (request) => users.listUsers(ctx, callerOf(request), request.query),
@@ -27,6 +32,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a user',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
         params: UserIdParams,
         querystring: NoQuery,
         response: { 200: UserSchema, ...errorResponses(403, 404) },
@@ -39,7 +45,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/users',
     {
-      schema: { summary: 'Create a user', body: CreateUserBody, response: { 201: UserSchema, ...errorResponses(400, 403, 409) } },
+      schema: {
+        summary: 'Create a user',
+        errors: { 403: ['ERR_USER_CREATION_DISABLED', 'ERR_USER_LIMIT_REACHED'], 409: ['ERR_EMAIL_ALREADY_EXISTS'] },
+        body: CreateUserBody,
+        response: { 201: UserSchema, ...errorResponses(400, 403, 409) },
+      },
       config: access.admin,
     },
     async (request, reply) => reply.status(201).send(await users.createUser(ctx, callerOf(request), request.body)),
@@ -50,6 +61,12 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a user',
+        errors: {
+          400: ['ERR_LAST_ADMIN'],
+          403: ['ERR_NO_PERMISSION'],
+          404: ['ERR_NO_USER_FOUND'],
+          409: ['ERR_EMAIL_ALREADY_EXISTS'],
+        },
         params: UserIdParams,
         body: UpdateUserBody,
         response: { 200: UserSchema, ...errorResponses(400, 403, 404, 409) },
@@ -64,6 +81,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a user',
+        errors: { 400: ['ERR_CANNOT_DELETE_SELF', 'ERR_LAST_ADMIN'], 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
         params: UserIdParams,
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(400, 403, 404) },
@@ -81,6 +99,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Upload a user's profile image",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
         multipart: Type.Object({
           profileImage: Type.String({ format: 'binary', description: 'The image' }),
           userId: Type.Optional(Type.String()),
