@@ -23,6 +23,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a chatbot option with its sub-options',
+        errors: { 404: ['ERR_NO_CHATBOT_FOUND'] },
         params: ChatbotParams,
         querystring: NoQuery,
         response: { 200: ChatbotOptionSchema, ...errorResponses(404) },
@@ -37,6 +38,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a chatbot option',
+        errors: {
+          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          404: ['ERR_NO_CHATBOT_FOUND', 'ERR_NO_QUEUE_FOUND'],
+        },
         body: StrictObject({ queueId: Id, chatbotId: Type.Optional(Type.Union([Id, Type.Null()])), ...optionFields }),
         response: { 201: ChatbotOptionSchema, ...errorResponses(400, 404) },
       },
@@ -50,6 +55,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a chatbot option tree',
+        errors: {
+          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          404: ['ERR_NO_CHATBOT_FOUND'],
+        },
         params: ChatbotParams,
         body: StrictObject({
           name: Type.Optional(optionFields.name),
@@ -74,6 +83,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a chatbot option and its sub-options',
+        errors: { 404: ['ERR_NO_CHATBOT_FOUND'] },
         params: ChatbotParams,
         querystring: NoQuery,
         body: NoBody,

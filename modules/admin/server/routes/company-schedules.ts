@@ -19,6 +19,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Get a company's service hours",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         querystring: NoQuery,
         response: { 200: CompanySchedulesSchema, ...errorResponses(404) },
@@ -33,6 +34,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Set a company's service hours",
+        errors: { 400: ['ERR_INVALID_SCHEDULE'], 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         body: StrictObject({ schedules: SchedulesSchema, outOfHoursMessage: Type.Optional(Type.String({ maxLength: 10_000 })) }),
         response: { 200: CompanySchedulesSchema, ...errorResponses(400, 404) },

@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a queue with its chatbot',
+        errors: { 404: ['ERR_NO_QUEUE_FOUND'] },
         params: QueueParams,
         querystring: NoQuery,
         response: { 200: QueueSchema, ...errorResponses(404) },
@@ -58,6 +59,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a queue',
+        errors: { 404: ['ERR_NO_QUEUE_FOUND'] },
         params: QueueParams,
         querystring: NoQuery,
         body: NoBody,

@@ -27,7 +27,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/settings-whitelabel',
     {
-      schema: { summary: "Get the platform's whitelabel settings", querystring: NoQuery, response: { 200: WhitelabelSchema } },
+      schema: {
+        summary: "Get the platform's whitelabel settings",
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: WhitelabelSchema },
+      },
       config: access.super,
     },
     async () => readWhitelabel(ctx),
@@ -38,6 +43,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Set a whitelabel setting',
+        errors: { 404: ['ERR_NO_LOGO_FOUND'] },
         params: KeyParams,
         body: StrictObject({ value: Type.String({ maxLength: 100 }) }),
         response: { 200: WhitelabelSchema, ...errorResponses(400, 404) },
@@ -52,6 +58,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Upload a logo',
+        errors: {},
         multipart: Type.Object({
           file: Type.String({ format: 'binary', description: 'The image' }),
           typeArch: Type.String({ enum: ['logo'] }),
@@ -87,6 +94,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Download a logo',
+        errors: { 404: ['ERR_NO_LOGO_FOUND'] },
         params: StrictObject({ name: Type.String({ pattern: LOGO_NAME_PATTERN, maxLength: 40 }) }),
         querystring: NoQuery,
         response: { 200: Type.Unknown(), ...errorResponses(404) },
