@@ -46,8 +46,8 @@ export const NoQuery = Type.Object({}, { additionalProperties: false, descriptio
 /**
  * The error codes a route answers, by HTTP status, for the API document: `{ 404: ['ERR_NO_TICKET_FOUND'] }`.
  * Only the route's own codes: the core adds those its hooks answer (401/402/403 from the route's access
- * and plan flag, 400 `ERR_VALIDATION` for a route with a schema, 404 for another company's ids, 413/415
- * for uploads). Every code must be registered with that status (a test holds each route to it).
+ * and plan flag, 400 `ERR_VALIDATION` for a route with a schema, 404 for another company's ids, 400/413/415
+ * for a body or an upload Fastify can't parse). Every code must be registered with that status (a test holds each route to it).
  */
 export type RouteErrors = { readonly [status: number]: readonly ErrorCode[] };
 

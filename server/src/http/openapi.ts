@@ -91,7 +91,9 @@ export function coreErrors(route: RegisteredRoute): Map<number, Set<string>> {
   const schema = route.schema ?? {};
   const access = route.config.access;
   if (schema.params || schema.querystring || schema.body || schema.multipart || schema.headers) add(400, 'ERR_VALIDATION');
-  if (schema.multipart) {
+  // Fastify's body parsing, before validation: malformed JSON, over the body limit, another content type
+  if (schema.body || schema.multipart) {
+    add(400, 'ERR_BAD_REQUEST');
     add(413, 'ERR_PAYLOAD_TOO_LARGE');
     add(415, 'ERR_UNSUPPORTED_MEDIA_TYPE');
   }
