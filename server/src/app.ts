@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { CORE_PERMISSION_TABLE, type PluginDefinition, PRODUCT_VERSION } from '@balcao/plugin-sdk/server';
+import { CORE_PERMISSION_TABLE, type PluginDefinition } from '@balcao/plugin-sdk/server';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -21,6 +21,7 @@ import { EventBusImpl } from './events/bus';
 import { installAccessHook } from './http/access-hook';
 import { frameworkErrors, installErrorHandling } from './http/error-handler';
 import { installForeignIdGuard } from './http/foreign-id-guard';
+import { openapiOptions } from './http/openapi';
 import { RouteRegistry } from './http/route-registry';
 import { clientErrorHandler, installTransportGuards } from './http/transport-guards';
 import { createSchemaCompilers, queryStringParser } from './http/validation';
@@ -199,13 +200,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 
     const routes = new RouteRegistry();
     routes.install(app);
-    await app.register(fastifySwagger, {
-      openapi: {
-        info: { title: 'Balcão API', version: PRODUCT_VERSION, description: 'Multi-tenant customer-service platform' },
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-        security: [{ bearer: [] }],
-      },
-    });
+    await app.register(fastifySwagger, openapiOptions({ apiPrefix: config.apiPrefix, features: discovered, routes }));
     installErrorHandling(app);
     installTransportGuards(app);
     installAccessHook(app, authenticator, () => core.permissions);
@@ -230,7 +225,19 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       docs.addHook('onRoute', (route: RouteOptions) => {
         route.config = { ...(route.config ?? {}), access: 'public', infra: true } as RouteOptions['config'];
       });
-      await docs.register(fastifySwaggerUi, { routePrefix: `${config.apiPrefix}/docs` });
+      // Swagger UI ships its assets in the package (no CDN); folded by feature, filterable, linkable
+      await docs.register(fastifySwaggerUi, {
+        routePrefix: `${config.apiPrefix}/docs`,
+        uiConfig: {
+          docExpansion: 'none',
+          deepLinking: true,
+          filter: true,
+          tagsSorter: 'alpha',
+          displayRequestDuration: true,
+          persistAuthorization: true,
+          defaultModelsExpandDepth: 0,
+        },
+      });
     });
     await registerStaticFiles(app, { hostDist: config.hostDist, apiPrefix: config.apiPrefix, plugins: loaded });
 

@@ -40,11 +40,14 @@ export const DashboardAttendantSchema = Type.Object({
 
 export const DayRangeSchema = Type.Object({ from: Type.String(), to: Type.String(), timezone: Type.String() });
 
-export const DashboardSchema = Type.Object({
-  counters: DashboardCountersSchema,
-  attendants: Type.Array(DashboardAttendantSchema),
-  range: DayRangeSchema,
-});
+export const DashboardSchema = Type.Object(
+  {
+    counters: DashboardCountersSchema,
+    attendants: Type.Array(DashboardAttendantSchema),
+    range: DayRangeSchema,
+  },
+  { title: 'Dashboard' },
+);
 
 export const TicketsDaySchema = Type.Object({
   count: Type.Integer(),
@@ -64,21 +67,24 @@ export const TicketsUsersSchema = Type.Object({
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ReportTicketSchema = Type.Object({
-  id: Type.Integer(),
-  uuid: Type.String(),
-  whatsappName: Nullable(Type.String()),
-  contactName: Type.String(),
-  userId: Nullable(Type.Integer()),
-  userName: Nullable(Type.String()),
-  queueName: Nullable(Type.String()),
-  status: Type.String(),
-  lastMessage: Type.String(),
-  createdAt: Type.String(),
-  closedAt: Nullable(Type.String()),
-  supportTime: Nullable(Type.Integer()),
-  NPS: Nullable(Type.Integer()),
-});
+export const ReportTicketSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    uuid: Type.String(),
+    whatsappName: Nullable(Type.String()),
+    contactName: Type.String(),
+    userId: Nullable(Type.Integer()),
+    userName: Nullable(Type.String()),
+    queueName: Nullable(Type.String()),
+    status: Type.String(),
+    lastMessage: Type.String(),
+    createdAt: Type.String(),
+    closedAt: Nullable(Type.String()),
+    supportTime: Nullable(Type.Integer()),
+    NPS: Nullable(Type.Integer()),
+  },
+  { title: 'ReportTicket' },
+);
 
 export const ReportSchema = Type.Object({
   tickets: Type.Array(ReportTicketSchema),

@@ -34,6 +34,12 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       schema: {
         tags: ['auth'],
         summary: 'Log in with e-mail and password',
+        errors: {
+          401: ['ERR_INVALID_CREDENTIALS'],
+          402: ['ERR_SUBSCRIPTION_EXPIRED'],
+          403: ['ERR_COMPANY_INACTIVE'],
+          429: ['ERR_TOO_MANY_ATTEMPTS'],
+        },
         body: LoginBody,
         response: { 200: AuthResponseSchema, ...errors(400, 401, 402, 403, 429) },
       },
@@ -56,6 +62,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       schema: {
         tags: ['auth'],
         summary: 'Rotate the refresh cookie and get a new access token',
+        errors: { 401: ['ERR_SESSION_EXPIRED'], 402: ['ERR_SUBSCRIPTION_EXPIRED'], 403: ['ERR_COMPANY_INACTIVE'] },
         body: NoBody,
         response: { 200: AuthResponseSchema, ...errors(401, 402, 403) },
       },
@@ -74,7 +81,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
   app.delete(
     '/auth/logout',
     {
-      schema: { tags: ['auth'], summary: 'End this session', response: { 204: { type: 'null' } } },
+      schema: { tags: ['auth'], summary: 'End this session', errors: {}, response: { 204: { type: 'null' } } },
       config: { access: 'public' },
     },
     async (request, reply) => {
@@ -93,6 +100,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       schema: {
         tags: ['auth'],
         summary: 'The session user',
+        errors: {},
         querystring: NoQuery,
         response: { 200: SessionUserSchema, ...errors(401, 402, 403) },
       },
@@ -107,6 +115,13 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       schema: {
         tags: ['auth'],
         summary: 'Create a company and its admin on a public plan, with a trial due date',
+        errors: {
+          400: ['ERR_PLAN_NOT_PUBLIC'],
+          403: ['ERR_SIGNUP_DISABLED'],
+          404: ['ERR_NO_PLAN_FOUND'],
+          409: ['ERR_EMAIL_ALREADY_EXISTS'],
+          429: ['ERR_TOO_MANY_ATTEMPTS'],
+        },
         body: SignupBody,
         response: { 201: SignupResponse, ...errors(400, 403, 404, 409, 429) },
       },

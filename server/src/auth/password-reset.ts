@@ -29,6 +29,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
       schema: {
         tags: ['auth'],
         summary: 'Step 1: mail a reset code (404 when no user has this e-mail)',
+        errors: { 404: ['ERR_NO_USER_FOUND'], 429: ['ERR_TOO_MANY_ATTEMPTS'] },
         params: StrictObject({ email: Type.String({ format: 'email', maxLength: 255 }) }),
         body: NoBody,
         response: { 200: Type.Object({ status: Type.Literal('sent') }), ...errors(400, 404, 429) },
@@ -66,6 +67,7 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
       schema: {
         tags: ['auth'],
         summary: 'Step 2: set a new password with the mailed code',
+        errors: { 400: ['ERR_INVALID_RESET_CODE'], 429: ['ERR_TOO_MANY_ATTEMPTS'] },
         params: StrictObject({
           email: Type.String({ format: 'email', maxLength: 255 }),
           token: Type.String({ pattern: '^\\d{6}$' }),

@@ -53,6 +53,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       schema: {
         tags: ['platform'],
         summary: 'Product version',
+        errors: {},
         querystring: NoQuery,
         response: { 200: Type.Object({ version: Type.String() }) },
       },
@@ -67,6 +68,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       schema: {
         tags: ['platform'],
         summary: 'Public plans (for signup)',
+        errors: {},
         querystring: StrictObject({ listPublic: Type.Optional(Type.String({ maxLength: 10 })) }),
         response: { 200: Type.Array(PlanSchema) },
       },
@@ -88,6 +90,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       schema: {
         tags: ['platform'],
         summary: "A company's plan with its use* flags (own company, or any for super users)",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_COMPANY_FOUND'] },
         params: StrictObject({ companyId: Id }),
         querystring: NoQuery,
         response: {
@@ -114,6 +117,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       schema: {
         tags: ['platform'],
         summary: 'A platform setting readable without a session (whitelabel, signup switch)',
+        errors: { 404: ['ERR_NO_SETTING_FOUND'] },
         params: StrictObject({ key: Type.String({ minLength: 1, maxLength: 100 }) }),
         querystring: StrictObject({ token: Type.Optional(Type.String({ maxLength: 255 })) }),
         response: { 200: Type.String(), ...errors(404) },
@@ -136,6 +140,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
       schema: {
         tags: ['platform'],
         summary: "The plugins this session's company may load (only those its plan enables)",
+        errors: {},
         querystring: NoQuery,
         response: {
           200: Type.Object({

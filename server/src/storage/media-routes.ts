@@ -38,6 +38,7 @@ export function registerMediaRoutes(app: FastifyInstance, storage: StorageServic
       schema: {
         tags: ['platform'],
         summary: 'A stored file behind a signed address',
+        errors: { 404: ['ERR_NOT_FOUND'] },
         params: StrictObject({
           token: Type.String({ minLength: 10, maxLength: 2048, pattern: '^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$' }),
         }),

@@ -28,18 +28,21 @@ const planFlagFields = (optional: boolean) =>
   >;
 
 /** A plan (docs/product/administration.md#entities Plan); `amount` is the decimal as text, like `GET /plans/list`. */
-export const PlanSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  users: Type.Integer(),
-  connections: Type.Integer(),
-  queues: Type.Integer(),
-  amount: Type.String(),
-  isPublic: Type.Boolean(),
-  ...planFlagFields(false),
-  /** The loaded plugins' own flags, each on or off (`GET /plans/flags` gives their labels). */
-  pluginFlags: Type.Record(Type.String(), Type.Boolean()),
-});
+export const PlanSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    users: Type.Integer(),
+    connections: Type.Integer(),
+    queues: Type.Integer(),
+    amount: Type.String(),
+    isPublic: Type.Boolean(),
+    ...planFlagFields(false),
+    /** The loaded plugins' own flags, each on or off (`GET /plans/flags` gives their labels). */
+    pluginFlags: Type.Record(Type.String(), Type.Boolean()),
+  },
+  { title: 'Plan' },
+);
 
 /** `GET /plans/flags`: the flags the loaded plugins declare, with their labels. */
 export const PluginFlagList = Type.Object({
@@ -71,32 +74,35 @@ export const PlanBody = Type.Object(
 );
 
 /** A company as the super user's screens show it (docs/product/administration.md#entities Company, #companies-plans-and-helps columns). */
-export const CompanySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  phone: Type.Union([Type.String(), Type.Null()]),
-  document: Type.Union([Type.String(), Type.Null()]),
-  addressStreet: Type.Union([Type.String(), Type.Null()]),
-  addressState: Type.Union([Type.String(), Type.Null()]),
-  addressCity: Type.Union([Type.String(), Type.Null()]),
-  planId: Type.Integer(),
-  plan: Type.Object({ id: Type.Integer(), name: Type.String(), amount: Type.String() }),
-  status: Type.Boolean(),
-  dueDate: Type.String(),
-  recurrence: Type.String(),
-  paymentMethod: Type.Union([Type.String(), Type.Null()]),
-  numberAttendants: Type.Integer(),
-  numberConections: Type.Integer(),
-  value: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-  lastLogin: Type.Union([Type.String(), Type.Null()]),
-  /** Bytes in the company's storage folder. */
-  folderSize: Type.Integer(),
-  numberFileFolder: Type.Integer(),
-  updatedAtFolder: Type.Union([Type.String(), Type.Null()]),
-});
+export const CompanySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()]),
+    phone: Type.Union([Type.String(), Type.Null()]),
+    document: Type.Union([Type.String(), Type.Null()]),
+    addressStreet: Type.Union([Type.String(), Type.Null()]),
+    addressState: Type.Union([Type.String(), Type.Null()]),
+    addressCity: Type.Union([Type.String(), Type.Null()]),
+    planId: Type.Integer(),
+    plan: Type.Object({ id: Type.Integer(), name: Type.String(), amount: Type.String() }),
+    status: Type.Boolean(),
+    dueDate: Type.String(),
+    recurrence: Type.String(),
+    paymentMethod: Type.Union([Type.String(), Type.Null()]),
+    numberAttendants: Type.Integer(),
+    numberConections: Type.Integer(),
+    value: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+    lastLogin: Type.Union([Type.String(), Type.Null()]),
+    /** Bytes in the company's storage folder. */
+    folderSize: Type.Integer(),
+    numberFileFolder: Type.Integer(),
+    updatedAtFolder: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'Company' },
+);
 
 const OptionalText = (maxLength: number) => Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()]));
 
@@ -129,14 +135,17 @@ export const CreateCompanyBody = Type.Object(
 export const UpdateCompanyBody = Type.Object(companyFields, { additionalProperties: false });
 
 /** A help entry (docs/product/administration.md#entities Help). */
-export const HelpSchema = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  description: Type.String(),
-  video: Type.String(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export const HelpSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    title: Type.String(),
+    description: Type.String(),
+    video: Type.String(),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { title: 'Help' },
+);
 
 export const HelpBody = Type.Object(
   {
@@ -151,18 +160,21 @@ export const HelpBody = Type.Object(
 export const Priority = Type.Integer({ minimum: 1, maximum: 3 });
 
 /** An announcement (docs/product/automation.md#entities), with a signed address of its image. */
-export const AnnouncementSchema = Type.Object({
-  id: Type.Integer(),
-  title: Type.String(),
-  text: Type.String(),
-  priority: Type.Integer(),
-  status: Type.Boolean(),
-  mediaPath: Type.Union([Type.String(), Type.Null()]),
-  mediaName: Type.Union([Type.String(), Type.Null()]),
-  mediaUrl: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export const AnnouncementSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    title: Type.String(),
+    text: Type.String(),
+    priority: Type.Integer(),
+    status: Type.Boolean(),
+    mediaPath: Type.Union([Type.String(), Type.Null()]),
+    mediaName: Type.Union([Type.String(), Type.Null()]),
+    mediaUrl: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { title: 'Announcement' },
+);
 
 /** `POST /announcements`, `PUT /announcements/:announcementId` (docs/product/automation.md#validation: title and text required). */
 export const AnnouncementBody = Type.Object(

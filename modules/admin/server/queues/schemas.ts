@@ -114,7 +114,7 @@ const queueFieldsSchema = {
 };
 
 /** A queue with its option tree (`GET /queue/:queueId`, POST, PUT). */
-export const QueueSchema = Type.Object({ ...queueFieldsSchema, chatbots: Type.Array(ChatbotOptionSchema) });
+export const QueueSchema = Type.Object({ ...queueFieldsSchema, chatbots: Type.Array(ChatbotOptionSchema) }, { title: 'Queue' });
 
 export const CompanySchedulesSchema = Type.Object({
   schedules: Type.Array(ServiceHoursSchema),

@@ -23,6 +23,8 @@ export default defineRoutes((app, ctx) => {
     '/announcements',
     {
       schema: {
+        summary: 'List announcements (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Paged(AnnouncementSchema) },
       },
@@ -33,14 +35,28 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/announcements/list',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(AnnouncementSchema) } }, config: access.authenticated },
+    {
+      schema: {
+        summary: 'List the announcements shown to users',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(AnnouncementSchema) },
+      },
+      config: access.authenticated,
+    },
     async () => announcements.activeAnnouncements(ctx),
   );
 
   app.get(
     '/announcements/:announcementId',
     {
-      schema: { params: AnnouncementParams, querystring: NoQuery, response: { 200: AnnouncementSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
+        params: AnnouncementParams,
+        querystring: NoQuery,
+        response: { 200: AnnouncementSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { announcementId: 'shared:announcement' } },
     },
     async (request) => announcements.getAnnouncement(ctx, request.params.announcementId, !request.session?.super),
@@ -49,7 +65,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/announcements',
     {
-      schema: { body: AnnouncementBody, response: { 201: AnnouncementSchema, ...errorResponses(400) } },
+      schema: {
+        summary: 'Create an announcement',
+        errors: {},
+        body: AnnouncementBody,
+        response: { 201: AnnouncementSchema, ...errorResponses(400) },
+      },
       config: access.super,
     },
     async (request, reply) => reply.status(201).send(await announcements.createAnnouncement(ctx, request.body)),
@@ -59,6 +80,8 @@ export default defineRoutes((app, ctx) => {
     '/announcements/:announcementId',
     {
       schema: {
+        summary: 'Update an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         body: AnnouncementBody,
         response: { 200: AnnouncementSchema, ...errorResponses(400, 404) },
@@ -71,7 +94,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/announcements/:announcementId',
     {
-      schema: { params: AnnouncementParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
+        params: AnnouncementParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       config: access.super,
     },
     async (request, reply) => {
@@ -84,6 +113,12 @@ export default defineRoutes((app, ctx) => {
     '/announcements/:announcementId/media-upload',
     {
       schema: {
+        summary: 'Attach a file to an announcement',
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The image' }),
+          typeArch: Type.Optional(Type.String()),
+        }),
         params: AnnouncementParams,
         // multipart (`typeArch`, `file`): read below; a JSON body is refused
         body: NoBody,
@@ -112,6 +147,8 @@ export default defineRoutes((app, ctx) => {
     '/announcements/:announcementId/media-upload',
     {
       schema: {
+        summary: "Remove an announcement's file",
+        errors: { 404: ['ERR_NO_ANNOUNCEMENT_FOUND'] },
         params: AnnouncementParams,
         querystring: NoQuery,
         response: { 200: AnnouncementSchema, ...errorResponses(404) },

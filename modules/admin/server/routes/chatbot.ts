@@ -21,7 +21,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/chatbot/:chatbotId',
     {
-      schema: { params: ChatbotParams, querystring: NoQuery, response: { 200: ChatbotOptionSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a chatbot option with its sub-options',
+        errors: { 404: ['ERR_NO_CHATBOT_FOUND'] },
+        params: ChatbotParams,
+        querystring: NoQuery,
+        response: { 200: ChatbotOptionSchema, ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request) => loadOption(request.params.chatbotId),
@@ -31,6 +37,11 @@ export default defineRoutes((app, ctx) => {
     '/chatbot',
     {
       schema: {
+        summary: 'Create a chatbot option',
+        errors: {
+          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          404: ['ERR_NO_CHATBOT_FOUND', 'ERR_NO_QUEUE_FOUND'],
+        },
         body: StrictObject({ queueId: Id, chatbotId: Type.Optional(Type.Union([Id, Type.Null()])), ...optionFields }),
         response: { 201: ChatbotOptionSchema, ...errorResponses(400, 404) },
       },
@@ -43,6 +54,11 @@ export default defineRoutes((app, ctx) => {
     '/chatbot/:chatbotId',
     {
       schema: {
+        summary: 'Update a chatbot option tree',
+        errors: {
+          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          404: ['ERR_NO_CHATBOT_FOUND'],
+        },
         params: ChatbotParams,
         body: StrictObject({
           name: Type.Optional(optionFields.name),
@@ -66,6 +82,8 @@ export default defineRoutes((app, ctx) => {
     '/chatbot/:chatbotId',
     {
       schema: {
+        summary: 'Delete a chatbot option and its sub-options',
+        errors: { 404: ['ERR_NO_CHATBOT_FOUND'] },
         params: ChatbotParams,
         querystring: NoQuery,
         body: NoBody,

@@ -15,6 +15,8 @@ export default defineRoutes((app, ctx) => {
     '/companies',
     {
       schema: {
+        summary: 'List companies (search, paged)',
+        errors: {},
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -25,7 +27,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/companies/list',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } }, config: access.super },
+    {
+      schema: { summary: 'List every company', errors: {}, querystring: NoQuery, response: { 200: Type.Array(CompanySchema) } },
+      config: access.super,
+    },
     async () => companies.listAllCompanies(ctx),
   );
 
@@ -33,6 +38,8 @@ export default defineRoutes((app, ctx) => {
     '/companiesPlan',
     {
       schema: {
+        summary: 'List companies with their plans',
+        errors: {},
         querystring: PageQuery,
         response: { 200: Type.Object({ companies: Type.Array(CompanySchema), hasMore: Type.Boolean() }) },
       },
@@ -47,7 +54,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/companies/:companyId',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 200: CompanySchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a company',
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 200: CompanySchema, ...errorResponses(404) },
+      },
       config: access.super,
     },
     async (request) => companies.getCompany(ctx, request.params.companyId),
@@ -56,7 +69,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/companies',
     {
-      schema: { body: CreateCompanyBody, response: { 201: CompanySchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Create a company',
+        body: CreateCompanyBody,
+        response: { 201: CompanySchema, ...errorResponses(400, 404, 409) },
+      },
       config: access.super,
     },
     async (request, reply) => reply.status(201).send(await companies.createCompany(ctx, request.body)),
@@ -66,6 +83,8 @@ export default defineRoutes((app, ctx) => {
     '/companies/:companyId',
     {
       schema: {
+        summary: 'Update a company',
+        errors: { 403: ['ERR_CANNOT_DEACTIVATE_OWN_COMPANY'], 404: ['ERR_NO_COMPANY_FOUND', 'ERR_NO_PLAN_FOUND'] },
         params: CompanyParams,
         body: UpdateCompanyBody,
         response: { 200: CompanySchema, ...errorResponses(400, 403, 404) },
@@ -87,7 +106,13 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/companies/:companyId/advance-due-date',
     {
-      schema: { params: CompanyParams, body: NoBody, response: { 200: CompanySchema, ...errorResponses(404) } },
+      schema: {
+        summary: "Move a company's due date one period ahead",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
+        params: CompanyParams,
+        body: NoBody,
+        response: { 200: CompanySchema, ...errorResponses(404) },
+      },
       config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
     },
     async (request) => companies.advanceDueDate(ctx, request.params.companyId),
@@ -96,7 +121,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/companies/:companyId',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a company and all its data',
+        errors: { 403: ['ERR_CANNOT_DELETE_OWN_COMPANY'], 404: ['ERR_NO_COMPANY_FOUND'] },
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.super, fixtureParams: { companyId: 'platformCompany' } },
     },
     async (request, reply) => {

@@ -17,7 +17,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/companies/:companyId/schedules',
     {
-      schema: { params: CompanyParams, querystring: NoQuery, response: { 200: CompanySchedulesSchema, ...errorResponses(404) } },
+      schema: {
+        summary: "Get a company's service hours",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
+        params: CompanyParams,
+        querystring: NoQuery,
+        response: { 200: CompanySchedulesSchema, ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request) => readCompanySchedules(ctx, callerOf(request.session), request.params.companyId),
@@ -27,6 +33,8 @@ export default defineRoutes((app, ctx) => {
     '/companies/:companyId/schedules',
     {
       schema: {
+        summary: "Set a company's service hours",
+        errors: { 400: ['ERR_INVALID_SCHEDULE'], 404: ['ERR_NO_COMPANY_FOUND'] },
         params: CompanyParams,
         body: StrictObject({ schedules: SchedulesSchema, outOfHoursMessage: Type.Optional(Type.String({ maxLength: 10_000 })) }),
         response: { 200: CompanySchedulesSchema, ...errorResponses(400, 404) },

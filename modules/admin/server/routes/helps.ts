@@ -14,6 +14,8 @@ export default defineRoutes((app, ctx) => {
     '/helps',
     {
       schema: {
+        summary: 'List help entries (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Paged(HelpSchema) },
       },
@@ -24,14 +26,23 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/helps/list',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(HelpSchema) } }, config: access.authenticated },
+    {
+      schema: { summary: 'List every help entry', errors: {}, querystring: NoQuery, response: { 200: Type.Array(HelpSchema) } },
+      config: access.authenticated,
+    },
     async () => helps.listHelps(ctx),
   );
 
   app.get(
     '/helps/:helpId',
     {
-      schema: { params: HelpParams, querystring: NoQuery, response: { 200: HelpSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
+        params: HelpParams,
+        querystring: NoQuery,
+        response: { 200: HelpSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { helpId: 'shared:help' } },
     },
     async (request) => helps.getHelp(ctx, request.params.helpId),
@@ -39,14 +50,28 @@ export default defineRoutes((app, ctx) => {
 
   app.post(
     '/helps',
-    { schema: { body: HelpBody, response: { 201: HelpSchema, ...errorResponses(400) } }, config: access.super },
+    {
+      schema: {
+        summary: 'Create a help entry',
+        errors: {},
+        body: HelpBody,
+        response: { 201: HelpSchema, ...errorResponses(400) },
+      },
+      config: access.super,
+    },
     async (request, reply) => reply.status(201).send(await helps.createHelp(ctx, request.body)),
   );
 
   app.put(
     '/helps/:helpId',
     {
-      schema: { params: HelpParams, body: HelpBody, response: { 200: HelpSchema, ...errorResponses(400, 404) } },
+      schema: {
+        summary: 'Update a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
+        params: HelpParams,
+        body: HelpBody,
+        response: { 200: HelpSchema, ...errorResponses(400, 404) },
+      },
       config: access.super,
     },
     async (request) => helps.updateHelp(ctx, request.params.helpId, request.body),
@@ -55,7 +80,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/helps/:helpId',
     {
-      schema: { params: HelpParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete a help entry',
+        errors: { 404: ['ERR_NO_HELP_FOUND'] },
+        params: HelpParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       config: access.super,
     },
     async (request, reply) => {

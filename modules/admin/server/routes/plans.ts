@@ -11,26 +11,51 @@ const PlanParams = StrictObject({ planId: Id });
 export default defineRoutes((app, ctx) => {
   app.get(
     '/plans/all',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } }, config: access.super },
+    {
+      schema: { summary: 'List every plan', errors: {}, querystring: NoQuery, response: { 200: Type.Array(PlanSchema) } },
+      config: access.super,
+    },
     async () => plans.listPlans(ctx),
   );
 
   app.get(
     '/plans/flags',
-    { schema: { querystring: NoQuery, response: { 200: PluginFlagList } }, config: access.super },
+    {
+      schema: {
+        summary: 'List the plan flags the loaded plugins declare',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: PluginFlagList },
+      },
+      config: access.super,
+    },
     async () => plans.pluginFlagList(ctx),
   );
 
   app.post(
     '/plans',
-    { schema: { body: PlanBody, response: { 201: PlanSchema, ...errorResponses(400, 409) } }, config: access.super },
+    {
+      schema: {
+        summary: 'Create a plan',
+        errors: { 400: ['ERR_UNKNOWN_PLAN_FLAG'], 409: ['ERR_PLAN_NAME_ALREADY_EXISTS'] },
+        body: PlanBody,
+        response: { 201: PlanSchema, ...errorResponses(400, 409) },
+      },
+      config: access.super,
+    },
     async (request, reply) => reply.status(201).send(await plans.createPlan(ctx, request.body)),
   );
 
   app.put(
     '/plans/:planId',
     {
-      schema: { params: PlanParams, body: PlanBody, response: { 200: PlanSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Update a plan',
+        errors: { 400: ['ERR_UNKNOWN_PLAN_FLAG'], 404: ['ERR_NO_PLAN_FOUND'], 409: ['ERR_PLAN_NAME_ALREADY_EXISTS'] },
+        params: PlanParams,
+        body: PlanBody,
+        response: { 200: PlanSchema, ...errorResponses(400, 404, 409) },
+      },
       config: access.super,
     },
     async (request) => plans.updatePlan(ctx, request.params.planId, request.body),
@@ -39,7 +64,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/plans/:planId',
     {
-      schema: { params: PlanParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404, 409) } },
+      schema: {
+        summary: 'Delete a plan no company uses',
+        errors: { 404: ['ERR_NO_PLAN_FOUND'], 409: ['ERR_PLAN_IN_USE'] },
+        params: PlanParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404, 409) },
+      },
       config: access.super,
     },
     async (request, reply) => {

@@ -13,7 +13,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/queue/:queueId',
     {
-      schema: { params: QueueParams, querystring: NoQuery, response: { 200: QueueSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a queue with its chatbot',
+        errors: { 404: ['ERR_NO_QUEUE_FOUND'] },
+        params: QueueParams,
+        querystring: NoQuery,
+        response: { 200: QueueSchema, ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request) => loadQueue(request.params.queueId),
@@ -23,6 +29,7 @@ export default defineRoutes((app, ctx) => {
     '/queue',
     {
       schema: {
+        summary: 'Create a queue',
         // docs/product/administration.md#validation: the chatbot list is required (empty: a queue without a menu)
         body: StrictObject({ name, color, chatbots: ChatbotTreeInput, ...optional }),
         response: { 201: QueueSchema, ...errorResponses(400, 403) },
@@ -36,6 +43,7 @@ export default defineRoutes((app, ctx) => {
     '/queue/:queueId',
     {
       schema: {
+        summary: 'Update a queue',
         params: QueueParams,
         // the tree is left as it is when `chatbots` is absent (a change of name or colour alone)
         body: StrictObject({ name: Type.Optional(name), color: Type.Optional(color), chatbots, ...optional }),
@@ -49,7 +57,14 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/queue/:queueId',
     {
-      schema: { params: QueueParams, querystring: NoQuery, body: NoBody, response: { 204: Type.Null(), ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete a queue',
+        errors: { 404: ['ERR_NO_QUEUE_FOUND'] },
+        params: QueueParams,
+        querystring: NoQuery,
+        body: NoBody,
+        response: { 204: Type.Null(), ...errorResponses(404) },
+      },
       config: access.admin,
     },
     async (request, reply) => {

@@ -26,7 +26,15 @@ const KeyParams = StrictObject({ key: Type.Union(WHITELABEL_KEYS.map((key) => Ty
 export default defineRoutes((app, ctx) => {
   app.get(
     '/settings-whitelabel',
-    { schema: { querystring: NoQuery, response: { 200: WhitelabelSchema } }, config: access.super },
+    {
+      schema: {
+        summary: "Get the platform's whitelabel settings",
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: WhitelabelSchema },
+      },
+      config: access.super,
+    },
     async () => readWhitelabel(ctx),
   );
 
@@ -34,6 +42,8 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/:key',
     {
       schema: {
+        summary: 'Set a whitelabel setting',
+        errors: { 404: ['ERR_NO_LOGO_FOUND'] },
         params: KeyParams,
         body: StrictObject({ value: Type.String({ maxLength: 100 }) }),
         response: { 200: WhitelabelSchema, ...errorResponses(400, 404) },
@@ -47,6 +57,13 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/logo',
     {
       schema: {
+        summary: 'Upload a logo',
+        errors: {},
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The image' }),
+          typeArch: Type.String({ enum: ['logo'] }),
+          mode: Type.String({ enum: ['Light', 'Dark', 'Favicon'] }),
+        }),
         // multipart (`typeArch` = logo, `mode` = Light | Dark | Favicon, `file`): read below
         body: NoBody,
         response: { 200: Type.String(), ...errorResponses(400, 413, 415) },
@@ -76,6 +93,8 @@ export default defineRoutes((app, ctx) => {
     '/settings-whitelabel/logo/:name',
     {
       schema: {
+        summary: 'Download a logo',
+        errors: { 404: ['ERR_NO_LOGO_FOUND'] },
         params: StrictObject({ name: Type.String({ pattern: LOGO_NAME_PATTERN, maxLength: 40 }) }),
         querystring: NoQuery,
         response: { 200: Type.Unknown(), ...errorResponses(404) },

@@ -21,7 +21,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/settings',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Array(SettingPairSchema) } },
+      schema: {
+        summary: "List the company's settings",
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(SettingPairSchema) },
+      },
       config: access.admin,
     },
     async (request) => settings.listSettings(ctx, callerOf(request).companyId),
@@ -31,6 +36,8 @@ export default defineRoutes((app, ctx) => {
     '/settings/:settingKey',
     {
       schema: {
+        summary: 'Set a company setting',
+        errors: { 400: ['ERR_SETTING_MESSAGE_REQUIRED'], 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_SETTING_FOUND'] },
         params: StrictObject({ settingKey: SettingKey }),
         querystring: NoQuery,
         body: StrictObject({ value: SettingValue }),
@@ -45,6 +52,8 @@ export default defineRoutes((app, ctx) => {
     '/setting/:settingKey',
     {
       schema: {
+        summary: 'Get one company setting',
+        errors: { 404: ['ERR_NO_SETTING_FOUND'] },
         params: StrictObject({ settingKey: SettingKey }),
         querystring: NoQuery,
         response: { 200: SettingPairSchema, ...errorResponses(404) },
@@ -58,6 +67,8 @@ export default defineRoutes((app, ctx) => {
     '/companySettings/:companyId',
     {
       schema: {
+        summary: "Get a company's settings as one object",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
         params: StrictObject({ companyId: Id }),
         querystring: NoQuery,
         response: { 200: SettingsByKey, ...errorResponses(404) },
@@ -71,6 +82,8 @@ export default defineRoutes((app, ctx) => {
     '/companySettingOne',
     {
       schema: {
+        summary: 'Get one company setting by column',
+        errors: { 404: ['ERR_NO_SETTING_FOUND'] },
         querystring: StrictObject({ column: SettingKey }),
         response: { 200: SettingPairSchema, ...errorResponses(404) },
       },
@@ -83,6 +96,8 @@ export default defineRoutes((app, ctx) => {
     '/companySettings',
     {
       schema: {
+        summary: 'Set a company setting (by key or column)',
+        errors: { 400: ['ERR_SETTING_MESSAGE_REQUIRED'], 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_SETTING_FOUND'] },
         querystring: NoQuery,
         // the two documented forms: key and value, or column and data
         body: Type.Union([

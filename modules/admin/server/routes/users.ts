@@ -1,4 +1,4 @@
-import { AppError, access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { AppError, access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { storeAvatar } from '../team/avatar';
 import { callerOf, Empty, errorResponses } from '../team/http';
 import { CreateUserBody, UpdateUserBody, UserIdParams, UserListQuery, UserPageSchema, UserSchema } from '../team/user-schemas';
@@ -16,7 +16,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users',
     {
-      schema: { querystring: UserListQuery, response: { 200: UserPageSchema } },
+      schema: {
+        summary: 'List users (search, 40 a page)',
+        errors: {},
+        querystring: UserListQuery,
+        response: { 200: UserPageSchema },
+      },
       config: access.admin,
     },
     async (request) => users.listUsers(ctx, callerOf(request), request.query),
@@ -25,7 +30,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users/:userId',
     {
-      schema: { params: UserIdParams, querystring: NoQuery, response: { 200: UserSchema, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Get a user',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
+        params: UserIdParams,
+        querystring: NoQuery,
+        response: { 200: UserSchema, ...errorResponses(403, 404) },
+      },
       config: access.authenticated,
     },
     async (request) => users.getUser(ctx, callerOf(request), request.params.userId),
@@ -34,7 +45,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/users',
     {
-      schema: { body: CreateUserBody, response: { 201: UserSchema, ...errorResponses(400, 403, 409) } },
+      schema: {
+        summary: 'Create a user',
+        errors: { 403: ['ERR_USER_CREATION_DISABLED', 'ERR_USER_LIMIT_REACHED'], 409: ['ERR_EMAIL_ALREADY_EXISTS'] },
+        body: CreateUserBody,
+        response: { 201: UserSchema, ...errorResponses(400, 403, 409) },
+      },
       config: access.admin,
     },
     async (request, reply) => reply.status(201).send(await users.createUser(ctx, callerOf(request), request.body)),
@@ -44,6 +60,13 @@ export default defineRoutes((app, ctx) => {
     '/users/:userId',
     {
       schema: {
+        summary: 'Update a user',
+        errors: {
+          400: ['ERR_LAST_ADMIN'],
+          403: ['ERR_NO_PERMISSION'],
+          404: ['ERR_NO_USER_FOUND'],
+          409: ['ERR_EMAIL_ALREADY_EXISTS'],
+        },
         params: UserIdParams,
         body: UpdateUserBody,
         response: { 200: UserSchema, ...errorResponses(400, 403, 404, 409) },
@@ -56,7 +79,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/users/:userId',
     {
-      schema: { params: UserIdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(400, 403, 404) } },
+      schema: {
+        summary: 'Delete a user',
+        errors: { 400: ['ERR_CANNOT_DELETE_SELF', 'ERR_LAST_ADMIN'], 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
+        params: UserIdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(400, 403, 404) },
+      },
       config: access.admin,
     },
     async (request, reply) => {
@@ -69,6 +98,13 @@ export default defineRoutes((app, ctx) => {
     '/users/:userId/media-upload',
     {
       schema: {
+        summary: "Upload a user's profile image",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
+        multipart: Type.Object({
+          profileImage: Type.String({ format: 'binary', description: 'The image' }),
+          userId: Type.Optional(Type.String()),
+          typeArch: Type.Optional(Type.String()),
+        }),
         params: UserIdParams,
         // multipart (`profileImage` file, `userId`, `typeArch`): parsed below; a JSON body is refused
         body: NoBody,

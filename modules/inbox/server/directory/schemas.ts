@@ -10,97 +10,121 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 
 export const ChannelSchema = Type.Union(CHANNELS.map((channel) => Type.Literal(channel)));
 
-export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
+export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }, { title: 'TagRef' });
 
-export const QueueRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
+export const QueueRefSchema = Type.Object(
+  { id: Type.Integer(), name: Type.String(), color: Type.String() },
+  { title: 'QueueRef' },
+);
 
-export const ContactSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  active: Type.Boolean(),
-  disableBot: Type.Boolean(),
-  acceptAudioMessage: Type.Boolean(),
-  lgpdAcceptedAt: Nullable(Type.String()),
-  urlPicture: Nullable(Type.String()),
-  isGroup: Type.Boolean(),
-  channel: Type.String(),
-  whatsappId: Nullable(Type.Integer()),
-  whatsapp: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
-  extraInfo: Type.Array(Type.Object({ id: Type.Optional(Type.Integer()), name: Type.String(), value: Type.String() })),
-  tags: Type.Array(TagRefSchema),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export const ContactSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    number: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    active: Type.Boolean(),
+    disableBot: Type.Boolean(),
+    acceptAudioMessage: Type.Boolean(),
+    lgpdAcceptedAt: Nullable(Type.String()),
+    urlPicture: Nullable(Type.String()),
+    isGroup: Type.Boolean(),
+    channel: Type.String(),
+    whatsappId: Nullable(Type.Integer()),
+    whatsapp: Nullable(Type.Object({ id: Type.Integer(), name: Type.String() })),
+    extraInfo: Type.Array(Type.Object({ id: Type.Optional(Type.Integer()), name: Type.String(), value: Type.String() })),
+    tags: Type.Array(TagRefSchema),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { title: 'Contact' },
+);
 
-export const ContactSummarySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  urlPicture: Nullable(Type.String()),
-  isGroup: Type.Boolean(),
-  channel: Type.String(),
-  disableBot: Type.Boolean(),
-  active: Type.Boolean(),
-});
+export const ContactSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    number: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    urlPicture: Nullable(Type.String()),
+    isGroup: Type.Boolean(),
+    channel: Type.String(),
+    disableBot: Type.Boolean(),
+    active: Type.Boolean(),
+  },
+  { title: 'ContactSummary' },
+);
 
-export const TagSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  color: Type.String(),
-  kanban: Type.Integer(),
-  userId: Nullable(Type.Integer()),
-  timeLane: Nullable(Type.Integer()),
-  nextLaneId: Nullable(Type.Integer()),
-  greetingMessageLane: Nullable(Type.String()),
-  rollbackLaneId: Nullable(Type.Integer()),
-  ticketTags: Type.Integer(),
-  contacts: Type.Integer(),
-});
+export const TagSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    color: Type.String(),
+    kanban: Type.Integer(),
+    userId: Nullable(Type.Integer()),
+    timeLane: Nullable(Type.Integer()),
+    nextLaneId: Nullable(Type.Integer()),
+    greetingMessageLane: Nullable(Type.String()),
+    rollbackLaneId: Nullable(Type.Integer()),
+    ticketTags: Type.Integer(),
+    contacts: Type.Integer(),
+  },
+  { title: 'Tag' },
+);
 
-export const TicketNoteSchema = Type.Object({
-  id: Type.Integer(),
-  note: Type.String(),
-  ticketId: Type.Integer(),
-  contactId: Type.Integer(),
-  userId: Nullable(Type.Integer()),
-  user: Nullable(Type.Object({ name: Type.String() })),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export const TicketNoteSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    note: Type.String(),
+    ticketId: Type.Integer(),
+    contactId: Type.Integer(),
+    userId: Nullable(Type.Integer()),
+    user: Nullable(Type.Object({ name: Type.String() })),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { title: 'TicketNote' },
+);
 
-export const QuickMessageSchema = Type.Object({
-  id: Type.Integer(),
-  shortcode: Type.String(),
-  message: Type.String(),
-  geral: Type.Boolean(),
-  visao: Type.Boolean(),
-  status: Type.Boolean(),
-  userId: Nullable(Type.Integer()),
-  isMedia: Type.Boolean(),
-  mediaPath: Nullable(Type.String()),
-  mediaName: Nullable(Type.String()),
-  mediaUrl: Nullable(Type.String()),
-});
+export const QuickMessageSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    shortcode: Type.String(),
+    message: Type.String(),
+    geral: Type.Boolean(),
+    visao: Type.Boolean(),
+    status: Type.Boolean(),
+    userId: Nullable(Type.Integer()),
+    isMedia: Type.Boolean(),
+    mediaPath: Nullable(Type.String()),
+    mediaName: Nullable(Type.String()),
+    mediaUrl: Nullable(Type.String()),
+  },
+  { title: 'QuickMessage' },
+);
 
-export const QueueSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  color: Type.String(),
-  orderQueue: Type.Union([Type.Integer(), Type.Null()]),
-  greetingMessage: Type.Union([Type.String(), Type.Null()]),
-});
+export const QueueSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    color: Type.String(),
+    orderQueue: Type.Union([Type.Integer(), Type.Null()]),
+    greetingMessage: Type.Union([Type.String(), Type.Null()]),
+  },
+  { title: 'QueueListItem' },
+);
 
-export const UserListItemSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  email: Type.String(),
-  profile: Type.String(),
-  online: Type.Boolean(),
-  queues: Type.Array(QueueRefSchema),
-});
+export const UserListItemSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    email: Type.String(),
+    profile: Type.String(),
+    online: Type.Boolean(),
+    queues: Type.Array(QueueRefSchema),
+  },
+  { title: 'UserListItem' },
+);
 
 /** `{ 400: ErrorResponse, 404: … }` for the statuses a route may refuse with (for the API docs). */
 export const errorResponses = (...statuses: number[]) =>

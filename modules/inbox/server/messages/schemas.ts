@@ -7,12 +7,15 @@ import { type TSchema, Type } from '@balcao/plugin-sdk/server';
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const MessageReactionSchema = Type.Object({
-  type: Type.String(),
-  fromMe: Type.Boolean(),
-  userId: Nullable(Type.Integer()),
-  contactId: Nullable(Type.Integer()),
-});
+export const MessageReactionSchema = Type.Object(
+  {
+    type: Type.String(),
+    fromMe: Type.Boolean(),
+    userId: Nullable(Type.Integer()),
+    contactId: Nullable(Type.Integer()),
+  },
+  { title: 'MessageReaction' },
+);
 
 const messageFields = {
   id: Type.Integer(),
@@ -40,6 +43,6 @@ const messageFields = {
 };
 
 /** `Message` without its quoted message (what `quotedMsg` carries: one level). */
-export const QuotedMessageSchema = Type.Object(messageFields);
+export const QuotedMessageSchema = Type.Object(messageFields, { title: 'QuotedMessage' });
 
-export const MessageSchema = Type.Object({ ...messageFields, quotedMsg: Nullable(QuotedMessageSchema) });
+export const MessageSchema = Type.Object({ ...messageFields, quotedMsg: Nullable(QuotedMessageSchema) }, { title: 'Message' });

@@ -41,58 +41,70 @@ export const TicketLogTypeSchema = Type.Union([
   Type.Literal('expired'),
 ]);
 
-export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
-export const QueueRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() });
-export const UserRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }, { title: 'TagRef' });
+export const QueueRefSchema = Type.Object(
+  { id: Type.Integer(), name: Type.String(), color: Type.String() },
+  { title: 'QueueRef' },
+);
+export const UserRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'UserRef' });
 
-export const ContactSummarySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Nullable(Type.String()),
-  email: Nullable(Type.String()),
-  urlPicture: Nullable(Type.String()),
-  isGroup: Type.Boolean(),
-  channel: Type.String(),
-  disableBot: Type.Boolean(),
-  active: Type.Boolean(),
-});
+export const ContactSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    number: Nullable(Type.String()),
+    email: Nullable(Type.String()),
+    urlPicture: Nullable(Type.String()),
+    isGroup: Type.Boolean(),
+    channel: Type.String(),
+    disableBot: Type.Boolean(),
+    active: Type.Boolean(),
+  },
+  { title: 'ContactSummary' },
+);
 
-export const TicketSchema = Type.Object({
-  id: Type.Integer(),
-  uuid: Type.String(),
-  status: TicketStatusSchema,
-  channel: Type.String(),
-  isGroup: Type.Boolean(),
-  isBot: Type.Boolean(),
-  queueId: Nullable(Type.Integer()),
-  queue: Nullable(QueueRefSchema),
-  userId: Nullable(Type.Integer()),
-  user: Nullable(UserRefSchema),
-  contactId: Type.Integer(),
-  contact: ContactSummarySchema,
-  whatsappId: Nullable(Type.Integer()),
-  whatsapp: Nullable(
-    Type.Object({
-      id: Type.Integer(),
-      name: Type.String(),
-      groupAsTicket: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-    }),
-  ),
-  lastMessage: Type.String(),
-  unreadMessages: Type.Integer(),
-  tags: Type.Array(TagRefSchema),
-  userRating: Nullable(Type.Object({ rate: Type.Integer() })),
-  useIntegration: Type.Boolean(),
-  amountUsedBotQueues: Type.Integer(),
-  createdAt: Type.String(),
-  updatedAt: Type.String(),
-});
+export const TicketSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    uuid: Type.String(),
+    status: TicketStatusSchema,
+    channel: Type.String(),
+    isGroup: Type.Boolean(),
+    isBot: Type.Boolean(),
+    queueId: Nullable(Type.Integer()),
+    queue: Nullable(QueueRefSchema),
+    userId: Nullable(Type.Integer()),
+    user: Nullable(UserRefSchema),
+    contactId: Type.Integer(),
+    contact: ContactSummarySchema,
+    whatsappId: Nullable(Type.Integer()),
+    whatsapp: Nullable(
+      Type.Object({
+        id: Type.Integer(),
+        name: Type.String(),
+        groupAsTicket: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+      }),
+    ),
+    lastMessage: Type.String(),
+    unreadMessages: Type.Integer(),
+    tags: Type.Array(TagRefSchema),
+    userRating: Nullable(Type.Object({ rate: Type.Integer() })),
+    useIntegration: Type.Boolean(),
+    amountUsedBotQueues: Type.Integer(),
+    createdAt: Type.String(),
+    updatedAt: Type.String(),
+  },
+  { title: 'Ticket' },
+);
 
-export const TicketLogSchema = Type.Object({
-  id: Type.Integer(),
-  type: TicketLogTypeSchema,
-  ticketId: Type.Integer(),
-  user: Nullable(UserRefSchema),
-  queue: Nullable(QueueRefSchema),
-  createdAt: Type.String(),
-});
+export const TicketLogSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    type: TicketLogTypeSchema,
+    ticketId: Type.Integer(),
+    user: Nullable(UserRefSchema),
+    queue: Nullable(QueueRefSchema),
+    createdAt: Type.String(),
+  },
+  { title: 'TicketLog' },
+);

@@ -17,6 +17,8 @@ export default defineRoutes((app, ctx) => {
     '/dashboard',
     {
       schema: {
+        summary: 'Dashboard indicators for a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
         querystring: StrictObject({
           days: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_RANGE_DAYS })),
           date_from: Type.Optional(Day),
@@ -43,7 +45,15 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/ticketsDay',
-    { schema: { querystring: ChartQuery, response: { 200: TicketsDaySchema } }, config: viewer },
+    {
+      schema: {
+        summary: 'Tickets per day (or hour) in a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
+        querystring: ChartQuery,
+        response: { 200: TicketsDaySchema },
+      },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       const zone = await companyTimeZone(ctx, scope.companyId);
@@ -54,7 +64,15 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/ticketsUsers',
-    { schema: { querystring: ChartQuery, response: { 200: TicketsUsersSchema } }, config: viewer },
+    {
+      schema: {
+        summary: 'Tickets per agent in a period',
+        errors: { 400: ['ERR_DASHBOARD_FILTER_REQUIRED', 'ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE'] },
+        querystring: ChartQuery,
+        response: { 200: TicketsUsersSchema },
+      },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       const zone = await companyTimeZone(ctx, scope.companyId);
@@ -67,7 +85,10 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/dashboard/timezone',
-    { schema: { querystring: NoQuery, response: { 200: TimeZoneSchema } }, config: viewer },
+    {
+      schema: { summary: "Get the dashboard's time zone", errors: {}, querystring: NoQuery, response: { 200: TimeZoneSchema } },
+      config: viewer,
+    },
     async (request) => {
       const scope = await requestScope(ctx, request);
       return { timezone: await companyTimeZone(ctx, scope.companyId) };
@@ -78,6 +99,8 @@ export default defineRoutes((app, ctx) => {
     '/dashboard/timezone',
     {
       schema: {
+        summary: "Set the dashboard's time zone",
+        errors: { 400: ['ERR_INVALID_TIME_ZONE'], 403: ['ERR_NO_PERMISSION'] },
         body: StrictObject({ timezone: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: TimeZoneSchema },
       },

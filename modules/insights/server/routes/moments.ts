@@ -15,6 +15,8 @@ export default defineRoutes((app, ctx) => {
     '/dashboard/moments',
     {
       schema: {
+        summary: 'Live attendance: open and pending tickets by agent',
+        errors: { 400: ['ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             status: Type.Optional(Type.String({ maxLength: 200 })),
@@ -49,7 +51,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/usersMoments',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Object({ users: Type.Array(MomentUserSchema) }) } },
+      schema: {
+        summary: 'Live attendance: agents with their ticket counts',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Object({ users: Type.Array(MomentUserSchema) }) },
+      },
       config: viewer,
     },
     async (request) => ({ users: await readMomentUsers(ctx.db.knex, request.session?.companyId ?? 0) }),

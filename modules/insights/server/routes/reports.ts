@@ -80,6 +80,8 @@ export default defineRoutes((app, ctx) => {
     '/ticketreport/reports',
     {
       schema: {
+        summary: 'Ticket report (filtered, paged)',
+        errors: { 400: ['ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE', 'ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             ...FilterQuery,
@@ -105,6 +107,8 @@ export default defineRoutes((app, ctx) => {
     '/ticketreport/reports/export',
     {
       schema: {
+        summary: 'Export the ticket report as Excel or CSV',
+        errors: { 400: ['ERR_DATE_RANGE_TOO_LONG', 'ERR_INVALID_DATE_RANGE', 'ERR_INVALID_FILTER'] },
         querystring: Type.Object(
           {
             ...FilterQuery,

@@ -7,14 +7,22 @@ import { MANAGE } from './campaigns';
 export default defineRoutes((app, ctx) => {
   app.get(
     '/campaign-settings',
-    { schema: { querystring: NoQuery, response: { 200: SettingsList } }, config: { ...MANAGE } },
+    {
+      schema: { summary: 'Get the campaign settings', errors: {}, querystring: NoQuery, response: { 200: SettingsList } },
+      config: { ...MANAGE },
+    },
     async (request) => settingsList(await campaignSettings(ctx, (request.session as { companyId: number }).companyId)),
   );
 
   app.post(
     '/campaign-settings',
     {
-      schema: { body: SettingsBody, response: { 200: SettingsList, ...errorResponses(400) } },
+      schema: {
+        summary: 'Save the campaign settings',
+        errors: { 400: ['ERR_INVALID_TIME_ZONE'] },
+        body: SettingsBody,
+        response: { 200: SettingsList, ...errorResponses(400) },
+      },
       config: { ...MANAGE, fixtureBody: { settings: { messageInterval: 20, startHour: '09:00', endHour: '18:00' } } },
     },
     async (request) => {

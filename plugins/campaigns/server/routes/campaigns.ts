@@ -24,6 +24,8 @@ export default defineRoutes((app, ctx) => {
     '/campaigns',
     {
       schema: {
+        summary: 'List campaigns (search, paged)',
+        errors: {},
         querystring: SearchQuery,
         response: { 200: Type.Object({ records: Type.Array(CampaignSchema), count: Type.Integer(), hasMore: Type.Boolean() }) },
       },
@@ -35,7 +37,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a campaign with its report',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: CampaignSchema, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.loadCampaign(ctx, companyOf(request), request.params.id),
@@ -44,7 +52,26 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns',
     {
-      schema: { body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404) } },
+      schema: {
+        summary: 'Create a campaign',
+        errors: {
+          400: [
+            'ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE',
+            'ERR_CAMPAIGN_NO_MESSAGE',
+            'ERR_CAMPAIGN_NO_RECIPIENTS',
+            'ERR_CAMPAIGN_QUEUE_REQUIRED',
+          ],
+          404: [
+            'ERR_NO_CONTACT_LIST_FOUND',
+            'ERR_NO_QUEUE_FOUND',
+            'ERR_NO_TAG_FOUND',
+            'ERR_NO_USER_FOUND',
+            'ERR_NO_WHATSAPP_FOUND',
+          ],
+        },
+        body: CampaignBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404) },
+      },
       config: { ...MANAGE, fixtureBody },
     },
     async (request) => campaigns.createCampaign(ctx, companyOf(request), request.body),
@@ -53,7 +80,29 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, body: CampaignBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Update a campaign',
+        errors: {
+          400: [
+            'ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE',
+            'ERR_CAMPAIGN_NO_MESSAGE',
+            'ERR_CAMPAIGN_NO_RECIPIENTS',
+            'ERR_CAMPAIGN_QUEUE_REQUIRED',
+          ],
+          404: [
+            'ERR_NO_CAMPAIGN_FOUND',
+            'ERR_NO_CONTACT_LIST_FOUND',
+            'ERR_NO_QUEUE_FOUND',
+            'ERR_NO_TAG_FOUND',
+            'ERR_NO_USER_FOUND',
+            'ERR_NO_WHATSAPP_FOUND',
+          ],
+          409: ['ERR_CAMPAIGN_NOT_EDITABLE'],
+        },
+        params: IdParams,
+        body: CampaignBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' }, fixtureBody },
     },
     async (request) => campaigns.updateCampaign(ctx, companyOf(request), request.params.id, request.body),
@@ -62,7 +111,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/campaigns/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete a campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request, reply) => {
@@ -74,7 +129,13 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns/:id/cancel',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      schema: {
+        summary: 'Stop a running campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_RUNNING'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 200: CampaignSchema, ...errorResponses(404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.cancelCampaign(ctx, companyOf(request), request.params.id),
@@ -83,7 +144,17 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/campaigns/:id/restart',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Restart a cancelled campaign',
+        errors: {
+          400: ['ERR_CAMPAIGN_NO_CONFIRMATION_MESSAGE', 'ERR_CAMPAIGN_NO_MESSAGE', 'ERR_CAMPAIGN_NO_RECIPIENTS'],
+          404: ['ERR_NO_CAMPAIGN_FOUND'],
+          409: ['ERR_CAMPAIGN_NOT_CANCELLED'],
+        },
+        params: IdParams,
+        body: NoBody,
+        response: { 200: CampaignSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => {
@@ -100,6 +171,11 @@ export default defineRoutes((app, ctx) => {
     '/campaigns/:id/media-upload',
     {
       schema: {
+        summary: 'Attach a file to a campaign',
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_EDITABLE'], 415: ['ERR_MEDIA_TYPE'] },
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'Image, audio, video, PDF or Office document' }),
+        }),
         params: IdParams,
         // multipart (`file`): parsed below; a JSON body is refused
         body: NoBody,
@@ -128,7 +204,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/campaigns/:id/media-upload',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: CampaignSchema, ...errorResponses(404, 409) } },
+      schema: {
+        summary: "Remove a campaign's file",
+        errors: { 404: ['ERR_NO_CAMPAIGN_FOUND'], 409: ['ERR_CAMPAIGN_NOT_EDITABLE'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: CampaignSchema, ...errorResponses(404, 409) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'campaign' } },
     },
     async (request) => campaigns.detachMedia(ctx, companyOf(request), request.params.id),

@@ -19,6 +19,8 @@ export default defineRoutes((app, ctx) => {
     '/contact-list-items',
     {
       schema: {
+        summary: "List a contact list's contacts (search, paged)",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         querystring: StrictObject({
           contactListId: Id,
           searchParam: Type.Optional(Type.String({ maxLength: 200 })),
@@ -38,7 +40,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contact-list-items/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: ContactListItemSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a contact of a list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_ITEM_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: ContactListItemSchema, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactListItem' } },
     },
     async (request) => lists.loadItem(companyOf(request), request.params.id),
@@ -47,7 +55,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contact-list-items',
     {
-      schema: { body: ContactListItemBody, response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Add a contact to a list',
+        errors: { 400: ['ERR_INVALID_NUMBER'], 404: ['ERR_NO_CONTACT_LIST_FOUND'], 409: ['ERR_CONTACT_LIST_ITEM_EXISTS'] },
+        body: ContactListItemBody,
+        response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...MANAGE, fixtureBody },
     },
     async (request) => lists.createItem(ctx, companyOf(request), request.body),
@@ -57,6 +70,12 @@ export default defineRoutes((app, ctx) => {
     '/contact-list-items/:id',
     {
       schema: {
+        summary: 'Update a contact of a list',
+        errors: {
+          400: ['ERR_INVALID_NUMBER'],
+          404: ['ERR_NO_CONTACT_LIST_FOUND', 'ERR_NO_CONTACT_LIST_ITEM_FOUND'],
+          409: ['ERR_CONTACT_LIST_ITEM_EXISTS'],
+        },
         params: IdParams,
         body: ContactListItemBody,
         response: { 200: ContactListItemSchema, ...errorResponses(400, 404, 409) },
@@ -69,7 +88,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/contact-list-items/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Remove a contact from a list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_ITEM_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       // docs/product/roles-and-permissions.md#roles-in-automation: deleting a list's contact is gated by the contacts' delete permission
       config: { ...access.permission('contacts-page:deleteContact'), fixtureParams: { id: 'contactListItem' } },
     },

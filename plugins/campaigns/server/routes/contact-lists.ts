@@ -14,6 +14,8 @@ export default defineRoutes((app, ctx) => {
     '/contact-lists',
     {
       schema: {
+        summary: 'List contact lists (search, paged)',
+        errors: {},
         querystring: SearchQuery,
         response: {
           200: Type.Object({ records: Type.Array(ContactListSchema), count: Type.Integer(), hasMore: Type.Boolean() }),
@@ -28,7 +30,12 @@ export default defineRoutes((app, ctx) => {
     '/contact-lists/list',
     {
       // the documented client sends companyId; the company is always the session's
-      schema: { querystring: StrictObject({ companyId: Type.Optional(Id) }), response: { 200: Type.Array(ContactListSchema) } },
+      schema: {
+        summary: 'List every contact list for pickers',
+        errors: {},
+        querystring: StrictObject({ companyId: Type.Optional(Id) }),
+        response: { 200: Type.Array(ContactListSchema) },
+      },
       config: { ...MANAGE },
     },
     async (request) => lists.allLists(ctx, companyOf(request)),
@@ -36,7 +43,15 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/contact-lists/example-sheet',
-    { schema: { querystring: NoQuery, response: { 200: Type.Unknown() } }, config: { ...MANAGE } },
+    {
+      schema: {
+        summary: 'Download the example import spreadsheet',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Unknown() },
+      },
+      config: { ...MANAGE },
+    },
     async (_request, reply) =>
       reply
         .header('content-type', XLSX_TYPE)
@@ -47,7 +62,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contact-lists/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: ContactListSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a contact list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: ContactListSchema, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
     },
     async (request) => lists.loadList(ctx, companyOf(request), request.params.id),
@@ -56,7 +77,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contact-lists',
     {
-      schema: { body: ContactListBody, response: { 200: ContactListSchema, ...errorResponses(400, 404) } },
+      schema: {
+        summary: 'Create a contact list',
+        errors: { 404: ['ERR_NO_WHATSAPP_FOUND'] },
+        body: ContactListBody,
+        response: { 200: ContactListSchema, ...errorResponses(400, 404) },
+      },
       config: { ...MANAGE },
     },
     async (request) => lists.createList(ctx, companyOf(request), request.body),
@@ -65,7 +91,13 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/contact-lists/:id',
     {
-      schema: { params: IdParams, body: ContactListBody, response: { 200: ContactListSchema, ...errorResponses(400, 404) } },
+      schema: {
+        summary: 'Rename a contact list',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND', 'ERR_NO_WHATSAPP_FOUND'] },
+        params: IdParams,
+        body: ContactListBody,
+        response: { 200: ContactListSchema, ...errorResponses(400, 404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
     },
     async (request) => lists.updateList(ctx, companyOf(request), request.params.id, request.body),
@@ -74,7 +106,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/contact-lists/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: 'Delete a contact list and its contacts',
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
     },
     async (request, reply) => {
@@ -87,6 +125,14 @@ export default defineRoutes((app, ctx) => {
     '/contact-lists/:id/upload',
     {
       schema: {
+        summary: 'Import a spreadsheet into a contact list',
+        errors: {
+          400: ['ERR_IMPORT_UNREADABLE'],
+          404: ['ERR_NO_CONTACT_LIST_FOUND'],
+          409: ['ERR_IMPORT_RUNNING'],
+          415: ['ERR_IMPORT_FILE_TYPE'],
+        },
+        multipart: Type.Object({ file: Type.String({ format: 'binary', description: 'An .xlsx, .xls or .csv spreadsheet' }) }),
         params: IdParams,
         // multipart (`file`: .xlsx, .xls or .csv): parsed below; a JSON body is refused
         body: NoBody,
@@ -119,6 +165,8 @@ export default defineRoutes((app, ctx) => {
     '/contact-lists/:id/import',
     {
       schema: {
+        summary: "Get the progress of a list's import",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
         params: IdParams,
         querystring: NoQuery,
         response: { 200: Type.Union([ImportSchema, Type.Null()]), ...errorResponses(404) },
@@ -131,7 +179,13 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contact-lists/:id/check-numbers',
     {
-      schema: { params: IdParams, body: NoBody, response: { 202: Empty, ...errorResponses(404) } },
+      schema: {
+        summary: "Check the list's numbers on WhatsApp",
+        errors: { 404: ['ERR_NO_CONTACT_LIST_FOUND'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 202: Empty, ...errorResponses(404) },
+      },
       config: { ...MANAGE, fixtureParams: { id: 'contactList' } },
     },
     async (request, reply) => {

@@ -34,14 +34,17 @@ const Name = Type.String({ minLength: 2, maxLength: 50 });
 /** An e-mail, or empty. */
 const Email = Type.Union([Type.Literal(''), Type.String({ format: 'email', maxLength: 255 })]);
 
-export const ContactListSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  whatsappId: Nullable(Type.Integer()),
-  contactsCount: Type.Integer(),
-  createdAt: DateText,
-  updatedAt: DateText,
-});
+export const ContactListSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    whatsappId: Nullable(Type.Integer()),
+    contactsCount: Type.Integer(),
+    createdAt: DateText,
+    updatedAt: DateText,
+  },
+  { title: 'ContactList' },
+);
 
 export const ContactListBody = StrictObject({
   name: Name,
@@ -50,17 +53,20 @@ export const ContactListBody = StrictObject({
   companyId: Type.Optional(Id),
 });
 
-export const ContactListItemSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  number: Type.String(),
-  email: Nullable(Type.String()),
-  isWhatsappValid: Nullable(Type.Boolean()),
-  companyId: Type.Integer(),
-  contactListId: Type.Integer(),
-  createdAt: DateText,
-  updatedAt: DateText,
-});
+export const ContactListItemSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    number: Type.String(),
+    email: Nullable(Type.String()),
+    isWhatsappValid: Nullable(Type.Boolean()),
+    companyId: Type.Integer(),
+    contactListId: Type.Integer(),
+    createdAt: DateText,
+    updatedAt: DateText,
+  },
+  { title: 'ContactListItem' },
+);
 
 export const ContactListItemBody = StrictObject({
   name: Name,
@@ -70,21 +76,24 @@ export const ContactListItemBody = StrictObject({
   companyId: Type.Optional(Id),
 });
 
-export const ImportSchema = Type.Object({
-  id: Type.Integer(),
-  contactListId: Type.Integer(),
-  fileName: Type.String(),
-  status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
-  progress: Type.Integer(),
-  rows: Type.Integer(),
-  added: Type.Integer(),
-  updated: Type.Integer(),
-  refused: Type.Integer(),
-  refusedRows: Type.Array(Type.Object({ row: Type.Integer(), reason: Type.String() })),
-  error: Nullable(Type.String()),
-  createdAt: DateText,
-  finishedAt: Nullable(DateText),
-});
+export const ImportSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    contactListId: Type.Integer(),
+    fileName: Type.String(),
+    status: Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('done'), Type.Literal('failed')]),
+    progress: Type.Integer(),
+    rows: Type.Integer(),
+    added: Type.Integer(),
+    updated: Type.Integer(),
+    refused: Type.Integer(),
+    refusedRows: Type.Array(Type.Object({ row: Type.Integer(), reason: Type.String() })),
+    error: Nullable(Type.String()),
+    createdAt: DateText,
+    finishedAt: Nullable(DateText),
+  },
+  { title: 'ContactListImport' },
+);
 
 const Message = Type.String({ maxLength: 4096 });
 
@@ -100,42 +109,45 @@ export const CampaignReportSchema = Type.Object({
   pending: Type.Integer(),
 });
 
-export const CampaignSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  status: CampaignStatusSchema,
-  confirmation: Type.Boolean(),
-  message1: Type.String(),
-  message2: Type.String(),
-  message3: Type.String(),
-  message4: Type.String(),
-  message5: Type.String(),
-  confirmationMessage1: Type.String(),
-  confirmationMessage2: Type.String(),
-  confirmationMessage3: Type.String(),
-  confirmationMessage4: Type.String(),
-  confirmationMessage5: Type.String(),
-  scheduledAt: Nullable(DateText),
-  startedAt: Nullable(DateText),
-  completedAt: Nullable(DateText),
-  contactListId: Nullable(Type.Integer()),
-  contactList: Nullable(Ref),
-  tagListId: Nullable(Type.Integer()),
-  tagList: Nullable(Ref),
-  whatsappId: Nullable(Type.Integer()),
-  whatsapp: Nullable(Ref),
-  userId: Nullable(Type.Integer()),
-  user: Nullable(Ref),
-  queueId: Nullable(Type.Integer()),
-  queue: Nullable(Ref),
-  statusTicket: TicketStatusSchema,
-  openTicket: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
-  mediaName: Nullable(Type.String()),
-  mediaUrl: Nullable(Type.String()),
-  report: CampaignReportSchema,
-  createdAt: DateText,
-  updatedAt: DateText,
-});
+export const CampaignSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    status: CampaignStatusSchema,
+    confirmation: Type.Boolean(),
+    message1: Type.String(),
+    message2: Type.String(),
+    message3: Type.String(),
+    message4: Type.String(),
+    message5: Type.String(),
+    confirmationMessage1: Type.String(),
+    confirmationMessage2: Type.String(),
+    confirmationMessage3: Type.String(),
+    confirmationMessage4: Type.String(),
+    confirmationMessage5: Type.String(),
+    scheduledAt: Nullable(DateText),
+    startedAt: Nullable(DateText),
+    completedAt: Nullable(DateText),
+    contactListId: Nullable(Type.Integer()),
+    contactList: Nullable(Ref),
+    tagListId: Nullable(Type.Integer()),
+    tagList: Nullable(Ref),
+    whatsappId: Nullable(Type.Integer()),
+    whatsapp: Nullable(Ref),
+    userId: Nullable(Type.Integer()),
+    user: Nullable(Ref),
+    queueId: Nullable(Type.Integer()),
+    queue: Nullable(Ref),
+    statusTicket: TicketStatusSchema,
+    openTicket: Type.Union([Type.Literal('enabled'), Type.Literal('disabled')]),
+    mediaName: Nullable(Type.String()),
+    mediaUrl: Nullable(Type.String()),
+    report: CampaignReportSchema,
+    createdAt: DateText,
+    updatedAt: DateText,
+  },
+  { title: 'Campaign' },
+);
 
 export const CampaignBody = StrictObject({
   name: Name,

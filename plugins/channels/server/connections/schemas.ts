@@ -164,18 +164,21 @@ const connectionProperties = {
   session: Type.Optional(Type.Null()),
 };
 
-export const ConnectionSchema = Type.Object(connectionProperties);
+export const ConnectionSchema = Type.Object(connectionProperties, { title: 'Connection' });
 /**
  * A connection as an agent who may not manage connections sees it (the inbox's new-ticket dialog and
  * filters): what picks it, never its token, secrets or automation texts.
  */
-export const ConnectionSummarySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  channel: Type.String(),
-  status: Type.String(),
-  isDefault: Type.Boolean(),
-});
+export const ConnectionSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    channel: Type.String(),
+    status: Type.String(),
+    isDefault: Type.Boolean(),
+  },
+  { title: 'ConnectionSummary' },
+);
 export const ConnectionListSchema = Type.Array(Type.Union([ConnectionSchema, ConnectionSummarySchema]));
 export const ConnectionOfCompanySchema = Type.Object({ ...connectionProperties, companyName: Type.String() });
 export const TokenSchema = Type.Object({ token: Type.String() });

@@ -14,6 +14,7 @@ export default defineRoutes((app, ctx) => {
     '/closedimported/:whatsappId',
     {
       schema: {
+        summary: 'Close the tickets a message import opened',
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,

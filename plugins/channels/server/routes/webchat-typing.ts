@@ -13,6 +13,7 @@ export default defineRoutes((app, ctx) => {
     '/webchat-typing/:ticketId',
     {
       schema: {
+        summary: 'Tell the webchat visitor the agent is typing',
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         body: StrictObject({ typing: Type.Boolean() }),

@@ -143,7 +143,15 @@ export default defineRoutes((app, ctx) => {
 
   app.get(
     '/webchat/:widgetKey/config',
-    { schema: { params: KeyParams, querystring: NoQuery, response: { 200: ConfigSchema, ...Errors } }, config: access.public },
+    {
+      schema: {
+        summary: "Widget: get the chat's settings",
+        params: KeyParams,
+        querystring: NoQuery,
+        response: { 200: ConfigSchema, ...Errors },
+      },
+      config: access.public,
+    },
     async (request, reply) => {
       const widget = await admit(request.params.widgetKey, request, reply);
       const { config } = widget;
@@ -166,6 +174,7 @@ export default defineRoutes((app, ctx) => {
     '/webchat/:widgetKey/sessions',
     {
       schema: {
+        summary: 'Widget: start or resume a visitor session',
         params: KeyParams,
         body: StrictObject({
           sessionToken: Type.Optional(Type.String({ maxLength: 100 })),
@@ -194,7 +203,15 @@ export default defineRoutes((app, ctx) => {
 
   app.delete(
     '/webchat/:widgetKey/sessions',
-    { schema: { params: KeyParams, querystring: NoQuery, response: { 204: Type.Null(), ...Errors } }, config: access.public },
+    {
+      schema: {
+        summary: 'Widget: end the visitor session',
+        params: KeyParams,
+        querystring: NoQuery,
+        response: { 204: Type.Null(), ...Errors },
+      },
+      config: access.public,
+    },
     async (request, reply) => {
       const { widget, session } = await visitorCall(request.params.widgetKey, request, reply);
       await revokeSession(ctx, session.sessionId);
@@ -213,6 +230,7 @@ export default defineRoutes((app, ctx) => {
     '/webchat/:widgetKey/messages',
     {
       schema: {
+        summary: "Widget: list the conversation's messages",
         params: KeyParams,
         querystring: StrictObject({
           before: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,17}$' })),
@@ -232,6 +250,12 @@ export default defineRoutes((app, ctx) => {
     '/webchat/:widgetKey/messages',
     {
       schema: {
+        summary: 'Widget: send a message (JSON or multipart with a file)',
+        multipart: Type.Object({
+          clientId: Type.String({ format: 'uuid' }),
+          body: Type.Optional(Type.String()),
+          file: Type.Optional(Type.String({ format: 'binary', description: 'The file' })),
+        }),
         params: KeyParams,
         // JSON, or multipart (which leaves the JSON body empty: its fields are read from the parts)
         body: Type.Union([MessageJson, Type.Null()]),
@@ -278,7 +302,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/webchat/:widgetKey/typing',
     {
-      schema: { params: KeyParams, body: StrictObject({ typing: Type.Boolean() }), response: { 204: Type.Null(), ...Errors } },
+      schema: {
+        summary: 'Widget: tell the agent the visitor is typing',
+        params: KeyParams,
+        body: StrictObject({ typing: Type.Boolean() }),
+        response: { 204: Type.Null(), ...Errors },
+      },
       config: access.public,
     },
     async (request, reply) => {
@@ -302,6 +331,7 @@ export default defineRoutes((app, ctx) => {
     '/webchat/:widgetKey/read',
     {
       schema: {
+        summary: "Widget: mark the agent's messages read",
         params: KeyParams,
         body: StrictObject({ upToId: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) }),
         response: { 204: Type.Null(), ...Errors },
@@ -320,6 +350,7 @@ export default defineRoutes((app, ctx) => {
     '/webchat/:widgetKey/events',
     {
       schema: {
+        summary: 'Widget: live events (server-sent events)',
         params: KeyParams,
         querystring: StrictObject({ sessionToken: Type.String({ pattern: SESSION_TOKEN_PATTERN }) }),
         response: { 200: Type.String(), ...Errors },

@@ -11,7 +11,11 @@ export default defineRoutes((app, ctx) => {
     app.get(
       path,
       {
-        schema: { querystring: OneQuery, response: { 200: Type.Array(ConnectionOfCompanySchema), ...errorResponses(403) } },
+        schema: {
+          summary: "List every company's connections",
+          querystring: OneQuery,
+          response: { 200: Type.Array(ConnectionOfCompanySchema), ...errorResponses(403) },
+        },
         config: access.super,
       },
       async (request) => listAllConnections(ctx, { session: request.query.session === 1 }),
@@ -22,6 +26,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp-admin/:whatsappId',
     {
       schema: {
+        summary: "Get any company's connection",
         params: ConnectionParams,
         querystring: OneQuery,
         response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
@@ -37,6 +42,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp-admin/companies/:companyId/queues',
     {
       schema: {
+        summary: "List any company's queues (for its connections)",
         params: StrictObject({ companyId: Id }),
         querystring: NoQuery,
         response: {

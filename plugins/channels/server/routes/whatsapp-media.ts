@@ -1,4 +1,4 @@
-import { AppError, access, defineRoutes, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
+import { AppError, access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import { setGreetingMedia } from '../connections/connections.service';
 import { storeGreetingMedia } from '../connections/greeting-media';
 import { findConnection } from '../connections/lookup';
@@ -17,6 +17,8 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId/media-upload',
     {
       schema: {
+        summary: "Upload a connection's greeting media",
+        multipart: Type.Object({ file: Type.String({ format: 'binary', description: 'The greeting media' }) }),
         params: ConnectionParams,
         // multipart with one `file`: parsed below; a JSON body is refused
         body: NoBody,
@@ -54,6 +56,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId/media-upload',
     {
       schema: {
+        summary: "Remove a connection's greeting media",
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,

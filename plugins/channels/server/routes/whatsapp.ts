@@ -53,7 +53,11 @@ export default defineRoutes((app, ctx) => {
     app.get(
       path,
       {
-        schema: { querystring: ListQuery, response: { 200: ConnectionListSchema, ...errorResponses(403) } },
+        schema: {
+          summary: "List the company's connections",
+          querystring: ListQuery,
+          response: { 200: ConnectionListSchema, ...errorResponses(403) },
+        },
         config: access.authenticated,
       },
       async (request) => list(request, { session: request.query.session === 1 }),
@@ -63,7 +67,11 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/whatsapp/filter',
     {
-      schema: { querystring: FilterQuery, response: { 200: ConnectionListSchema, ...errorResponses(403) } },
+      schema: {
+        summary: 'List connections for filters (id and name)',
+        querystring: FilterQuery,
+        response: { 200: ConnectionListSchema, ...errorResponses(403) },
+      },
       config: access.authenticated,
     },
     async (request) => list(request, { session: request.query.session === 1, channel: request.query.channel }),
@@ -73,6 +81,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId',
     {
       schema: {
+        summary: 'Get a connection',
         params: ConnectionParams,
         querystring: OneQuery,
         response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
@@ -89,7 +98,11 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/whatsapp',
     {
-      schema: { body: CreateConnectionBody, response: { 201: ConnectionSchema, ...errorResponses(400, 403, 404, 409) } },
+      schema: {
+        summary: 'Create a connection',
+        body: CreateConnectionBody,
+        response: { 201: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
+      },
       config: { ...ADD, fixtureBody: { name: 'Fixture site chat', channel: 'webchat' } },
     },
     async (request, reply) => {
@@ -107,6 +120,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId',
     {
       schema: {
+        summary: 'Update a connection',
         params: ConnectionParams,
         body: UpdateConnectionBody,
         response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
@@ -124,6 +138,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsapp/:whatsappId',
     {
       schema: {
+        summary: 'Delete a connection',
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,
@@ -142,7 +157,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/whatsapp/:whatsappId/token',
     {
-      schema: { params: ConnectionParams, body: NoBody, response: { 200: TokenSchema, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Give a connection a new token',
+        params: ConnectionParams,
+        body: NoBody,
+        response: { 200: TokenSchema, ...errorResponses(403, 404) },
+      },
       config: EDIT,
     },
     async (request) => {

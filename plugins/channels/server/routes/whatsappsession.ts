@@ -26,12 +26,16 @@ export default defineRoutes((app, ctx) => {
     response: { 200: ConnectionSchema, ...errorResponses(403, 404, 409) },
   };
 
-  app.post('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    inSessionCompany(request, (companyId) => startSession(ctx, companyId, request.params.whatsappId)),
+  app.post(
+    '/whatsappsession/:whatsappId',
+    { schema: { ...schema, summary: "Start a connection's session" }, config: ACTIONS },
+    async (request) => inSessionCompany(request, (companyId) => startSession(ctx, companyId, request.params.whatsappId)),
   );
 
-  app.put('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    inSessionCompany(request, (companyId) => restartSession(ctx, companyId, request.params.whatsappId)),
+  app.put(
+    '/whatsappsession/:whatsappId',
+    { schema: { ...schema, summary: "Ask a connection's session for a new QR code" }, config: ACTIONS },
+    async (request) => inSessionCompany(request, (companyId) => restartSession(ctx, companyId, request.params.whatsappId)),
   );
 
   // ours: pair by phone number instead of a QR code; the code to type on the phone arrives as the
@@ -40,6 +44,7 @@ export default defineRoutes((app, ctx) => {
     '/whatsappsession/:whatsappId/pairing-code',
     {
       schema: {
+        summary: 'Pair a connection by phone number',
         params: ConnectionParams,
         querystring: NoQuery,
         body: Type.Object({ number: Type.String({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
@@ -51,15 +56,22 @@ export default defineRoutes((app, ctx) => {
       inSessionCompany(request, (companyId) => pairSession(ctx, companyId, request.params.whatsappId, request.body.number)),
   );
 
-  app.delete('/whatsappsession/:whatsappId', { schema, config: ACTIONS }, async (request) =>
-    inSessionCompany(request, (companyId) => stopSession(ctx, companyId, request.params.whatsappId)),
+  app.delete(
+    '/whatsappsession/:whatsappId',
+    { schema: { ...schema, summary: "Disconnect a connection's session" }, config: ACTIONS },
+    async (request) => inSessionCompany(request, (companyId) => stopSession(ctx, companyId, request.params.whatsappId)),
   );
 
   for (const path of ['/whatsapp-restart', '/whatsapp-restart/']) {
     app.post(
       path,
       {
-        schema: { querystring: NoQuery, body: NoBody, response: { 200: RestartAllSchema, ...errorResponses(403) } },
+        schema: {
+          summary: "Restart every connection's session",
+          querystring: NoQuery,
+          body: NoBody,
+          response: { 200: RestartAllSchema, ...errorResponses(403) },
+        },
         config: ACTIONS,
       },
       async (request) => restartAllSessions(ctx, companyOf(request)),

@@ -25,26 +25,57 @@ const byId = { ...access.admin, fixtureParams: { id: 'kanbanEmbedKey' } };
 export default defineRoutes((app) => {
   app.get(
     '/kanban-embed-keys',
-    { schema: { querystring: NoQuery, response: { 200: Type.Array(EmbedKeySchema) } }, config: access.admin },
+    {
+      schema: {
+        summary: 'List kanban embed keys',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(EmbedKeySchema) },
+      },
+      config: access.admin,
+    },
     async () => listEmbedKeys(),
   );
 
   app.get(
     '/kanban-embed-keys/:id',
-    { schema: { params: IdParams, querystring: NoQuery, response: { 200: EmbedKeySchema, 404: ErrorBody } }, config: byId },
+    {
+      schema: {
+        summary: 'Get a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: EmbedKeySchema, 404: ErrorBody },
+      },
+      config: byId,
+    },
     async (request) => embedKeyJson(await findEmbedKey(request.params.id)),
   );
 
   app.post(
     '/kanban-embed-keys',
-    { schema: { body: EmbedKeyBody, response: { 201: EmbedKeySchema, 400: ErrorBody } }, config: access.admin },
+    {
+      schema: {
+        summary: 'Create a kanban embed key',
+        errors: {},
+        body: EmbedKeyBody,
+        response: { 201: EmbedKeySchema, 400: ErrorBody },
+      },
+      config: access.admin,
+    },
     async (request, reply) => reply.status(201).send(await createEmbedKey(request.body)),
   );
 
   app.put(
     '/kanban-embed-keys/:id',
     {
-      schema: { params: IdParams, body: EmbedKeyBody, response: { 200: EmbedKeySchema, 400: ErrorBody, 404: ErrorBody } },
+      schema: {
+        summary: 'Update a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
+        params: IdParams,
+        body: EmbedKeyBody,
+        response: { 200: EmbedKeySchema, 400: ErrorBody, 404: ErrorBody },
+      },
       config: byId,
     },
     async (request) => updateEmbedKey(request.params.id, request.body),
@@ -52,19 +83,46 @@ export default defineRoutes((app) => {
 
   app.post(
     '/kanban-embed-keys/:id/revoke',
-    { schema: { params: IdParams, body: NoBody, response: { 200: EmbedKeySchema, 404: ErrorBody } }, config: byId },
+    {
+      schema: {
+        summary: 'Revoke a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 200: EmbedKeySchema, 404: ErrorBody },
+      },
+      config: byId,
+    },
     async (request) => revokeEmbedKey(request.params.id),
   );
 
   app.post(
     '/kanban-embed-keys/:id/secret',
-    { schema: { params: IdParams, body: NoBody, response: { 200: EmbedKeySchema, 404: ErrorBody } }, config: byId },
+    {
+      schema: {
+        summary: 'Give a kanban embed key a new signing secret',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 200: EmbedKeySchema, 404: ErrorBody },
+      },
+      config: byId,
+    },
     async (request) => rotateEmbedSecret(request.params.id),
   );
 
   app.delete(
     '/kanban-embed-keys/:id',
-    { schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, 404: ErrorBody } }, config: byId },
+    {
+      schema: {
+        summary: 'Delete a kanban embed key',
+        errors: { 404: ['ERR_NO_EMBED_KEY_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, 404: ErrorBody },
+      },
+      config: byId,
+    },
     async (request, reply) => {
       await deleteEmbedKey(request.params.id);
       return reply.status(204).send(null);

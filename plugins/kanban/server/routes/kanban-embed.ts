@@ -58,6 +58,12 @@ export default defineRoutes((app, ctx) => {
     '/kanban-embed/:key/board',
     {
       schema: {
+        summary: 'Embed: get the board',
+        errors: {
+          403: ['ERR_EMBED_KEY_REVOKED', 'ERR_EMBED_ORIGIN_REFUSED', 'ERR_PLAN_FEATURE_DISABLED'],
+          404: ['ERR_NO_EMBED_KEY_FOUND', 'ERR_NO_LANE_FOUND'],
+          429: ['ERR_RATE_LIMITED'],
+        },
         params: KeyParams,
         // the board's optional paging (docs/kanban.md "Pages"); without it, the whole board
         querystring: StrictObject(BoardPageQuery),
@@ -96,6 +102,13 @@ export default defineRoutes((app, ctx) => {
     '/kanban-embed/:key/moves',
     {
       schema: {
+        summary: 'Embed: move a card to another lane',
+        errors: {
+          401: ['ERR_EMBED_USER_TOKEN_EXPIRED', 'ERR_EMBED_USER_TOKEN_INVALID', 'ERR_EMBED_USER_TOKEN_REQUIRED'],
+          403: ['ERR_EMBED_KEY_REVOKED', 'ERR_EMBED_ORIGIN_REFUSED', 'ERR_EMBED_READ_ONLY', 'ERR_PLAN_FEATURE_DISABLED'],
+          404: ['ERR_NO_EMBED_KEY_FOUND', 'ERR_NO_LANE_FOUND', 'ERR_NO_TICKET_FOUND'],
+          429: ['ERR_RATE_LIMITED'],
+        },
         params: KeyParams,
         body: StrictObject({
           ticketId: Id,
@@ -120,7 +133,17 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/kanban-embed/:key/events',
     {
-      schema: { params: KeyParams, querystring: NoQuery, response: { 200: Type.String(), 403: ErrorBody, 404: ErrorBody } },
+      schema: {
+        summary: 'Embed: live board events (server-sent events)',
+        errors: {
+          403: ['ERR_EMBED_KEY_REVOKED', 'ERR_EMBED_ORIGIN_REFUSED', 'ERR_PLAN_FEATURE_DISABLED'],
+          404: ['ERR_NO_EMBED_KEY_FOUND'],
+          429: ['ERR_RATE_LIMITED'],
+        },
+        params: KeyParams,
+        querystring: NoQuery,
+        response: { 200: Type.String(), 403: ErrorBody, 404: ErrorBody },
+      },
       config: access.public,
     },
     async (request, reply) => {

@@ -7,7 +7,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/tag/kanban',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Object({ lista: Type.Array(LaneSchema) }) } },
+      schema: {
+        summary: 'List the kanban lanes',
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Object({ lista: Type.Array(LaneSchema) }) },
+      },
       config: access.authenticated,
     },
     async (request) => ({ lista: await listLanes(ctx.db.knex, (request.session as { companyId: number }).companyId) }),

@@ -33,6 +33,8 @@ export default defineRoutes((app, ctx) => {
     '/ticket/kanban',
     {
       schema: {
+        summary: 'List tickets on the kanban lanes',
+        errors: {},
         querystring: StrictObject({
           queueIds: Type.Optional(IdListParam),
           startDate: Type.Optional(Day),

@@ -3,41 +3,47 @@ import { AppError, type FastifyReply, type FastifyRequest, Type } from '@balcao/
 import { type BoardJson, type BoardSlice, PAGE_LIMIT } from './board.service';
 
 /** A lane as `GET /tag/kanban` answers it. */
-export const LaneSchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  color: Type.String(),
-  kanban: Type.Integer(),
-  timeLane: Type.Union([Type.Integer(), Type.Null()]),
-  nextLaneId: Type.Union([Type.Integer(), Type.Null()]),
-  greetingMessageLane: Type.Union([Type.String(), Type.Null()]),
-  rollbackLaneId: Type.Union([Type.Integer(), Type.Null()]),
-  ticketTags: Type.Integer(),
-});
+export const LaneSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    color: Type.String(),
+    kanban: Type.Integer(),
+    timeLane: Type.Union([Type.Integer(), Type.Null()]),
+    nextLaneId: Type.Union([Type.Integer(), Type.Null()]),
+    greetingMessageLane: Type.Union([Type.String(), Type.Null()]),
+    rollbackLaneId: Type.Union([Type.Integer(), Type.Null()]),
+    ticketTags: Type.Integer(),
+  },
+  { title: 'Lane' },
+);
 
 const TagRef = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String(), kanban: Type.Integer() });
 
 /** A card (docs/product/administration.md#entities Kanban ticket) and its lane. */
-export const KanbanTicketSchema = Type.Object({
-  id: Type.Integer(),
-  uuid: Type.String(),
-  status: Type.String(),
-  channel: Type.String(),
-  contact: Type.Object({
+export const KanbanTicketSchema = Type.Object(
+  {
     id: Type.Integer(),
-    name: Type.String(),
-    number: Type.Union([Type.String(), Type.Null()]),
-    isGroup: Type.Boolean(),
-  }),
-  lastMessage: Type.String(),
-  unreadMessages: Type.Integer(),
-  updatedAt: Type.String(),
-  whatsapp: Type.Union([Type.Object({ name: Type.String() }), Type.Null()]),
-  user: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
-  queueId: Type.Union([Type.Integer(), Type.Null()]),
-  tags: Type.Array(TagRef),
-  laneId: Type.Union([Type.Integer(), Type.Null()]),
-});
+    uuid: Type.String(),
+    status: Type.String(),
+    channel: Type.String(),
+    contact: Type.Object({
+      id: Type.Integer(),
+      name: Type.String(),
+      number: Type.Union([Type.String(), Type.Null()]),
+      isGroup: Type.Boolean(),
+    }),
+    lastMessage: Type.String(),
+    unreadMessages: Type.Integer(),
+    updatedAt: Type.String(),
+    whatsapp: Type.Union([Type.Object({ name: Type.String() }), Type.Null()]),
+    user: Type.Union([Type.Object({ id: Type.Integer(), name: Type.String() }), Type.Null()]),
+    queueId: Type.Union([Type.Integer(), Type.Null()]),
+    tags: Type.Array(TagRef),
+    laneId: Type.Union([Type.Integer(), Type.Null()]),
+  },
+  { title: 'KanbanTicket' },
+);
 
 /** How many cards a lane holds, in a page of the board (`laneId` null: the default lane). */
 export const LaneCountSchema = Type.Object({ laneId: Type.Union([Type.Integer(), Type.Null()]), count: Type.Integer() });
@@ -75,20 +81,23 @@ export function boardAnswerText(board: BoardJson, head = ''): string {
   return `{${head}"tickets":${board.tickets}${board.laneCounts === null ? '' : `,"laneCounts":${board.laneCounts}`}}`;
 }
 
-export const EmbedKeySchema = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  key: Type.String(),
-  secret: Type.String(),
-  allowedOrigins: Type.Array(Type.String()),
-  mayMove: Type.Boolean(),
-  signedUsers: Type.Boolean(),
-  laneIds: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
-  revoked: Type.Boolean(),
-  revokedAt: Type.Union([Type.String(), Type.Null()]),
-  lastUsedAt: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String(),
-});
+export const EmbedKeySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    key: Type.String(),
+    secret: Type.String(),
+    allowedOrigins: Type.Array(Type.String()),
+    mayMove: Type.Boolean(),
+    signedUsers: Type.Boolean(),
+    laneIds: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
+    revoked: Type.Boolean(),
+    revokedAt: Type.Union([Type.String(), Type.Null()]),
+    lastUsedAt: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Type.String(),
+  },
+  { title: 'EmbedKey' },
+);
 
 export const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
 export const Empty = Type.Null();

@@ -40,6 +40,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts',
     {
       schema: {
+        summary: 'List contacts (search, 40 a page)',
+        errors: {},
         querystring: StrictObject({
           searchParam: Type.Optional(SearchParam),
           pageNumber: Type.Optional(PageNumber),
@@ -59,6 +61,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/list',
     {
       schema: {
+        summary: 'List all contacts for pickers (id and name)',
+        errors: {},
         // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ companyId: Type.Optional(Id), searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(ContactSummarySchema) },
@@ -72,6 +76,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/profile/:number',
     {
       schema: {
+        summary: 'Find a contact by phone number',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ number: Type.String({ minLength: 1, maxLength: 100 }) }),
         querystring: NoQuery,
         response: {
@@ -87,7 +93,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/contacts/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: ContactSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: ContactSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'contact' } },
     },
     async (request) => contacts.getContact(ctx, await callerOf(ctx, request), request.params.id),
@@ -96,7 +108,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/contacts',
     {
-      schema: { body: ContactBody, response: { 201: ContactSchema, ...errorResponses(400, 409) } },
+      schema: {
+        summary: 'Create a contact',
+        errors: { 409: ['ERR_DUPLICATED_CONTACT'] },
+        body: ContactBody,
+        response: { 201: ContactSchema, ...errorResponses(400, 409) },
+      },
       config: access.authenticated,
     },
     async (request, reply) => {
@@ -108,7 +125,13 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/contacts/:id',
     {
-      schema: { params: IdParams, body: ContactBody, response: { 200: ContactSchema, ...errorResponses(400, 404, 409) } },
+      schema: {
+        summary: 'Update a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'], 409: ['ERR_DUPLICATED_CONTACT'] },
+        params: IdParams,
+        body: ContactBody,
+        response: { 200: ContactSchema, ...errorResponses(400, 404, 409) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'contact' } },
     },
     async (request) => contacts.updateContact(ctx, await callerOf(ctx, request), request.params.id, request.body),
@@ -117,7 +140,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/contacts/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.permission('contacts-page:deleteContact'), fixtureParams: { id: 'contact' } },
     },
     async (request, reply) => {
@@ -130,6 +159,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/toggleAcceptAudio/:contactId',
     {
       schema: {
+        summary: 'Toggle whether the contact may send audio',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ contactId: Id }),
         body: NoBody,
         response: { 200: Type.Object({ acceptAudioMessage: Type.Boolean() }), ...errorResponses(404) },
@@ -145,6 +176,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/toggleDisableBot/:id',
     {
       schema: {
+        summary: 'Toggle the chatbot for the contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         body: NoBody,
         response: { 200: Type.Object({ disableBot: Type.Boolean() }), ...errorResponses(404) },
@@ -160,6 +193,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/block/:id',
     {
       schema: {
+        summary: 'Block or unblock a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: IdParams,
         body: StrictObject({ active: Type.Boolean() }),
         response: { 200: ContactSchema, ...errorResponses(404) },
@@ -173,6 +208,8 @@ export default defineRoutes((app, ctx) => {
     '/contacts/import',
     {
       schema: {
+        summary: "Import the contacts of the default connection's phone",
+        errors: {},
         body: StrictObject({
           contacts: Type.Array(
             // rows are checked one by one (a bad row is reported, not a refusal of the whole import)
@@ -201,6 +238,8 @@ export default defineRoutes((app, ctx) => {
     '/contactTags/:contactId',
     {
       schema: {
+        summary: "List a contact's tags",
+        errors: { 404: ['ERR_NO_CONTACT_FOUND'] },
         params: StrictObject({ contactId: Id }),
         querystring: NoQuery,
         response: { 200: Type.Array(TagRefSchema), ...errorResponses(404) },

@@ -7,7 +7,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/queue',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Array(QueueSchema) } },
+      schema: {
+        summary: "List the company's queues",
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(QueueSchema) },
+      },
       config: access.authenticated,
     },
     async (request) => listQueues(ctx, request.session?.companyId as number),

@@ -30,6 +30,8 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages',
     {
       schema: {
+        summary: 'List quick replies (search, paged)',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) }),
         response: { 200: Type.Object({ records: Type.Array(QuickMessageSchema), hasMore: Type.Boolean() }) },
       },
@@ -42,6 +44,8 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/list',
     {
       schema: {
+        summary: 'List every quick reply the user may use',
+        errors: {},
         querystring: StrictObject({ searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(QuickMessageSchema) },
       },
@@ -53,7 +57,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/quick-messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: QuickMessageSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a quick reply',
+        errors: { 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: QuickMessageSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request) => quick.getQuickMessage(ctx, await callerOf(ctx, request), request.params.id),
@@ -62,7 +72,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/quick-messages',
     {
-      schema: { body: QuickMessageBody, response: { 200: QuickMessageSchema, ...errorResponses(400) } },
+      schema: {
+        summary: 'Create a quick reply',
+        errors: {},
+        body: QuickMessageBody,
+        response: { 200: QuickMessageSchema, ...errorResponses(400) },
+      },
       config: access.authenticated,
     },
     async (request) => quick.createQuickMessage(ctx, await callerOf(ctx, request), request.body),
@@ -72,6 +87,8 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/:id',
     {
       schema: {
+        summary: 'Update a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
         params: IdParams,
         body: QuickMessageBody,
         response: { 200: QuickMessageSchema, ...errorResponses(400, 403, 404) },
@@ -84,7 +101,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/quick-messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request, reply) => {
@@ -97,6 +120,11 @@ export default defineRoutes((app, ctx) => {
     '/quick-messages/:id/media-upload',
     {
       schema: {
+        summary: 'Attach a file to a quick reply',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
+        multipart: Type.Object({
+          file: Type.String({ format: 'binary', description: 'The file (image, audio, video or document)' }),
+        }),
         params: IdParams,
         // multipart (`typeArch`, `file`): parsed below; a JSON body is refused
         body: NoBody,
@@ -125,7 +153,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/quick-messages/:id/media-upload',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: QuickMessageSchema, ...errorResponses(403, 404) } },
+      schema: {
+        summary: "Remove a quick reply's file",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_QUICK_MESSAGE_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: QuickMessageSchema, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'quickMessage' } },
     },
     async (request) => quick.detachMedia(ctx, await callerOf(ctx, request), request.params.id),

@@ -24,6 +24,8 @@ export default defineRoutes((app, ctx) => {
     '/tags',
     {
       schema: {
+        summary: 'List tags (search, paged)',
+        errors: {},
         querystring: StrictObject({
           searchParam: Type.Optional(SearchParam),
           pageNumber: Type.Optional(PageNumber),
@@ -42,6 +44,8 @@ export default defineRoutes((app, ctx) => {
     '/tags/list',
     {
       schema: {
+        summary: 'List every tag for pickers',
+        errors: {},
         // companyId: the documented client sends it; the company is always the session's
         querystring: StrictObject({ kanban: Type.Optional(Kanban), companyId: Type.Optional(Id) }),
         response: { 200: Type.Array(TagSchema) },
@@ -54,7 +58,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/tags/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: TagSchema, ...errorResponses(404) } },
+      schema: {
+        summary: 'Get a tag',
+        errors: { 404: ['ERR_NO_TAG_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: TagSchema, ...errorResponses(404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'tag' } },
     },
     async (request) => tags.getTag(ctx, (await callerOf(ctx, request)).companyId, request.params.id),
@@ -63,7 +73,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tags',
     {
-      schema: { body: TagBody, response: { 201: TagSchema, ...errorResponses(400, 403) } },
+      schema: {
+        summary: 'Create a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'] },
+        body: TagBody,
+        response: { 201: TagSchema, ...errorResponses(400, 403) },
+      },
       config: access.authenticated,
     },
     async (request, reply) => reply.status(201).send(await tags.createTag(ctx, await callerOf(ctx, request), request.body)),
@@ -72,7 +87,13 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/tags/:id',
     {
-      schema: { params: IdParams, body: TagBody, response: { 200: TagSchema, ...errorResponses(400, 403, 404) } },
+      schema: {
+        summary: 'Update a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_TAG_FOUND'] },
+        params: IdParams,
+        body: TagBody,
+        response: { 200: TagSchema, ...errorResponses(400, 403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'tag' } },
     },
     async (request) => tags.updateTag(ctx, await callerOf(ctx, request), request.params.id, request.body),
@@ -81,7 +102,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/tags/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a tag',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_TAG_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'tag' } },
     },
     async (request, reply) => {
@@ -94,6 +121,8 @@ export default defineRoutes((app, ctx) => {
     '/tags/sync',
     {
       schema: {
+        summary: "Set a contact's tags",
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TAG_FOUND'] },
         body: StrictObject({
           contactId: Id,
           tags: Type.Array(StrictObject({ id: Type.Optional(Id), name: Type.String({ maxLength: 100 }) }), { maxItems: 200 }),
@@ -111,6 +140,8 @@ export default defineRoutes((app, ctx) => {
     '/tags-contacts/:tagId/:contactId',
     {
       schema: {
+        summary: 'Remove a tag from a contact',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TAG_FOUND'] },
         params: StrictObject({ tagId: Id, contactId: Id }),
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

@@ -9,6 +9,8 @@ export default defineRoutes((app, ctx) => {
     '/ticket-tags/:ticketId/:tagId',
     {
       schema: {
+        summary: 'Put a tag on a ticket',
+        errors: { 404: ['ERR_NO_TAG_FOUND', 'ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id, tagId: Id }),
         body: NoBody,
         response: { 204: Empty, ...errorResponses(404) },
@@ -25,6 +27,8 @@ export default defineRoutes((app, ctx) => {
     '/ticket-tags/:ticketId',
     {
       schema: {
+        summary: 'Remove every tag from a ticket',
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(404) },

@@ -13,7 +13,12 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/users/list',
     {
-      schema: { querystring: NoQuery, response: { 200: Type.Array(UserListItemSchema) } },
+      schema: {
+        summary: "List the company's users for pickers",
+        errors: {},
+        querystring: NoQuery,
+        response: { 200: Type.Array(UserListItemSchema) },
+      },
       config: access.authenticated,
     },
     async (request) => listUsers(ctx, request.session?.companyId as number),
@@ -23,6 +28,8 @@ export default defineRoutes((app, ctx) => {
     '/users/toggleChangeWidht/:userId',
     {
       schema: {
+        summary: "Save the user's inbox layout width",
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_USER_FOUND'] },
         params: StrictObject({ userId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) }),
         querystring: NoQuery,
         body: StrictObject({ defaultTicketsManagerWidth: TicketsManagerWidth }),

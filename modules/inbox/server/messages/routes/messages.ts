@@ -82,6 +82,8 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id',
     {
       schema: {
+        summary: "List a ticket's messages (newest page first)",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ id: Type.String({ format: 'uuid' }) }),
         querystring: PageQuery,
         response: { 200: PageAnswer },
@@ -100,6 +102,17 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id',
     {
       schema: {
+        summary: 'Send a message on a ticket (JSON or multipart with media)',
+        errors: { 400: ['ERR_EMPTY_MESSAGE', 'ERR_TICKET_NOT_OPEN'], 404: ['ERR_NO_TICKET_FOUND'] },
+        multipart: Type.Object({
+          medias: Type.Array(Type.String({ format: 'binary', description: 'Files to send, one message each' })),
+          body: Type.Optional(Type.String({ description: 'The caption' })),
+          isPrivate: Type.Optional(Type.String({ enum: ['true', 'false'] })),
+          signMessage: Type.Optional(Type.String({ enum: ['true', 'false'] })),
+          quotedMsg: Type.Optional(Type.String({ description: 'Id of the quoted message' })),
+          fromMe: Type.Optional(Type.String()),
+          read: Type.Optional(Type.String()),
+        }),
         params: IdParams,
         body: SendBody,
         response: { 201: Type.Object({ messages: Type.Array(MessageSchema) }) },
@@ -141,6 +154,12 @@ export default defineRoutes((app, ctx) => {
     '/messages/edit/:messageId',
     {
       schema: {
+        summary: 'Edit a sent message (within 15 minutes)',
+        errors: {
+          400: ['ERR_EDIT_WINDOW_EXPIRED', 'ERR_EMPTY_MESSAGE', 'ERR_SENDING_WAPP_MSG', 'ERR_WAPP_NOT_INITIALIZED'],
+          403: ['ERR_NO_PERMISSION'],
+          404: ['ERR_NO_MESSAGE_FOUND'],
+        },
         params: MessageIdParams,
         body: StrictObject({ body: Type.String({ minLength: 1, maxLength: MAX_BODY }) }),
         response: { 200: MessageSchema },
@@ -156,7 +175,17 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/messages/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: MessageSchema } },
+      schema: {
+        summary: 'Delete a sent message',
+        errors: {
+          400: ['ERR_DELETE_WAPP_MSG', 'ERR_WAPP_NOT_INITIALIZED'],
+          403: ['ERR_NO_PERMISSION'],
+          404: ['ERR_NO_MESSAGE_FOUND'],
+        },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: MessageSchema },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'message' } },
     },
     async (request) => {
@@ -169,6 +198,8 @@ export default defineRoutes((app, ctx) => {
     '/messages/:id/reactions',
     {
       schema: {
+        summary: 'React to a message',
+        errors: { 400: ['ERR_SENDING_WAPP_MSG', 'ERR_WAPP_NOT_INITIALIZED'], 404: ['ERR_NO_MESSAGE_FOUND'] },
         params: IdParams,
         body: StrictObject({ type: Type.String({ maxLength: 32 }) }),
         response: { 200: MessageSchema },
@@ -184,7 +215,13 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/messages/:id/retry',
     {
-      schema: { params: IdParams, body: NoBody, response: { 200: MessageSchema } },
+      schema: {
+        summary: 'Send a failed message again',
+        errors: { 400: ['ERR_MESSAGE_NOT_RETRYABLE'], 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_MESSAGE_FOUND'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 200: MessageSchema },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'message' } },
     },
     async (request) => {
@@ -197,6 +234,8 @@ export default defineRoutes((app, ctx) => {
     '/message/forward',
     {
       schema: {
+        summary: 'Forward messages to other contacts',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_MESSAGE_FOUND'] },
         body: StrictObject({ messageId: Id, contactId: Id, signMessage: Type.Optional(Type.Boolean()) }),
         response: { 201: MessageSchema },
       },
@@ -217,6 +256,8 @@ export default defineRoutes((app, ctx) => {
     '/messages-allMe',
     {
       schema: {
+        summary: 'Count messages by the session user in a period',
+        errors: {},
         querystring: StrictObject({
           fromMe: Type.Optional(Type.Boolean()),
           dateStart: Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })])),

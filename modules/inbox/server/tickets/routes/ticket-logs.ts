@@ -10,6 +10,8 @@ export default defineRoutes((app, ctx) => {
     '/tickets-log/:ticketId',
     {
       schema: {
+        summary: "List a ticket's history (transfers, status changes)",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         response: { 200: Type.Array(TicketLogSchema) },

@@ -9,6 +9,8 @@ export default defineRoutes((app, ctx) => {
     '/ticket-notes',
     {
       schema: {
+        summary: 'Add a private note to a ticket',
+        errors: { 404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_TICKET_FOUND'] },
         body: StrictObject({ note: Type.String({ minLength: 2, maxLength: 10_000 }), ticketId: Id, contactId: Id }),
         response: { 201: TicketNoteSchema, ...errorResponses(400, 404) },
       },
@@ -20,7 +22,13 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/ticket-notes/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 204: Empty, ...errorResponses(403, 404) } },
+      schema: {
+        summary: 'Delete a private note',
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_NOTE_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 204: Empty, ...errorResponses(403, 404) },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'note' } },
     },
     async (request, reply) => {
@@ -33,6 +41,8 @@ export default defineRoutes((app, ctx) => {
     '/ticket-notes/list',
     {
       schema: {
+        summary: "List a ticket's private notes",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         querystring: StrictObject({ ticketId: Id, contactId: Id }),
         response: { 200: Type.Array(TicketNoteSchema), ...errorResponses(404) },
       },

@@ -101,6 +101,8 @@ export default defineRoutes((app, ctx) => {
     '/tickets',
     {
       schema: {
+        summary: "List tickets (the inbox's tabs, filters and search)",
+        errors: {},
         querystring: ListQuery,
         response: { 200: Type.Object({ tickets: Type.Array(TicketSchema), hasMore: Type.Boolean(), count: Type.Integer() }) },
       },
@@ -149,6 +151,8 @@ export default defineRoutes((app, ctx) => {
     '/tickets/u/:uuid',
     {
       schema: {
+        summary: 'Get a ticket by its uuid',
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ uuid: Type.String({ format: 'uuid' }) }),
         querystring: NoQuery,
         response: { 200: TicketSchema },
@@ -171,7 +175,13 @@ export default defineRoutes((app, ctx) => {
   app.get(
     '/tickets/:id',
     {
-      schema: { params: IdParams, querystring: NoQuery, response: { 200: TicketSchema } },
+      schema: {
+        summary: 'Get a ticket',
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
+        params: IdParams,
+        querystring: NoQuery,
+        response: { 200: TicketSchema },
+      },
       config: { ...access.authenticated, fixtureParams: { id: 'ticket' } },
     },
     async (request) => {
@@ -186,7 +196,17 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tickets',
     {
-      schema: { body: CreateBody, response: { 201: TicketSchema } },
+      schema: {
+        summary: 'Open a ticket for a contact',
+        errors: {
+          400: ['ERR_QUEUE_REQUIRED', 'ERR_WAPP_INVALID_CONTACT'],
+          403: ['ERR_PLAN_FEATURE_DISABLED'],
+          404: ['ERR_NO_CONTACT_FOUND', 'ERR_NO_DEF_WAPP_FOUND', 'ERR_NO_QUEUE_FOUND', 'ERR_NO_USER_FOUND', 'ERR_NO_WAPP_FOUND'],
+          409: ['ERR_OTHER_OPEN_TICKET'],
+        },
+        body: CreateBody,
+        response: { 201: TicketSchema },
+      },
       config: {
         ...access.authenticated,
         fixtureBody: (ids: Record<string, number | string>) => ({
@@ -207,7 +227,18 @@ export default defineRoutes((app, ctx) => {
   app.put(
     '/tickets/:id',
     {
-      schema: { params: IdParams, body: UpdateBody, response: { 200: TicketSchema } },
+      schema: {
+        summary: 'Update a ticket (accept, transfer, resolve, reopen)',
+        errors: {
+          400: ['ERR_QUEUE_REQUIRED', 'ERR_TICKET_TAG_REQUIRED'],
+          403: ['ERR_NO_PERMISSION'],
+          404: ['ERR_NO_TICKET_FOUND'],
+          409: ['ERR_OTHER_OPEN_TICKET'],
+        },
+        params: IdParams,
+        body: UpdateBody,
+        response: { 200: TicketSchema },
+      },
       config: {
         ...access.authenticated,
         fixtureParams: { id: 'ticket' },
@@ -231,7 +262,12 @@ export default defineRoutes((app, ctx) => {
   app.delete(
     '/tickets/:id',
     {
-      schema: { params: IdParams, response: { 204: Type.Null() } },
+      schema: {
+        summary: 'Delete a ticket and its messages',
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
       config: { ...access.permission('ticket-options:deleteTicket'), fixtureParams: { id: 'ticket' } },
     },
     async (request, reply) => {
@@ -244,7 +280,12 @@ export default defineRoutes((app, ctx) => {
   app.post(
     '/tickets/closeAll',
     {
-      schema: { body: CloseAllBody, response: { 200: Type.Object({ closed: Type.Integer() }) } },
+      schema: {
+        summary: 'Resolve every ticket of a status (optionally per queue)',
+        errors: {},
+        body: CloseAllBody,
+        response: { 200: Type.Object({ closed: Type.Integer() }) },
+      },
       config: access.permission('tickets-manager:closeAll'),
     },
     async (request) => {
