@@ -161,7 +161,7 @@ export function useSlotEntries<Name extends ExtensionSlotName>(name: Name): Read
  * The shell's error boundary and suspense around one entry a page lays out itself (a Settings tab); outside
  * the frame it renders its children as they are.
  */
-export function PluginSlotMount(props: SlotMountProps) {
+export function PluginSlotMount(props: SlotMountProps): ReactNode {
   const host = useContext(SlotHostContext);
   if (!host) return props.children;
   const { Mount } = host;
@@ -183,7 +183,7 @@ export interface PluginSlotProps<Name extends ComponentSlotName> {
  * @example
  * <PluginSlot name="ticketHeaderActions" props={{ ticket }} />
  */
-export function PluginSlot<Name extends ComponentSlotName>({ name, props, fallback }: PluginSlotProps<Name>) {
+export function PluginSlot<Name extends ComponentSlotName>({ name, props, fallback }: PluginSlotProps<Name>): ReactNode {
   const host = useContext(SlotHostContext);
   const entries = useSlotEntries(name);
   if (!host || entries.length === 0) return null;
