@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
 import { PLAN_FLAG_PATTERN } from '../shared/plan-flags';
+import { EXTENSION_SLOT_NAMES } from '../shared/slot-names';
 
 const Label = Type.Object(
   { pt: Type.String(), en: Type.String(), es: Type.String(), tr: Type.String() },
@@ -48,6 +49,11 @@ export const PluginManifest = Type.Object(
           entry: Type.String(),
           routes: Type.Array(Type.Object({ path: Type.String({ pattern: '^/' }) }, { additionalProperties: false })),
           menu: Type.Array(ManifestMenuEntry),
+          /**
+           * The UI slots its entry fills (docs/plugin-authoring.md "UI slots"): the shell downloads the remote
+           * when one of these first shows, and ignores contributions to slots not listed.
+           */
+          slots: Type.Optional(Type.Array(Type.Union(EXTENSION_SLOT_NAMES.map((name) => Type.Literal(name))))),
         },
         { additionalProperties: false },
       ),

@@ -11,6 +11,7 @@ export * from './plan-flags';
 export * from './realtime';
 export * from './service-hours';
 export * from './session';
+export * from './slot-names';
 
 /** The version shown in the menu and answered by `GET /version` (docs/product/tickets-and-inbox.md#constants-and-limits). */
 export const PRODUCT_VERSION = '4.2.0';

@@ -1,5 +1,6 @@
 import type { Profile, Toggle } from './permissions';
 import type { AnyPlanFlag, PlanFlags } from './plan-flags';
+import type { ExtensionSlotName } from './slot-names';
 
 /** A company setting as the session carries it (docs/product/tickets-and-inbox.md#entities `companieSettings`). */
 export interface CompanySettingPair {
@@ -56,6 +57,8 @@ export interface PluginListing {
   remoteName: string | null;
   menu: MenuEntry[];
   routes: Array<{ path: string }>;
+  /** The slots its UI fills (its manifest's `ui.slots`): the shell loads the remote for these only. */
+  slots: ExtensionSlotName[];
 }
 
 /** Which menu group an entry belongs to (docs/product/tickets-and-inbox.md#side-menu). */

@@ -15,6 +15,7 @@ export { PLAN_FLAGS } from '../shared/plan-flags';
 export { CLIENT_EVENTS, companyEvent } from '../shared/realtime';
 export { defaultSchedules, invalidScheduleDay, type ServiceHours } from '../shared/service-hours';
 export type { AuthResponse, MenuEntry, MenuGroup, PluginListing, SessionUser } from '../shared/session';
+export { EXTENSION_SLOT_NAMES } from '../shared/slot-names';
 export {
   API_BASE,
   api,

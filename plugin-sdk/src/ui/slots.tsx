@@ -1,6 +1,7 @@
 import { type ComponentType, createContext, type ReactNode, useContext, useEffect } from 'react';
 import type { Permission } from '../shared/permissions';
 import type { AnyPlanFlag } from '../shared/plan-flags';
+import type { ExtensionSlotName as SharedSlotName } from '../shared/slot-names';
 import type { Language } from './languages';
 
 /**
@@ -114,8 +115,13 @@ export type ExtensionSlots = {
   settingsTabs?: SettingsTabContribution[];
 };
 
-/** Every slot name a feature may fill besides the frame's `topBar` and `userMenu`. */
-export type ExtensionSlotName = keyof ExtensionSlots;
+/** Every slot name a feature may fill besides the frame's `topBar` and `userMenu` (the shared list's names). */
+export type ExtensionSlotName = SharedSlotName;
+
+/** Fails to compile when the slot types and the shared list of names drift apart. */
+type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const slotNamesAgree: SameNames<keyof ExtensionSlots, SharedSlotName> = true;
+void slotNamesAgree;
 
 /** One contribution as the shell hands it to a slot: already gated for this session, in order. */
 export type SlotEntry<Name extends ExtensionSlotName> = NonNullable<ExtensionSlots[Name]>[number] & {
@@ -139,8 +145,8 @@ export interface SlotHost {
   entries<Name extends ExtensionSlotName>(name: Name): ReadonlyArray<SlotEntry<Name>>;
   /** The shell's error boundary and suspense around one contribution. */
   Mount: ComponentType<SlotMountProps>;
-  /** Asks the shell to load the plugin remotes that may fill slots (once per page; later calls do nothing). */
-  request(): void;
+  /** Asks the shell to load the remotes of the plugins that declare this slot (each remote loads once). */
+  request(name: ExtensionSlotName): void;
 }
 
 /** The shell's slot host; null outside the frame (a test page, the login), where slots render nothing. */
@@ -153,7 +159,7 @@ export const SlotHostContext = createContext<SlotHost | null>(null);
  */
 export function useSlotEntries<Name extends ExtensionSlotName>(name: Name): ReadonlyArray<SlotEntry<Name>> {
   const host = useContext(SlotHostContext);
-  useEffect(() => host?.request(), [host]);
+  useEffect(() => host?.request(name), [host, name]);
   return host ? host.entries(name) : [];
 }
 

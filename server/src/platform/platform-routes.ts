@@ -153,6 +153,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
                 remoteName: Type.Union([Type.String(), Type.Null()]),
                 menu: Type.Array(MenuEntrySchema),
                 routes: Type.Array(Type.Object({ path: Type.String() })),
+                slots: Type.Array(Type.String()),
               }),
             ),
           }),
@@ -177,6 +178,7 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
           remoteName: hasRemote ? remoteContainerName(manifest.id) : null,
           menu: hasRemote ? (manifest.ui?.menu ?? []) : [],
           routes: hasRemote ? (manifest.ui?.routes ?? []) : [],
+          slots: hasRemote ? (manifest.ui?.slots ?? []) : [],
         });
       }
       return { plugins: listed };

@@ -190,6 +190,7 @@ describe('a plugin from an extra folder', () => {
       remoteName: 'balcao_hello',
       menu: [expect.objectContaining({ key: 'hello', path: '/hello', group: 'main' })],
       routes: [{ path: '/hello' }],
+      slots: [],
     });
     expect(listed).toContainEqual({
       id: 'bare',
@@ -199,6 +200,7 @@ describe('a plugin from an extra folder', () => {
       remoteName: null,
       menu: [],
       routes: [],
+      slots: [],
     });
 
     const forLite = (await t.inject({ method: 'GET', url: '/api/plugins', token: lite.token })).json().plugins;

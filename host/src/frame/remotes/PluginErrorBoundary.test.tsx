@@ -51,6 +51,7 @@ describe('feature mounts never blank the app', () => {
             remoteName: 'balcao_hello',
             menu: [],
             routes: [{ path: '/hello' }],
+            slots: [],
           }}
         />,
         { route: '/hello' },

@@ -11,6 +11,7 @@ const channels: PluginListing = {
   remote: '/plugins/channels/mf-manifest.json',
   remoteName: 'balcao_channels',
   routes: [{ path: '/connections' }, { path: '/allConnections' }],
+  slots: [],
   menu: [
     {
       key: 'connections',

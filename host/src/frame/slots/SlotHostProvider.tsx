@@ -1,4 +1,5 @@
 import {
+  type ExtensionSlotName,
   type PlanFlags,
   type PluginListing,
   type PluginUi,
@@ -25,23 +26,26 @@ export interface SlotHostProviderProps {
 }
 
 /**
- * Gives every slot of the private pages its contributions: the modules' at once, the plugins' once a slot
- * first renders — then the remote of every listed plugin whose flag the plan has is loaded (its exposed
- * entry only: keep it light, pages behind `lazy`). A remote that fails to load is logged and left out; its
- * pages show the failure where they belong.
+ * Gives every slot of the private pages its contributions: the modules' at once, a plugin's once a slot its
+ * manifest declares (`ui.slots`, listed by `GET /plugins`) first renders — then that plugin's remote is loaded
+ * (its exposed entry only: keep it light, pages behind `lazy`), and no other plugin's. A remote that fails to
+ * load is logged and left out; its pages show the failure where they belong.
  */
 export function SlotHostProvider({ user, plan, modules, plugins, children }: SlotHostProviderProps) {
-  const [wanted, setWanted] = useState(false);
+  const [wanted, setWanted] = useState<ReadonlySet<ExtensionSlotName>>(new Set());
   const [loaded, setLoaded] = useState<ReadonlyMap<string, PluginUi>>(new Map());
   const remotes = useMemo(
-    () => (plugins ?? []).filter(hasRemote).filter((listing) => !listing.planFlag || plan?.[listing.planFlag] === true),
-    [plugins, plan],
+    () =>
+      (plugins ?? [])
+        .filter(hasRemote)
+        .filter((listing) => !listing.planFlag || plan?.[listing.planFlag] === true)
+        .filter((listing) => listing.slots.some((name) => wanted.has(name))),
+    [plugins, plan, wanted],
   );
   const remoteIds = remotes.map((listing) => listing.id).join(',');
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `remoteIds` names the remotes; the array is rebuilt with the plan
   useEffect(() => {
-    if (!wanted) return;
     let cancelled = false;
     for (const listing of remotes) {
       loadPluginUi(listing).then(
@@ -62,13 +66,16 @@ export function SlotHostProvider({ user, plan, modules, plugins, children }: Slo
       ...(modules ?? []).map((ui) => ({ ui })),
       ...(plugins ?? []).flatMap((listing) => {
         const ui = loaded.get(listing.id);
-        return ui ? [{ ui, planFlag: listing.planFlag }] : [];
+        return ui ? [{ ui, planFlag: listing.planFlag, declared: listing.slots }] : [];
       }),
     ];
     return collectSlotEntries(sources, { user, plan, table: permissionTable() });
   }, [modules, plugins, loaded, user, plan]);
 
-  const request = useCallback(() => setWanted(true), []);
+  const request = useCallback(
+    (name: ExtensionSlotName) => setWanted((current) => (current.has(name) ? current : new Set(current).add(name))),
+    [],
+  );
   const host = useMemo<SlotHost>(() => ({ entries: (name) => entries[name], Mount: SlotMount, request }), [entries, request]);
   return <SlotHostContext.Provider value={host}>{children}</SlotHostContext.Provider>;
 }

@@ -1,6 +1,7 @@
 import {
   type AnyPlanFlag,
   can,
+  EXTENSION_SLOT_NAMES,
   type ExtensionSlotName,
   type ExtensionSlots,
   type PluginUi,
@@ -14,17 +15,9 @@ export interface SlotSource {
   ui: PluginUi;
   /** The plugin's own plan flag (from `GET /plugins`); a module has none. */
   planFlag?: AnyPlanFlag | null;
+  /** The slots a plugin's manifest declares (`ui.slots`); its contributions to others are left out. A module has none. */
+  declared?: readonly ExtensionSlotName[];
 }
-
-/** The slots a feature may fill outside the frame, in the order the docs list them. */
-export const EXTENSION_SLOT_NAMES: readonly ExtensionSlotName[] = [
-  'ticketHeaderActions',
-  'contactDrawer',
-  'composerToolbar',
-  'ticketListItemBadges',
-  'settingsTabs',
-  'dashboardCards',
-];
 
 /** Gated, ordered contributions by slot name. */
 export type SlotEntries = { [Name in ExtensionSlotName]: Array<SlotEntry<Name>> };
@@ -52,7 +45,8 @@ export function collectSlotEntries(sources: readonly SlotSource[], audience: Men
   const allowed = sources.filter((source) => !source.planFlag || audience.plan?.[source.planFlag] === true);
   for (const name of EXTENSION_SLOT_NAMES) {
     const ranked: Array<{ entry: SlotEntry<typeof name>; rank: number }> = [];
-    for (const { ui } of allowed) {
+    for (const { ui, declared } of allowed) {
+      if (declared && !declared.includes(name)) continue;
       const contributions = (ui.slots?.[name] ?? []) as NonNullable<ExtensionSlots[typeof name]>;
       for (const contribution of contributions) {
         if (!isGateOpen(contribution, audience)) continue;

@@ -114,6 +114,19 @@ describe('slot contributions', () => {
     ).toEqual(['lane']);
   });
 
+  it('from a plugin are only those of the slots its manifest declares (the ones it is loaded for)', () => {
+    const kanban = featureUi('kanban', {
+      contactDrawer: [{ key: 'lane', Component: () => <p>lane</p> }],
+      ticketHeaderActions: [{ key: 'board', Component: button('board') }],
+    });
+    const entries = collectSlotEntries(
+      [{ ui: kanban, planFlag: 'useKanban' as const, declared: ['contactDrawer'] as const }],
+      audience(admin, plan({ useKanban: true })),
+    );
+    expect(entries.contactDrawer.map((entry) => entry.key)).toEqual(['lane']);
+    expect(entries.ticketHeaderActions).toEqual([]);
+  });
+
   it('are gated one by one by plan flag, permission and super-only, as the menu is', () => {
     const ui = featureUi('reports-plus', {
       dashboardCards: [
