@@ -46,6 +46,8 @@ export function names(id, title) {
     __CAMEL__: pascal.charAt(0).toLowerCase() + pascal.slice(1),
     __UPPER__: parts.join('_').toUpperCase(),
     __FLAG__: `use${pascal}`,
+    // the core's migrations table of a feature: its id with every character but a-z and 0-9 as "_"
+    __MIGRATIONS_TABLE__: `knex_migrations_${id.replace(/[^a-z0-9]/g, '_')}`,
     __TITLE__: title ?? capitalized(parts.join(' ')),
   };
 }
@@ -101,6 +103,17 @@ function linkInstallation(checkout, folder) {
   }
 }
 
+/** The real path of `target`, or of its nearest existing parent joined with the rest (it may not exist yet). */
+function realpathOf(target) {
+  const missing = [];
+  let dir = target;
+  while (!existsSync(dir)) {
+    missing.unshift(path.basename(dir));
+    dir = path.dirname(dir);
+  }
+  return path.join(realpathSync(dir), ...missing);
+}
+
 /** Writes the plugin; returns what it made. */
 export function createPlugin({ folder, id, title, checkout, link = true }) {
   const target = path.resolve(folder);
@@ -112,6 +125,14 @@ export function createPlugin({ folder, id, title, checkout, link = true }) {
   const root = checkout ? path.resolve(checkout) : findCheckout(TOOL_ROOT);
   if (!root || !existsSync(path.join(root, 'plugin-sdk', 'package.json'))) {
     throw new Error('no Balcão checkout found: run this from one, or pass --checkout <path to a checkout>');
+  }
+  // inside the checkout the plugin would be linted, type-checked and tested as the repository's own code
+  // without being one of its workspaces; the repository's plugins live in plugins/ instead
+  const relativeToRoot = path.relative(realpathOf(root), realpathOf(target));
+  if (!relativeToRoot.startsWith('..') && !path.isAbsolute(relativeToRoot)) {
+    throw new Error(
+      `${target} is inside the Balcão checkout ${root}: write the plugin to a folder outside it (e.g. ../${path.basename(target)})`,
+    );
   }
   const sdkVersion = JSON.parse(readFileSync(path.join(root, 'plugin-sdk', 'package.json'), 'utf8')).version;
   const values = {
@@ -143,18 +164,23 @@ function main() {
     return;
   }
   const made = createPlugin({ folder, id: values.id, title: values.title, checkout: values.checkout, link: !values['no-link'] });
-  const relative = path.relative(process.cwd(), made.folder) || '.';
+  // a folder below the current one reads best relative; any other (the usual case: npm create runs in the
+  // checkout and the plugin lives outside it) absolute, not as a climb of "../"
+  const relative = path.relative(process.cwd(), made.folder);
+  const shown = relative === '' ? '.' : relative.startsWith('..') || path.isAbsolute(relative) ? made.folder : relative;
   console.log(`Plugin "${made.id}" written to ${made.folder} (plan flag ${made.flag}).
 
-  cd ${relative}${made.linked ? '' : '\n  npm install'}
+  cd ${shown}${made.linked ? '' : '\n  npm install'}
   npm test                       # its own tests, on a throwaway database of the real core
-  npm run build:ui               # its federated remote, into dist/ui/
+  npm run build:ui               # its federated remote, into dist/ui/ (again after every change of ui/)
 
 Then, from the checkout (${made.checkout}):
 
   BALCAO_PLUGINS=${made.folder} npm start
 
-and switch ${made.flag} on for a plan (super user → Plans) to see "${made.title}" in the menu.`);
+and sign in as admin@acme.test (password demo1234): "${made.title}" is in the menu, because the demo
+seed switches ${made.flag} on for Acme's plan; admin@lite.test's plan has it off. The super user
+switches it per plan on the Plans page.`);
 }
 
 // run as a command (npx calls it through a link in node_modules/.bin), not when imported by a test

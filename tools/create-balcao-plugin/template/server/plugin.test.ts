@@ -21,6 +21,7 @@ import en from '../ui/locales/en.json';
 import es from '../ui/locales/es.json';
 import pt from '../ui/locales/pt.json';
 import tr from '../ui/locales/tr.json';
+import { __CAMEL__Errors } from './errors';
 
 const PLUGIN_ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -77,8 +78,10 @@ describe('__TITLE__', () => {
     expect(refused.json()).toEqual({ error: 'ERR_PLAN_FEATURE_DISABLED' });
   });
 
-  it('has every text in pt, en, es and tr', () => {
+  it('has every text in pt, en, es and tr, each error code’s included', () => {
     expect(translationProblems({ pt, en, es, tr })).toEqual([]);
+    // the shell shows an error by its code's text (errors.<code>); the other locales follow pt's keys above
+    expect(Object.keys(__CAMEL__Errors).filter((code) => !(code in pt.errors))).toEqual([]);
   });
 });
 
