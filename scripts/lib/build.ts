@@ -1,7 +1,8 @@
 /**
  * "Builds what is missing": the browser shell and every plugin's remote are built when their output is
  * absent or older than their sources, so a fresh clone starts with one command and a developer's
- * edits are picked up on the next start.
+ * edits are picked up on the next start. A plugin folder named in BALCAO_PLUGINS gets the same: its own
+ * `npm run build:ui` when its remote is missing or older than its `ui/`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -84,13 +85,52 @@ export function serverTarget(root: string): { output: string; sources: string[] 
   };
 }
 
+/** A plugin folder of BALCAO_PLUGINS with a UI and its own `build:ui` script, and the remote it builds. */
+export interface OutsideUiTarget {
+  folder: string;
+  output: string;
+  sources: string[];
+}
+
+/**
+ * The plugin folders of BALCAO_PLUGINS whose UI `npm start` can build: folders (not installed packages,
+ * which ship their build) whose manifest declares a UI and whose package.json has a `build:ui` script.
+ */
+export function outsideUiTargets(root: string, env: NodeJS.ProcessEnv = process.env): OutsideUiTarget[] {
+  const targets: OutsideUiTarget[] = [];
+  for (const entry of (env.BALCAO_PLUGINS ?? '').split(',').map((item) => item.trim())) {
+    if (!entry) continue;
+    const folder = path.resolve(root, entry);
+    const manifestFile = path.join(folder, 'package.json');
+    if (!existsSync(manifestFile)) continue;
+    const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+      balcao?: { ui?: unknown };
+      scripts?: Record<string, string>;
+    };
+    if (!manifest.balcao?.ui || !manifest.scripts?.['build:ui']) continue;
+    targets.push({
+      folder,
+      output: path.join(folder, 'dist', 'ui', 'mf-manifest.json'),
+      sources: [path.join(folder, 'ui'), manifestFile, ...['shared', 'rspack.config.ts'].map((name) => path.join(folder, name))],
+    });
+  }
+  return targets;
+}
+
 function isStale({ output, sources }: { output: string; sources: string[] }): boolean {
   const built = newestMtime(output);
   return built === 0 || sources.some((source) => newestMtime(source) > built);
 }
 
-/** Builds the UI (`npm run build:ui`) and the server bundle when missing or stale; returns what it built. */
-export async function buildIfNeeded(root: string, log: (line: string) => void): Promise<string[]> {
+/**
+ * Builds the UI (`npm run build:ui`), the UI of BALCAO_PLUGINS' folders and the server bundle when missing
+ * or stale; returns what it built.
+ */
+export async function buildIfNeeded(
+  root: string,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<string[]> {
   const built: string[] = [];
   const staleUi = buildTargets(root).filter(isStale);
   if (staleUi.length > 0) {
@@ -98,6 +138,22 @@ export async function buildIfNeeded(root: string, log: (line: string) => void): 
     const result = spawnSync('npm', ['run', 'build:ui', '--silent'], { cwd: root, stdio: 'inherit' });
     if (result.status !== 0) throw new Error('the UI build failed (see above)');
     built.push('ui');
+  }
+  const staleOutside = outsideUiTargets(root, env).filter(isStale);
+  for (const target of staleOutside) {
+    log(`Building the UI of ${target.folder} (its dist/ui is missing or older than its sources)…`);
+    const result = spawnSync('npm', ['run', 'build:ui', '--silent'], { cwd: target.folder, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error(`the UI build of ${target.folder} failed (see above)`);
+    built.push(target.folder);
+  }
+  if (staleOutside.length > 0) {
+    // the shell serves the precompressed files when they are there: refresh them for the folders just built
+    const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(root, 'scripts', 'precompress.ts')], {
+      cwd: root,
+      env,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) throw new Error("precompressing the plugins' UI failed (see above)");
   }
   if (isStale(serverTarget(root))) {
     log('Bundling the server (.build/server/main.mjs)…');

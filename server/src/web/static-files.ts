@@ -53,6 +53,17 @@ export async function registerStaticFiles(
       });
     }
     for (const { discovered } of options.plugins) {
+      if (
+        discovered.manifest.kind === 'plugin' &&
+        discovered.manifest.ui &&
+        !existsSync(path.join(discovered.uiDist, 'mf-manifest.json'))
+      ) {
+        // its routes answer, but the shell lists no menu entry or page for it until its UI is built
+        child.log.warn(
+          { plugin: discovered.manifest.id, uiDist: discovered.uiDist },
+          `plugin '${discovered.manifest.id}' declares a UI but ${discovered.uiDist} holds no build: run its "npm run build:ui"`,
+        );
+      }
       if (discovered.manifest.kind !== 'plugin' || !existsSync(discovered.uiDist)) continue;
       await child.register(fastifyStatic, {
         root: discovered.uiDist,
