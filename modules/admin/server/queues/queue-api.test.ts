@@ -133,13 +133,15 @@ describe('POST /queue, GET /queue/:queueId', () => {
     }
   });
 
-  it('keeps colours unique per company, without case: 400 ERR_QUEUE_COLOR_ALREADY_EXISTS', async () => {
+  it('keeps colours unique per company, without case: 409 ERR_QUEUE_COLOR_ALREADY_EXISTS', async () => {
     const first = (await post({ name: 'Azul', color: '#00AAFF', greetingMessage: 'Olá' })).json();
     const same = await post({ name: 'Azul 2', color: '#00aaff', greetingMessage: 'Olá' });
-    expect(same.statusCode).toBe(400);
+    expect(same.statusCode).toBe(409);
     expect(same.json()).toEqual({ error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' });
     const second = (await post({ name: 'Verde', color: color(), greetingMessage: 'Olá' })).json();
-    expect((await put(second.id, { color: '#00AAFF' })).json()).toEqual({ error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' });
+    const changed = await put(second.id, { color: '#00AAFF' });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toEqual({ error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' });
     // its own colour is no conflict, and another company may use it
     expect((await put(first.id, { color: '#00AAFF', name: 'Azul claro' })).statusCode).toBe(200);
     const lite = await t.login('admin@lite.test');

@@ -71,6 +71,8 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a company',
+        // its admin user's e-mail is taken (the core's tenancy service); the plan named is not there
+        errors: { 404: ['ERR_NO_PLAN_FOUND'], 409: ['ERR_EMAIL_ALREADY_EXISTS'] },
         body: CreateCompanyBody,
         response: { 201: CompanySchema, ...errorResponses(400, 404, 409) },
       },

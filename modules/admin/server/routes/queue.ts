@@ -4,6 +4,18 @@ import { createQueue, deleteQueue, loadQueue, updateQueue } from '../queues/serv
 
 const QueueParams = StrictObject({ queueId: Id });
 const { name, color, chatbots, ...optional } = queueBodyFields;
+/** What a queue and its option tree are checked against on create and change (queue.service.ts, chatbot-tree.ts). */
+const QUEUE_WRITE_ERRORS = {
+  400: [
+    'ERR_WAPP_GREETING_REQUIRED',
+    'ERR_OUT_OF_HOURS_MESSAGE_REQUIRED',
+    'ERR_INVALID_SCHEDULE',
+    'ERR_CHATBOT_QUEUE_REQUIRED',
+    'ERR_CHATBOT_USER_REQUIRED',
+    'ERR_CHATBOT_MESSAGE_REQUIRED',
+  ],
+  409: ['ERR_QUEUE_COLOR_ALREADY_EXISTS'],
+} as const;
 
 /**
  * Queues administration (docs/product/administration.md#calls-and-realtime-events Queues): read one with its option tree, create, change,
@@ -30,9 +42,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a queue',
+        errors: { ...QUEUE_WRITE_ERRORS, 403: ['ERR_QUEUE_PLAN_LIMIT'], 404: ['ERR_NO_CHATBOT_FOUND'] },
         // docs/product/administration.md#validation: the chatbot list is required (empty: a queue without a menu)
         body: StrictObject({ name, color, chatbots: ChatbotTreeInput, ...optional }),
-        response: { 201: QueueSchema, ...errorResponses(400, 403) },
+        response: { 201: QueueSchema, ...errorResponses(400, 403, 404, 409) },
       },
       config: access.admin,
     },
@@ -44,10 +57,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a queue',
+        errors: { ...QUEUE_WRITE_ERRORS, 404: ['ERR_NO_QUEUE_FOUND', 'ERR_NO_CHATBOT_FOUND'] },
         params: QueueParams,
         // the tree is left as it is when `chatbots` is absent (a change of name or colour alone)
         body: StrictObject({ name: Type.Optional(name), color: Type.Optional(color), chatbots, ...optional }),
-        response: { 200: QueueSchema, ...errorResponses(400, 404) },
+        response: { 200: QueueSchema, ...errorResponses(400, 404, 409) },
       },
       config: access.admin,
     },

@@ -167,7 +167,7 @@ describe('QueueDialog', () => {
       if (method === 'GET' && path === '/queue') return { status: 200, body: [] };
       if (method === 'GET' && path === '/users/list') return { status: 200, body: [] };
       if (method === 'GET' && path === '/settings') return { status: 200, body: [{ key: 'scheduleType', value: 'queue' }] };
-      if (method === 'POST' && path === '/queue') return { status: 400, body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' } };
+      if (method === 'POST' && path === '/queue') return { status: 409, body: { error: 'ERR_QUEUE_COLOR_ALREADY_EXISTS' } };
       return undefined;
     });
     renderPage(<QueueDialog open queueId={null} onClose={() => {}} />);

@@ -15,6 +15,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Close the tickets a message import opened',
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,

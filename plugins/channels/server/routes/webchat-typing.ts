@@ -14,6 +14,8 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Tell the webchat visitor the agent is typing',
+        // 404: a ticket the agent can't see; 403: one they see but may not work on
+        errors: { 403: ['ERR_NO_PERMISSION'], 404: ['ERR_NO_TICKET_FOUND'] },
         params: StrictObject({ ticketId: Id }),
         querystring: NoQuery,
         body: StrictObject({ typing: Type.Boolean() }),

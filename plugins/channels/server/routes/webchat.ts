@@ -6,6 +6,7 @@ import {
   type FastifyRequest,
   NoQuery,
   type PluginContext,
+  type RouteErrors,
   StrictObject,
   Type,
 } from '@balcao/plugin-sdk/server';
@@ -76,11 +77,41 @@ const MessageSchema = Type.Object({
   reactions: Type.Array(Type.Object({ emoji: Type.String(), mine: Type.Boolean() })),
   ack: Type.Integer(),
 });
-const Errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+/** Every call names its widget: an unknown key is 404, an Origin the connection doesn't allow 403 (widgets.ts). */
+const WIDGET_ERRORS = { 403: ['ERR_WEBCHAT_ORIGIN_REFUSED'], 404: ['ERR_WEBCHAT_NOT_FOUND'] } as const;
+/** A visitor's call also needs a valid session of that connection (sessions.ts). */
+const VISITOR_ERRORS = { ...WIDGET_ERRORS, 401: ['ERR_WEBCHAT_SESSION_INVALID'] } as const;
+/** A visitor past the per-minute limits of limits.ts. */
+const RATE_LIMITED = ['ERR_WEBCHAT_RATE_LIMITED'] as const;
+/** The error answers of a route, one per status it lists (the core adds the statuses of its own hooks to the document). */
+const errorBodies = (errors: RouteErrors) =>
+  Object.fromEntries(Object.keys(errors).map((status) => [Number(status), ErrorBody])) as Record<number, typeof ErrorBody>;
 const MessageJson = StrictObject({
   clientId: Type.String({ format: 'uuid' }),
   body: Type.String({ maxLength: WEBCHAT_MAX_BODY }),
 });
+
+const SESSION_ERRORS = {
+  ...WIDGET_ERRORS,
+  400: ['ERR_WEBCHAT_PRECHAT_REQUIRED', 'ERR_WEBCHAT_INVALID_EMAIL', 'ERR_WEBCHAT_INVALID_PHONE'],
+  401: ['ERR_WEBCHAT_IDENTITY_INVALID', 'ERR_WEBCHAT_IDENTITY_EXPIRED'],
+  429: RATE_LIMITED,
+} as const;
+/**
+ * A visitor's message (media.ts, messages.ts): a stopped connection takes none (409), a file past the
+ * company's size is 413 and one of a type not accepted 415; any other size or type the parser refuses is
+ * the core's ERR_PAYLOAD_TOO_LARGE or ERR_UNSUPPORTED_MEDIA_TYPE.
+ */
+const SEND_ERRORS = {
+  ...VISITOR_ERRORS,
+  400: ['ERR_WEBCHAT_INVALID_MESSAGE'],
+  409: ['ERR_WEBCHAT_OFFLINE'],
+  413: ['ERR_WEBCHAT_TOO_LARGE'],
+  415: ['ERR_WEBCHAT_TYPE_REFUSED'],
+  429: RATE_LIMITED,
+} as const;
+/** Typing notices and read receipts: a visitor's call, within its per-minute limit. */
+const SIGNAL_ERRORS = { ...VISITOR_ERRORS, 429: RATE_LIMITED } as const;
 
 /** Events a visitor may send per minute besides messages (typing notices, read receipts). */
 const SIGNALS_PER_MINUTE = 120;
@@ -146,9 +177,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Widget: get the chat's settings",
+        errors: WIDGET_ERRORS,
         params: KeyParams,
         querystring: NoQuery,
-        response: { 200: ConfigSchema, ...Errors },
+        response: { 200: ConfigSchema, ...errorBodies(WIDGET_ERRORS) },
       },
       config: access.public,
     },
@@ -175,6 +207,9 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: start or resume a visitor session',
+        // a token that names no valid session starts a new one (no 401); the site's identity token can be
+        // forged or expired; new visitors are counted per address (sessions.ts)
+        errors: SESSION_ERRORS,
         params: KeyParams,
         body: StrictObject({
           sessionToken: Type.Optional(Type.String({ maxLength: 100 })),
@@ -187,7 +222,7 @@ export default defineRoutes((app, ctx) => {
         response: {
           200: Type.Object({ sessionToken: Type.String(), visitor: VisitorSchema }),
           201: Type.Object({ sessionToken: Type.String(), visitor: VisitorSchema }),
-          ...Errors,
+          ...errorBodies(SESSION_ERRORS),
         },
       },
       config: access.public,
@@ -206,9 +241,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: end the visitor session',
+        errors: VISITOR_ERRORS,
         params: KeyParams,
         querystring: NoQuery,
-        response: { 204: Type.Null(), ...Errors },
+        response: { 204: Type.Null(), ...errorBodies(VISITOR_ERRORS) },
       },
       config: access.public,
     },
@@ -231,12 +267,16 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Widget: list the conversation's messages",
+        errors: VISITOR_ERRORS,
         params: KeyParams,
         querystring: StrictObject({
           before: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,17}$' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: WEBCHAT_MAX_PAGE })),
         }),
-        response: { 200: Type.Object({ messages: Type.Array(MessageSchema), hasMore: Type.Boolean() }), ...Errors },
+        response: {
+          200: Type.Object({ messages: Type.Array(MessageSchema), hasMore: Type.Boolean() }),
+          ...errorBodies(VISITOR_ERRORS),
+        },
       },
       config: access.public,
     },
@@ -251,6 +291,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: send a message (JSON or multipart with a file)',
+        errors: SEND_ERRORS,
         multipart: Type.Object({
           clientId: Type.String({ format: 'uuid' }),
           body: Type.Optional(Type.String()),
@@ -259,7 +300,7 @@ export default defineRoutes((app, ctx) => {
         params: KeyParams,
         // JSON, or multipart (which leaves the JSON body empty: its fields are read from the parts)
         body: Type.Union([MessageJson, Type.Null()]),
-        response: { 201: MessageSchema, ...Errors, 413: ErrorBody, 415: ErrorBody },
+        response: { 201: MessageSchema, ...errorBodies(SEND_ERRORS) },
       },
       config: access.public,
     },
@@ -304,9 +345,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: tell the agent the visitor is typing',
+        errors: SIGNAL_ERRORS,
         params: KeyParams,
         body: StrictObject({ typing: Type.Boolean() }),
-        response: { 204: Type.Null(), ...Errors },
+        response: { 204: Type.Null(), ...errorBodies(SIGNAL_ERRORS) },
       },
       config: access.public,
     },
@@ -332,9 +374,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Widget: mark the agent's messages read",
+        errors: SIGNAL_ERRORS,
         params: KeyParams,
         body: StrictObject({ upToId: Type.String({ pattern: '^[1-9][0-9]{0,17}$' }) }),
-        response: { 204: Type.Null(), ...Errors },
+        response: { 204: Type.Null(), ...errorBodies(SIGNAL_ERRORS) },
       },
       config: access.public,
     },
@@ -351,9 +394,10 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Widget: live events (server-sent events)',
+        errors: VISITOR_ERRORS,
         params: KeyParams,
         querystring: StrictObject({ sessionToken: Type.String({ pattern: SESSION_TOKEN_PATTERN }) }),
-        response: { 200: Type.String(), ...Errors },
+        response: { 200: Type.String(), ...errorBodies(VISITOR_ERRORS) },
       },
       config: access.public,
     },

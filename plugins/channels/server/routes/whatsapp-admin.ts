@@ -13,6 +13,7 @@ export default defineRoutes((app, ctx) => {
       {
         schema: {
           summary: "List every company's connections",
+          errors: {},
           querystring: OneQuery,
           response: { 200: Type.Array(ConnectionOfCompanySchema), ...errorResponses(403) },
         },
@@ -27,6 +28,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Get any company's connection",
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         querystring: OneQuery,
         response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
@@ -43,6 +45,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "List any company's queues (for its connections)",
+        errors: { 404: ['ERR_NO_COMPANY_FOUND'] },
         params: StrictObject({ companyId: Id }),
         querystring: NoQuery,
         response: {

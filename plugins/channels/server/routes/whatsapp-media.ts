@@ -18,6 +18,8 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Upload a connection's greeting media",
+        // 413 past the greeting's size limit, 415 for content that is neither an image nor a video
+        errors: { 404: ['ERR_NO_WAPP_FOUND'], 413: ['ERR_PAYLOAD_TOO_LARGE'], 415: ['ERR_UNSUPPORTED_MEDIA_TYPE'] },
         multipart: Type.Object({ file: Type.String({ format: 'binary', description: 'The greeting media' }) }),
         params: ConnectionParams,
         // multipart with one `file`: parsed below; a JSON body is refused
@@ -57,6 +59,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Remove a connection's greeting media",
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,

@@ -28,6 +28,27 @@ const ADD = access.permission('connections-page:addConnection');
 const EDIT = access.permission('connections-page:editOrDeleteConnection');
 
 /**
+ * What a connection's fields are checked against on create and change (connections.service.ts,
+ * validation.ts): the rules between fields, the service hours, the channel's settings (webchat's through
+ * its definition, any other channel keeps none) and the queues, integration, prompt and flows named.
+ */
+const FIELD_ERRORS = {
+  400: [
+    'ERR_WAPP_GREETING_REQUIRED',
+    'ERR_RATING_MESSAGE_REQUIRED',
+    'ERR_EXPIRES_NPS_REQUIRED',
+    'ERR_SEND_QUEUE_REQUIRED',
+    'ERR_VACATION_DATES_REQUIRED',
+    'ERR_VACATION_DATES_INVALID',
+    'ERR_IMPORT_DATES_INVALID',
+    'ERR_INVALID_SCHEDULE',
+    'ERR_CHANNEL_CONFIG_INVALID',
+    'ERR_WEBCHAT_CONFIG_INVALID',
+  ],
+  404: ['ERR_NO_QUEUE_FOUND', 'ERR_NO_INTEGRATION_FOUND', 'ERR_NO_PROMPT_FOUND', 'ERR_NO_FLOW_FOUND'],
+} as const;
+
+/**
  * Connections of the session's company (docs/product/administration.md#calls-and-realtime-events Connections; docs/product/tickets-and-inbox.md#calls-and-realtime-events): the list, one, create,
  * change, delete, and a new token. Reads for whoever may see connections (admins, super users, profile
  * users with allowConnections); writes for the holders of the add / edit-or-delete permissions.
@@ -55,6 +76,7 @@ export default defineRoutes((app, ctx) => {
       {
         schema: {
           summary: "List the company's connections",
+          errors: {},
           querystring: ListQuery,
           response: { 200: ConnectionListSchema, ...errorResponses(403) },
         },
@@ -69,6 +91,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'List connections for filters (id and name)',
+        errors: {},
         querystring: FilterQuery,
         response: { 200: ConnectionListSchema, ...errorResponses(403) },
       },
@@ -82,6 +105,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Get a connection',
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         querystring: OneQuery,
         response: { 200: ConnectionSchema, ...errorResponses(403, 404) },
@@ -100,8 +124,15 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Create a connection',
+        // 403: the plan's connections are used up, its flag for the channel is off, or someone but the
+        // super user names another company; 404: the company the super user names is not there
+        errors: {
+          ...FIELD_ERRORS,
+          403: ['ERR_CONNECTION_PLAN_LIMIT', 'ERR_PLAN_FEATURE_DISABLED', 'ERR_NO_PERMISSION'],
+          404: [...FIELD_ERRORS[404], 'ERR_NO_COMPANY_FOUND'],
+        },
         body: CreateConnectionBody,
-        response: { 201: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
+        response: { 201: ConnectionSchema, ...errorResponses(400, 403, 404) },
       },
       config: { ...ADD, fixtureBody: { name: 'Fixture site chat', channel: 'webchat' } },
     },
@@ -121,9 +152,14 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Update a connection',
+        // the default connection stays the default until another one is made it
+        errors: {
+          400: [...FIELD_ERRORS[400], 'ERR_NO_OTHER_WHATSAPP'],
+          404: [...FIELD_ERRORS[404], 'ERR_NO_WAPP_FOUND'],
+        },
         params: ConnectionParams,
         body: UpdateConnectionBody,
-        response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404, 409) },
+        response: { 200: ConnectionSchema, ...errorResponses(400, 403, 404) },
       },
       config: { ...EDIT, fixtureBody: { name: 'Fixture renamed' } },
     },
@@ -139,10 +175,11 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Delete a connection',
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         querystring: NoQuery,
         body: NoBody,
-        response: { 204: Type.Null(), ...errorResponses(403, 404, 409) },
+        response: { 204: Type.Null(), ...errorResponses(403, 404) },
       },
       config: EDIT,
     },
@@ -159,6 +196,7 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Give a connection a new token',
+        errors: { 404: ['ERR_NO_WAPP_FOUND'] },
         params: ConnectionParams,
         body: NoBody,
         response: { 200: TokenSchema, ...errorResponses(403, 404) },

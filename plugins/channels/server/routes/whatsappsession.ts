@@ -25,16 +25,25 @@ export default defineRoutes((app, ctx) => {
     body: NoBody,
     response: { 200: ConnectionSchema, ...errorResponses(403, 404, 409) },
   };
+  /**
+   * Start and new QR (session.service.ts): the plan must allow the connection's channel, and the channel
+   * must run here; the channel's own answer is a status, its failures arrive later as `sessionError`.
+   */
+  const startErrors = {
+    403: ['ERR_PLAN_FEATURE_DISABLED'],
+    404: ['ERR_NO_WAPP_FOUND'],
+    409: ['ERR_CHANNEL_NOT_AVAILABLE'],
+  } as const;
 
   app.post(
     '/whatsappsession/:whatsappId',
-    { schema: { ...schema, summary: "Start a connection's session" }, config: ACTIONS },
+    { schema: { ...schema, summary: "Start a connection's session", errors: startErrors }, config: ACTIONS },
     async (request) => inSessionCompany(request, (companyId) => startSession(ctx, companyId, request.params.whatsappId)),
   );
 
   app.put(
     '/whatsappsession/:whatsappId',
-    { schema: { ...schema, summary: "Ask a connection's session for a new QR code" }, config: ACTIONS },
+    { schema: { ...schema, summary: "Ask a connection's session for a new QR code", errors: startErrors }, config: ACTIONS },
     async (request) => inSessionCompany(request, (companyId) => restartSession(ctx, companyId, request.params.whatsappId)),
   );
 
@@ -45,6 +54,8 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: 'Pair a connection by phone number',
+        // 409 also for a channel that pairs only by QR code (webchat)
+        errors: { ...startErrors, 400: ['ERR_WAPP_PAIRING_NUMBER_INVALID'] },
         params: ConnectionParams,
         querystring: NoQuery,
         body: Type.Object({ number: Type.String({ minLength: 1, maxLength: 30 }) }, { additionalProperties: false }),
@@ -58,7 +69,15 @@ export default defineRoutes((app, ctx) => {
 
   app.delete(
     '/whatsappsession/:whatsappId',
-    { schema: { ...schema, summary: "Disconnect a connection's session" }, config: ACTIONS },
+    {
+      // disconnecting is allowed whatever the plan
+      schema: {
+        ...schema,
+        summary: "Disconnect a connection's session",
+        errors: { 404: ['ERR_NO_WAPP_FOUND'], 409: ['ERR_CHANNEL_NOT_AVAILABLE'] },
+      },
+      config: ACTIONS,
+    },
     async (request) => inSessionCompany(request, (companyId) => stopSession(ctx, companyId, request.params.whatsappId)),
   );
 
@@ -68,6 +87,8 @@ export default defineRoutes((app, ctx) => {
       {
         schema: {
           summary: "Restart every connection's session",
+          // a connection that can't restart is listed as skipped, not refused
+          errors: {},
           querystring: NoQuery,
           body: NoBody,
           response: { 200: RestartAllSchema, ...errorResponses(403) },

@@ -64,9 +64,9 @@ async function checkQueue(
   const others = trx('queues').where({ companyId });
   if (queue.id !== null) others.whereNot('id', queue.id);
   const sameColor = await others.clone().whereRaw('lower(color) = lower(?)', [queue.color]).first('id');
-  // The catalogue registers the code as 409; the administration answers it 400, as the client of
-  // docs/product/administration.md#errors expects (a validation message of the form).
-  if (sameColor) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS', undefined, 400);
+  // a duplicate is a conflict (409), as every other duplicate of the API; the form shows the code's text
+  // whatever the status (docs/product/administration.md#errors)
+  if (sameColor) throw new AppError('ERR_QUEUE_COLOR_ALREADY_EXISTS');
   const [{ count }] = (await others.clone().count({ count: '*' })) as [{ count: string | number }];
   if (Number(count) >= 1 && queue.greetingMessage.trim() === '') throw new AppError('ERR_WAPP_GREETING_REQUIRED');
   if (scheduleType === 'queue' && queue.outOfHoursMessage.trim() === '') {
