@@ -115,8 +115,8 @@ export function mergePermissions(core: CoreServices, definitions: Array<{ defini
 
 /**
  * Registers every feature in its own encapsulated Fastify context under the API prefix, with its routes
- * (every route file of `server/routes` and of each area's `server/<area>/routes`, then `register`), jobs, schedules, event handlers and session
- * contributions. Every route it adds is stamped with its owner and, for a plan-gated plugin, the flag.
+ * (every route file of `server/routes` and of each area's `server/<area>/routes`, then `register`), jobs,
+ * schedules, event handlers and session contributions. Every route it adds is stamped with its owner and, for a plan-gated plugin, the flag.
  */
 export async function registerPlugins(
   app: FastifyInstance,
