@@ -1,5 +1,4 @@
 import { definePluginOfAreas, type FeatureArea } from '@balcao/plugin-sdk/server';
-import { directoryArea } from './directory';
 import { inboxErrors } from './errors';
 import { createInboxService } from './inbox.service';
 import { messagesArea } from './messages';
@@ -10,9 +9,10 @@ import { ticketsArea } from './tickets';
 /**
  * One part of the inbox, in its own folder: tickets (the list, transitions, notes, logs, visibility and
  * realtime), messages (pages, sending, delivery), directory (contacts, tags, quick replies, the queue
- * and user lists), receive (what channel drivers hand in) and search (how a text search is run). Receive
- * and search register nothing of their own: they are reached through the `inbox` service and the
- * tickets list.
+ * and user lists), receive (what channel drivers hand in) and search (how a text search is run). The
+ * loader registers each area's `routes/`; an area here adds what else it has (jobs, handlers, session
+ * fields). The directory has nothing else, and receive and search have no routes: they are reached
+ * through the `inbox` service and the tickets list.
  */
 export type InboxArea = FeatureArea;
 
@@ -29,4 +29,4 @@ const wholeInbox: InboxArea = {
  * The inbox (docs/product/tickets-and-inbox.md, docs/product/roles-and-permissions.md#roles-in-the-inbox): contacts, tickets, messages, tags, notes, logs and quick replies, and the
  * core side of the channel contract — `ctx.services.use('inbox')` for drivers.
  */
-export default definePluginOfAreas('inbox', [wholeInbox, ticketsArea, messagesArea, directoryArea]);
+export default definePluginOfAreas('inbox', [wholeInbox, ticketsArea, messagesArea]);

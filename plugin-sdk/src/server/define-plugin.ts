@@ -51,7 +51,7 @@ type EventHandler<P, C extends object> = {
   bivarianceHack(payload: P, ctx: PluginContext<C>): void | Promise<void>;
 }['bivarianceHack'];
 
-/** What `definePlugin` takes. Folders follow the convention: `server/migrations`, `server/routes`. */
+/** What `definePlugin` takes. Folders follow the convention: `server/migrations`, `server/routes` (and `server/<area>/routes`). */
 export interface PluginDefinition<C extends object = object> {
   /** Must equal the `balcao.id` of the package.json. */
   id: string;
@@ -108,7 +108,8 @@ export function definePlugin<S extends FeatureConfigSchema = Record<never, never
 }
 
 /**
- * Declares one routes file of `server/routes/`: the loader registers each file in the feature's context.
+ * Declares one routes file of `server/routes/` or of an area's `server/<area>/routes/`: the loader registers
+ * each file in the feature's context.
  *
  * @example export default defineRoutes((app, ctx) => { app.get('/tags', {...}, handler) })
  */

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { migrationFiles, migrationName, moduleFiles } from './feature-files';
+import { migrationFiles, migrationName, routeFiles } from './feature-files';
 
 /** A lazily imported module. */
 export type ModuleLoader = () => Promise<unknown>;
@@ -17,7 +17,7 @@ export interface BundledFeature {
   server?: ModuleLoader;
   /** Migration file name (without extension) → module. */
   migrations: Record<string, ModuleLoader>;
-  /** Route file name → module. */
+  /** Route file, relative to the feature's `server/` (`routes/tags.ts`, `team/routes/users.ts`) → module. */
   routes: Record<string, ModuleLoader>;
 }
 
@@ -67,13 +67,13 @@ function importFromDisk(file: string): ModuleLoader {
  * its files imported from disk through tsx. Used when running from the bundle, where nothing else
  * registers a TypeScript loader — without it the feature's migrations, which run first, can't load.
  */
-export function featureFromDisk(paths: { serverEntry: string | null; migrationsDir: string; routesDir: string }): BundledFeature {
+export function featureFromDisk(paths: { serverEntry: string | null; migrationsDir: string; serverDir: string }): BundledFeature {
   const loaders = (dir: string, names: string[], key: (name: string) => string) =>
     Object.fromEntries(names.map((name) => [key(name), importFromDisk(path.join(dir, name))]));
   // the same files the migrator takes from a folder when running from source
   return {
     ...(paths.serverEntry ? { server: importFromDisk(paths.serverEntry) } : {}),
     migrations: loaders(paths.migrationsDir, migrationFiles(paths.migrationsDir), migrationName),
-    routes: loaders(paths.routesDir, moduleFiles(paths.routesDir), (name) => name),
+    routes: loaders(paths.serverDir, routeFiles(paths.serverDir), (name) => name),
   };
 }

@@ -69,7 +69,7 @@ describe('discoverPlugins', () => {
       root: path.join(root, 'modules/tags'),
       serverEntry: path.join(root, 'modules/tags/server/index.ts'),
       migrationsDir: path.join(root, 'modules/tags/server/migrations'),
-      routesDir: path.join(root, 'modules/tags/server/routes'),
+      serverDir: path.join(root, 'modules/tags/server'),
     });
     expect(kanban).toMatchObject({ origin: 'plugins', serverEntry: null, uiDist: path.join(root, 'plugins/kanban/dist/ui') });
     expect(kanban.manifest.planFlag).toBe('useKanban');
@@ -240,6 +240,8 @@ describe('discoverPlugins', () => {
       'server/migrations/helpers.js': 'export const notAMigration = true;',
       'server/routes/contacts.js': 'export default async function routes() {}',
       'server/routes/contacts.test.js': '',
+      'server/people/routes/merge.js': 'export default async function routes() {}',
+      'server/people/routes/merge.test.js': '',
     };
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(extra, 'crm', file)), { recursive: true });
@@ -255,7 +257,7 @@ describe('discoverPlugins', () => {
       const bundled = crm?.bundled;
       // the migrator takes these loaders (a TypeScript file would register tsx first)
       expect(Object.keys(bundled?.migrations ?? {})).toEqual(['0001_contacts']);
-      expect(Object.keys(bundled?.routes ?? {})).toEqual(['contacts.js']);
+      expect(Object.keys(bundled?.routes ?? {})).toEqual(['routes/contacts.js', 'people/routes/merge.js']);
       expect(migrationOwners(crm ? [crm] : [])[1]).toMatchObject({ id: 'crm', modules: bundled?.migrations });
       expect(await bundled?.migrations['0001_contacts']?.()).toHaveProperty('up');
       expect(await bundled?.server?.()).toHaveProperty('default', { id: 'crm' });

@@ -16,7 +16,8 @@ export interface DiscoveredPlugin {
   root: string;
   serverEntry: string | null;
   migrationsDir: string;
-  routesDir: string;
+  /** The feature's `server/` folder: its route files are `routes/*.ts` and `<area>/routes/*.ts` in it. */
+  serverDir: string;
   /** Where rspack writes the plugin's federated remote (served at `/plugins/<id>/`). */
   uiDist: string;
   /** Where the repo came from: `modules`, `plugins` or `extra`. */
@@ -106,7 +107,7 @@ function readFeature(root: string, origin: DiscoveredPlugin['origin']): Discover
   }
   const entry = path.join(root, manifest.server ?? 'server/index.ts');
   const migrationsDir = path.join(root, 'server', 'migrations');
-  const routesDir = path.join(root, 'server', 'routes');
+  const serverDir = path.join(root, 'server');
   const registry = bundledRegistry();
   const inBundle = registry?.features[path.relative(REPO_ROOT, root).split(path.sep).join('/')];
   const serverEntry = inBundle?.server || existsSync(entry) ? entry : null;
@@ -116,11 +117,11 @@ function readFeature(root: string, origin: DiscoveredPlugin['origin']): Discover
     root,
     serverEntry,
     migrationsDir,
-    routesDir,
+    serverDir,
     uiDist: path.join(root, 'dist', 'ui'),
     origin,
     // running from the bundle, a feature it doesn't hold is imported from disk, through tsx when TypeScript
-    bundled: registry ? (inBundle ?? featureFromDisk({ serverEntry, migrationsDir, routesDir })) : null,
+    bundled: registry ? (inBundle ?? featureFromDisk({ serverEntry, migrationsDir, serverDir })) : null,
   };
 }
 

@@ -13,7 +13,7 @@ import type { StampedConfig } from '../http/route-registry';
 import { ensureTypeScriptLoader, type ModuleLoader } from './bundled-registry';
 import type { DiscoveredPlugin } from './discover';
 import { PluginManifestError } from './discover';
-import { moduleFiles } from './feature-files';
+import { byRouteOrder, routeFiles } from './feature-files';
 import { createPluginContext } from './plugin-context';
 
 /** A feature after loading: its manifest, definition and context. */
@@ -31,17 +31,18 @@ async function importFeatureModule(file: string, bundled: ModuleLoader | undefin
 }
 
 /**
- * A feature's route files (`server/routes/*.ts`, one per resource, tests excluded), in name order, from
- * the bundle or the folder. Each is registered in its own encapsulated context with the feature's ctx.
+ * A feature's route files (`server/routes/*.ts` and each area's `server/<area>/routes/*.ts`, one per
+ * resource, tests excluded), in `routeFiles`' order, from the bundle or the folder. Each is registered in
+ * its own encapsulated context with the feature's ctx.
  */
 async function routeModules(plugin: DiscoveredPlugin): Promise<Array<{ name: string; load: ModuleLoader }>> {
   if (plugin.bundled) {
     return Object.entries(plugin.bundled.routes)
-      .sort(([a], [b]) => a.localeCompare(b))
+      .sort(([a], [b]) => byRouteOrder(a, b))
       .map(([name, load]) => ({ name, load }));
   }
-  return moduleFiles(plugin.routesDir).map((name) => {
-    const file = path.join(plugin.routesDir, name);
+  return routeFiles(plugin.serverDir).map((name) => {
+    const file = path.join(plugin.serverDir, name);
     return { name, load: () => importFeatureModule(file, undefined) };
   });
 }
@@ -114,8 +115,8 @@ export function mergePermissions(core: CoreServices, definitions: Array<{ defini
 
 /**
  * Registers every feature in its own encapsulated Fastify context under the API prefix, with its routes
- * (every file of `server/routes`, and `register`), jobs, schedules, event handlers and session
- * contributions. Every route it adds is stamped with its owner and, for a plan-gated plugin, the flag.
+ * (every route file of `server/routes` and of each area's `server/<area>/routes`, then `register`), jobs,
+ * schedules, event handlers and session contributions. Every route it adds is stamped with its owner and, for a plan-gated plugin, the flag.
  */
 export async function registerPlugins(
   app: FastifyInstance,

@@ -6,7 +6,9 @@
  * (docs/architecture.md, "Production start"). Under vitest both sides share one copy, so only a test against
  * the bundle proves it.
  *
- * The bundle is reused when it is newer than its sources (as `npm start` does) and built otherwise.
+ * It also proves the bundle's registry holds the route files features keep in their areas
+ * (`server/<area>/routes/`). The bundle is reused when it is newer than its sources (as `npm start` does) and
+ * built otherwise.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -175,5 +177,14 @@ describe('an outside plugin on the production bundle', () => {
     expect(list.status, await list.clone().text()).toBe(200);
     const { notes } = (await list.json()) as { notes: Array<{ id: number; text: string }> };
     expect(notes).toEqual([expect.objectContaining({ id: note.id, text: expect.stringContaining('from outside') })]);
+  });
+
+  it("serves the route files the features' areas hold, from the bundle's registry", async () => {
+    const headers = { authorization: `Bearer ${await login('admin@acme.test')}` };
+    // modules/admin/server/team/routes/users.ts and modules/inbox/server/directory/routes/queues.ts
+    for (const route of ['/api/users', '/api/queue']) {
+      const res = await fetch(`${url}${route}`, { headers });
+      expect(res.status, `${route}: ${await res.clone().text()}`).toBe(200);
+    }
   });
 });

@@ -3,10 +3,10 @@
  * repository, and the fixture plugin's — declares its access and a schema for each part it uses, and a
  * plan-gated plugin's routes carry its plan flag. New features are walked without any change here.
  */
-import { existsSync, readdirSync } from 'node:fs';
 import { createTestApp, parsePrintedRoutes, routeContractProblems, routeName, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverPlugins } from '../../src/plugins/discover';
+import { routeFiles } from '../../src/plugins/feature-files';
 import { HELLO_FIXTURE } from './lib/fixture-paths';
 
 let t: TestApp;
@@ -27,12 +27,7 @@ describe('the route table', () => {
     expect(owners).toContain('core');
     // a feature with route files must own routes: autoload and owner stamping both worked
     for (const { discovered } of t.balcao.plugins) {
-      const files = existsSync(discovered.routesDir)
-        ? readdirSync(discovered.routesDir).filter(
-            (name) => /^[^.].*\.(ts|js|mjs)$/.test(name) && !/\.(test|spec)\.|\.d\.ts$/.test(name),
-          )
-        : [];
-      if (files.length > 0)
+      if (routeFiles(discovered.serverDir).length > 0)
         expect(owners, `${discovered.manifest.id} has route files but owns no route`).toContain(discovered.manifest.id);
     }
   });

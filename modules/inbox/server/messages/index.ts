@@ -1,7 +1,5 @@
-import { registerRoutes } from '../area-routes';
 import type { InboxArea } from '../index';
 import { deliverMessageJob } from './deliver-message';
-import messagesRoutes from './routes/messages';
 
 /**
  * Messages: a ticket's pages, what agents send (text, media, replies, forwards, edits, deletes,
@@ -11,5 +9,4 @@ export const messagesArea: InboxArea = {
   jobs: {
     'deliver-message': { handler: deliverMessageJob, concurrency: 4 },
   },
-  register: (app, ctx) => registerRoutes(app, ctx, [messagesRoutes]),
 };

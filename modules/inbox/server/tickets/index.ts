@@ -1,10 +1,6 @@
-import { registerRoutes } from '../area-routes';
 import type { InboxArea } from '../index';
 import { inboxState } from '../state';
 import { canUserSeeTicketId } from './access';
-import ticketLogsRoutes from './routes/ticket-logs';
-import ticketNotesRoutes from './routes/ticket-notes';
-import ticketsRoutes from './routes/tickets';
 import { sessionQueues } from './session-queues';
 
 /**
@@ -18,8 +14,7 @@ export const ticketsArea: InboxArea = {
     'settings.updated': (payload, ctx) => inboxState(ctx).realtime.invalidate(payload.companyId),
   },
   session: async (user, ctx) => ({ queues: await sessionQueues(ctx, user.id) }),
-  async register(app, ctx) {
-    await registerRoutes(app, ctx, [ticketLogsRoutes, ticketNotesRoutes, ticketsRoutes]);
+  register(_app, ctx) {
     // joinChatBox: a socket may follow a ticket only when its user may see the ticket
     ctx.realtime.authorizeRoom('chatBox', (session, id) => canUserSeeTicketId(ctx, session, Number(id)));
   },

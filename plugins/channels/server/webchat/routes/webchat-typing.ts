@@ -1,5 +1,5 @@
 import { AppError, access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { publishLive } from '../webchat/live';
+import { publishLive } from '../live';
 
 /**
  * `POST /webchat-typing/:ticketId` `{ typing }` → 204: the inbox composer tells the visitor of a webchat

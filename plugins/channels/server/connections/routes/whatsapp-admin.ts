@@ -1,6 +1,6 @@
 import { AppError, access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { listAllConnections, loadAnyConnection } from '../connections/connections.service';
-import { ConnectionOfCompanySchema, ConnectionParams, ConnectionSchema, errorResponses, OneQuery } from '../connections/schemas';
+import { listAllConnections, loadAnyConnection } from '../connections.service';
+import { ConnectionOfCompanySchema, ConnectionParams, ConnectionSchema, errorResponses, OneQuery } from '../schemas';
 
 /**
  * The super user's view of every company's connections (docs/product/administration.md#all-connections, #calls-and-realtime-events): the

@@ -1,8 +1,8 @@
 import { AppError, access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import { storeAvatar } from '../team/avatar';
-import { callerOf, Empty, errorResponses } from '../team/http';
-import { CreateUserBody, UpdateUserBody, UserIdParams, UserListQuery, UserPageSchema, UserSchema } from '../team/user-schemas';
-import * as users from '../team/users.service';
+import { storeAvatar } from '../avatar';
+import { callerOf, Empty, errorResponses } from '../http';
+import { CreateUserBody, UpdateUserBody, UserIdParams, UserListQuery, UserPageSchema, UserSchema } from '../user-schemas';
+import * as users from '../users.service';
 
 /** Text fields the documented avatar upload sends beside the file (`userId`, `typeArch: user`); both are implied. */
 const AVATAR_FIELDS = new Set(['userId', 'typeArch']);

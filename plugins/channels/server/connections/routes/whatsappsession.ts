@@ -1,7 +1,7 @@
 import { access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import { ConnectionParams, ConnectionSchema, errorResponses, RestartAllSchema } from '../connections/schemas';
-import { connectionCompany, inCompany } from '../connections/scope';
-import { pairSession, restartAllSessions, restartSession, startSession, stopSession } from '../connections/session.service';
+import { ConnectionParams, ConnectionSchema, errorResponses, RestartAllSchema } from '../schemas';
+import { connectionCompany, inCompany } from '../scope';
+import { pairSession, restartAllSessions, restartSession, startSession, stopSession } from '../session.service';
 
 const ACTIONS = access.permission('connections-page:actionButtons');
 

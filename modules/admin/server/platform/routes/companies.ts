@@ -1,6 +1,6 @@
 import { AppError, access, defineRoutes, Id, NoBody, NoQuery, PageNumber, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { CompanySchema, CreateCompanyBody, Empty, errorResponses, SearchParam, UpdateCompanyBody } from '../platform/schemas';
-import * as companies from '../platform/services/companies.service';
+import { CompanySchema, CreateCompanyBody, Empty, errorResponses, SearchParam, UpdateCompanyBody } from '../schemas';
+import * as companies from '../services/companies.service';
 
 const CompanyParams = StrictObject({ companyId: Id });
 const PageQuery = StrictObject({ searchParam: Type.Optional(SearchParam), pageNumber: Type.Optional(PageNumber) });

@@ -1,10 +1,10 @@
 import { AppError, access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import { setGreetingMedia } from '../connections/connections.service';
-import { storeGreetingMedia } from '../connections/greeting-media';
-import { findConnection } from '../connections/lookup';
-import { ConnectionParams, ConnectionSchema, errorResponses } from '../connections/schemas';
-import { connectionCompany, inCompany } from '../connections/scope';
-import { invalidField } from '../connections/validation';
+import { setGreetingMedia } from '../connections.service';
+import { storeGreetingMedia } from '../greeting-media';
+import { findConnection } from '../lookup';
+import { ConnectionParams, ConnectionSchema, errorResponses } from '../schemas';
+import { connectionCompany, inCompany } from '../scope';
+import { invalidField } from '../validation';
 
 const EDIT = access.permission('connections-page:editOrDeleteConnection');
 

@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionOfCompany } from '../../shared/connection';
-import { ChannelsKit } from '../testing/kit';
+import type { ConnectionOfCompany } from '../../../shared/connection';
+import { ChannelsKit } from '../../testing/kit';
 
 /** The super user's routes (docs/product/administration.md#all-connections, #calls-and-realtime-events): every company's connections. */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { access, defineRoutes, Id, NoQuery, PageNumber, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { Empty, errorResponses, HelpBody, HelpSchema, Paged, SearchParam } from '../platform/schemas';
-import * as helps from '../platform/services/helps.service';
+import { Empty, errorResponses, HelpBody, HelpSchema, Paged, SearchParam } from '../schemas';
+import * as helps from '../services/helps.service';
 
 const HelpParams = StrictObject({ helpId: Id });
 

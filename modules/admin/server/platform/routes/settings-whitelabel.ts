@@ -1,6 +1,6 @@
 import { AppError, access, defineRoutes, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { errorResponses, PLATFORM_COMPANY_ID } from '../platform/schemas';
-import { readUpload, storeImage } from '../platform/services/images';
+import { errorResponses, PLATFORM_COMPANY_ID } from '../schemas';
+import { readUpload, storeImage } from '../services/images';
 import {
   LOGO_FOLDER,
   LOGO_MAX_BYTES,
@@ -13,7 +13,7 @@ import {
   setWhitelabel,
   useUploadedLogo,
   WHITELABEL_KEYS,
-} from '../platform/services/whitelabel.service';
+} from '../services/whitelabel.service';
 
 const WhitelabelSchema = Type.Object(Object.fromEntries(WHITELABEL_KEYS.map((key) => [key, Type.String()])));
 const KeyParams = StrictObject({ key: Type.Union(WHITELABEL_KEYS.map((key) => Type.Literal(key))) });

@@ -1,6 +1,6 @@
 import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { CompanySchedulesSchema, errorResponses, SchedulesSchema } from '../queues/schemas';
-import { readCompanySchedules, saveCompanySchedules } from '../queues/services/company-hours.service';
+import { CompanySchedulesSchema, errorResponses, SchedulesSchema } from '../schemas';
+import { readCompanySchedules, saveCompanySchedules } from '../services/company-hours.service';
 
 const CompanyParams = StrictObject({ companyId: Id });
 

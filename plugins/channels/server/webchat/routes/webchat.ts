@@ -10,11 +10,11 @@ import {
   StrictObject,
   Type,
 } from '@balcao/plugin-sdk/server';
-import { WEBCHAT_MAX_BODY, WEBCHAT_MAX_PAGE, type WebchatEventName } from '../../shared/webchat';
-import { WIDGET_KEY_PATTERN } from '../webchat/config';
-import { hitLimit, MINUTE_MS } from '../webchat/limits';
-import { liveRegistry, markPresent, PRESENCE_TTL_MS, publishLive } from '../webchat/live';
-import { ACCEPTED_TYPES, checkedType, maxFileBytes, readMultipartMessage } from '../webchat/media';
+import { WEBCHAT_MAX_BODY, WEBCHAT_MAX_PAGE, type WebchatEventName } from '../../../shared/webchat';
+import { WIDGET_KEY_PATTERN } from '../config';
+import { hitLimit, MINUTE_MS } from '../limits';
+import { liveRegistry, markPresent, PRESENCE_TTL_MS, publishLive } from '../live';
+import { ACCEPTED_TYPES, checkedType, maxFileBytes, readMultipartMessage } from '../media';
 import {
   listVisitorMessages,
   loadWidgetMessage,
@@ -23,7 +23,7 @@ import {
   openTicketOf,
   requireBody,
   visitorMessageId,
-} from '../webchat/messages';
+} from '../messages';
 import {
   bearerToken,
   contactIdentifier,
@@ -35,8 +35,8 @@ import {
   type VisitorRow,
   visitorJson,
   type WidgetSession,
-} from '../webchat/sessions';
-import { admitOrigin, isOnline, resolveWidget, type WidgetConnection } from '../webchat/widgets';
+} from '../sessions';
+import { admitOrigin, isOnline, resolveWidget, type WidgetConnection } from '../widgets';
 
 const KeyParams = StrictObject({ widgetKey: Type.String({ pattern: WIDGET_KEY_PATTERN }) });
 const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });

@@ -1,7 +1,7 @@
 import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { ChatbotOptionSchema, ChatbotTreeInput, errorResponses, optionFields as ownFields } from '../queues/schemas';
-import { createOption, deleteOption, updateOption } from '../queues/services/chatbot.service';
-import { loadOption } from '../queues/services/chatbot-tree';
+import { ChatbotOptionSchema, ChatbotTreeInput, errorResponses, optionFields as ownFields } from '../schemas';
+import { createOption, deleteOption, updateOption } from '../services/chatbot.service';
+import { loadOption } from '../services/chatbot-tree';
 
 const ChatbotParams = StrictObject({ chatbotId: Id });
 

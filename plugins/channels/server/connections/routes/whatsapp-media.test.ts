@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GREETING_MEDIA_MAX_BYTES } from '../connections/greeting-media';
-import { ChannelsKit, multipartFile, PNG_1X1 } from '../testing/kit';
+import { ChannelsKit, multipartFile, PNG_1X1 } from '../../testing/kit';
+import { GREETING_MEDIA_MAX_BYTES } from '../greeting-media';
 
 /** The greeting's media (docs/product/administration.md#connection-editor: video and image), checked by content. */
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { callerOf, errorResponses } from '../team/http';
-import * as settings from '../team/settings.service';
+import { callerOf, errorResponses } from '../http';
+import * as settings from '../settings.service';
 
 /** A setting's key in a path or query (which keys exist is the service's to say: 404 ERR_NO_SETTING_FOUND). */
 const SettingKey = Type.String({ minLength: 1, maxLength: 100 });

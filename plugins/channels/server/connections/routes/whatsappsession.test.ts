@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { updateConnectionStatus } from '../connections';
-import { ChannelsKit, type TestChannel } from '../testing/kit';
+import { ChannelsKit, type TestChannel } from '../../testing/kit';
+import { updateConnectionStatus } from '../index';
 
 /**
  * Session actions (docs/product/administration.md#screens-and-routes per-status buttons, #states-and-transitions, #calls-and-realtime-events): they call the channel's definition and

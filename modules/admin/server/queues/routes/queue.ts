@@ -1,6 +1,6 @@
 import { access, defineRoutes, Id, NoBody, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { ChatbotTreeInput, errorResponses, QueueSchema, queueBodyFields } from '../queues/schemas';
-import { createQueue, deleteQueue, loadQueue, updateQueue } from '../queues/services/queue.service';
+import { ChatbotTreeInput, errorResponses, QueueSchema, queueBodyFields } from '../schemas';
+import { createQueue, deleteQueue, loadQueue, updateQueue } from '../services/queue.service';
 
 const QueueParams = StrictObject({ queueId: Id });
 const { name, color, chatbots, ...optional } = queueBodyFields;

@@ -1,9 +1,9 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConnectionShape } from '../../shared/connection';
-import { requireDefaultConnection } from '../connections';
-import { CONNECTION_TOKEN_PATTERN } from '../connections/token';
-import { ChannelsKit, type KitUser } from '../testing/kit';
+import type { ConnectionShape } from '../../../shared/connection';
+import { ChannelsKit, type KitUser } from '../../testing/kit';
+import { requireDefaultConnection } from '../index';
+import { CONNECTION_TOKEN_PATTERN } from '../token';
 
 /**
  * The connection routes of the session's company (docs/product/administration.md#calls-and-realtime-events Connections): access per profile,

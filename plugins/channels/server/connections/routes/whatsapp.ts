@@ -1,6 +1,6 @@
 import type { FastifyRequest } from '@balcao/plugin-sdk/server';
 import { access, defineRoutes, NoBody, NoQuery, type Static, Type } from '@balcao/plugin-sdk/server';
-import type { ConnectionChannel, ConnectionInput, ConnectionShape, ConnectionSummary } from '../../shared/connection';
+import type { ConnectionChannel, ConnectionInput, ConnectionShape, ConnectionSummary } from '../../../shared/connection';
 import {
   createConnection,
   deleteConnection,
@@ -8,7 +8,7 @@ import {
   loadConnection,
   regenerateToken,
   updateConnection,
-} from '../connections/connections.service';
+} from '../connections.service';
 import {
   ConnectionListSchema,
   ConnectionParams,
@@ -20,8 +20,8 @@ import {
   OneQuery,
   TokenSchema,
   UpdateConnectionBody,
-} from '../connections/schemas';
-import { connectionCompany, creationCompany, inCompany } from '../connections/scope';
+} from '../schemas';
+import { connectionCompany, creationCompany, inCompany } from '../scope';
 
 const READ = access.permission('connections-page:actionButtons');
 const ADD = access.permission('connections-page:addConnection');

@@ -1,8 +1,8 @@
 import { access, defineRoutes, NoBody, NoQuery, Type } from '@balcao/plugin-sdk/server';
-import { findConnection } from '../connections/lookup';
-import { ConnectionParams, errorResponses } from '../connections/schemas';
-import { connectionCompany, inCompany } from '../connections/scope';
-import { closeImportedTickets } from '../whatsapp/imported-tickets';
+import { findConnection } from '../../connections/lookup';
+import { ConnectionParams, errorResponses } from '../../connections/schemas';
+import { connectionCompany, inCompany } from '../../connections/scope';
+import { closeImportedTickets } from '../imported-tickets';
 
 /**
  * `POST /closedimported/:whatsappId` (docs/product/administration.md#calls-and-realtime-events): closes the tickets a connection's message import

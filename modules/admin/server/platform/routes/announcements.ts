@@ -1,15 +1,7 @@
 import { access, defineRoutes, Id, NoBody, NoQuery, PageNumber, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import {
-  AnnouncementBody,
-  AnnouncementSchema,
-  Empty,
-  errorResponses,
-  Paged,
-  PLATFORM_COMPANY_ID,
-  SearchParam,
-} from '../platform/schemas';
-import * as announcements from '../platform/services/announcements.service';
-import { readUpload, storeImage } from '../platform/services/images';
+import { AnnouncementBody, AnnouncementSchema, Empty, errorResponses, Paged, PLATFORM_COMPANY_ID, SearchParam } from '../schemas';
+import * as announcements from '../services/announcements.service';
+import { readUpload, storeImage } from '../services/images';
 
 const AnnouncementParams = StrictObject({ announcementId: Id });
 

@@ -1,6 +1,6 @@
 import { access, defineRoutes, Id, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { Empty, errorResponses, PlanBody, PlanSchema, PluginFlagList } from '../platform/schemas';
-import * as plans from '../platform/services/plans.service';
+import { Empty, errorResponses, PlanBody, PlanSchema, PluginFlagList } from '../schemas';
+import * as plans from '../services/plans.service';
 
 const PlanParams = StrictObject({ planId: Id });
 
