@@ -232,7 +232,7 @@ describe('the Tickets screen', () => {
     const ticket = await ticketOf('Sem Tag');
     await agent.page.waitForURL(`**/tickets/${ticket.uuid}`);
 
-    await agent.page.getByRole('button', { name: 'Resolver' }).first().click();
+    await agent.page.getByTestId('ticket-header').getByRole('button', { name: 'Resolver', exact: true }).click();
     await agent.page.getByRole('button', { name: 'Resolver sem despedida' }).click();
     await agent.page.getByText('Adicione uma tag ao contato antes de resolver o atendimento.').waitFor();
     expect((await ticketOf('Sem Tag')).status).toBe('open');
@@ -247,7 +247,7 @@ describe('the Tickets screen', () => {
       payload: { contactId: contact.id, tags: [{ name: 'Cliente fiel' }] },
     });
     expect(synced.statusCode).toBe(200);
-    await agent.page.getByRole('button', { name: 'Resolver' }).first().click();
+    await agent.page.getByTestId('ticket-header').getByRole('button', { name: 'Resolver', exact: true }).click();
     await agent.page.getByRole('button', { name: 'Resolver sem despedida' }).click();
     await expect.poll(async () => (await ticketOf('Sem Tag')).status).toBe('closed');
     await agent.page.waitForURL('**/tickets');

@@ -187,7 +187,7 @@ describe('the chat widget on the demo page', () => {
 
     // resolved with a farewell, though neither the agent nor the connection wrote one: the visitor still
     // reads the product's default farewell (in the agent's interface language)
-    await agent.page.getByRole('button', { name: 'Resolver' }).first().click();
+    await agent.page.getByTestId('ticket-header').getByRole('button', { name: 'Resolver', exact: true }).click();
     await agent.page.getByRole('button', { name: 'Resolver com despedida' }).click();
     await expect.poll(async () => (await ticketOfVisitor())?.status).toBe('closed');
     await conversationLog(site.page)

@@ -148,6 +148,7 @@ export function TicketHeader({ ticket, narrow, onOpenContact }: TicketHeaderProp
 
   return (
     <Flex
+      data-testid="ticket-header"
       align="center"
       gap={8}
       style={{ padding: '8px 12px', borderBottom: `1px solid ${token.colorSplit}`, background: token.colorBgContainer }}
