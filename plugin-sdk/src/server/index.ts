@@ -20,3 +20,4 @@ export * from './schemas';
 export * from './statement-batcher';
 export * from './streams';
 export * from './tenancy';
+export * from './users';

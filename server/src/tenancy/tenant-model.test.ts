@@ -1,8 +1,7 @@
-import { currentTenant, runInTenant, TenantScopeError } from '@balcao/plugin-sdk/server';
+import { currentTenant, runInTenant, TenantScopeError, User } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp, type TestSession } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HelloNote } from '../../test/fixtures/hello-plugin/server/models/hello-note';
-import { User } from './models';
 
 /**
  * Tenant isolation at the model level (docs/architecture.md#tenancy): a TenantModel refuses to run outside a tenant

@@ -1,5 +1,4 @@
-import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
-import { User } from './models';
+import { type PluginContext, runInTenant, User } from '@balcao/plugin-sdk/server';
 
 /** The demo's password (the core's DEMO_PASSWORD: every demo login shares it). */
 const DEMO_PASSWORD = 'demo1234';

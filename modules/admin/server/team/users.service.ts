@@ -1,6 +1,5 @@
-import { AppError, companyEvent, type PluginContext, type RequestSession } from '@balcao/plugin-sdk/server';
+import { AppError, companyEvent, type PluginContext, type RequestSession, User } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
-import { User } from './models';
 import { ADMIN_ONLY_FIELDS, type CreateUserInput, type UpdateUserInput, type UserJson } from './user-schemas';
 
 /**

@@ -1,6 +1,11 @@
-import { TenantModel, type Toggle } from '@balcao/plugin-sdk/server';
+import type { Toggle } from '../shared/permissions';
+import { TenantModel } from './tenancy';
 
-/** A user of a company (docs/product/tickets-and-inbox.md#entities User). */
+/**
+ * A row of the core's `users` table, scoped to the tenant: the one model of it that the core (sessions,
+ * logins) and the features (the administration's team, which reads and writes users) share, so the two can't
+ * drift apart (docs/product/tickets-and-inbox.md#entities User).
+ */
 export class User extends TenantModel {
   static override tableName = 'users';
   declare id: number;
