@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@balcao/plugin-sdk/server';
+import { ContactSummarySchema, QueueRefSchema, TagRefSchema } from '../directory/schemas';
 
 /**
  * Response schemas of the ticket shapes of `shared/types.ts` (`Ticket`, `TicketLog`), for routes that
@@ -41,27 +42,7 @@ export const TicketLogTypeSchema = Type.Union([
   Type.Literal('expired'),
 ]);
 
-export const TagRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }, { title: 'TagRef' });
-export const QueueRefSchema = Type.Object(
-  { id: Type.Integer(), name: Type.String(), color: Type.String() },
-  { title: 'QueueRef' },
-);
 export const UserRefSchema = Type.Object({ id: Type.Integer(), name: Type.String() }, { title: 'UserRef' });
-
-export const ContactSummarySchema = Type.Object(
-  {
-    id: Type.Integer(),
-    name: Type.String(),
-    number: Nullable(Type.String()),
-    email: Nullable(Type.String()),
-    urlPicture: Nullable(Type.String()),
-    isGroup: Type.Boolean(),
-    channel: Type.String(),
-    disableBot: Type.Boolean(),
-    active: Type.Boolean(),
-  },
-  { title: 'ContactSummary' },
-);
 
 export const TicketSchema = Type.Object(
   {
