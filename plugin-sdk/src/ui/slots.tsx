@@ -118,10 +118,10 @@ export type ExtensionSlots = {
 /** Every slot name a feature may fill besides the frame's `topBar` and `userMenu` (the shared list's names). */
 export type ExtensionSlotName = SharedSlotName;
 
-/** Fails to compile when the slot types and the shared list of names drift apart. */
+/** Fails to compile when the slot types and the shared list of names drift apart (a type only: no code ships). */
 type SameNames<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const slotNamesAgree: SameNames<keyof ExtensionSlots, SharedSlotName> = true;
-void slotNamesAgree;
+type Holds<Check extends true> = Check;
+export type SlotNamesAgree = Holds<SameNames<keyof ExtensionSlots, SharedSlotName>>;
 
 /** One contribution as the shell hands it to a slot: already gated for this session, in order. */
 export type SlotEntry<Name extends ExtensionSlotName> = NonNullable<ExtensionSlots[Name]>[number] & {
