@@ -202,7 +202,7 @@ export async function subscriptionOf(ctx: BillingContext, session: RequestSessio
   const dueDate =
     company.dueDate instanceof Date ? company.dueDate.toISOString().slice(0, 10) : String(company.dueDate).slice(0, 10);
   const days = Math.round((Date.parse(`${dueDate}T00:00:00Z`) - Date.parse(`${today()}T00:00:00Z`)) / 86_400_000);
-  const gateway = billingState(ctx).gateway;
+  const { gateway, standIn } = billingState(ctx);
   return {
     dueDate,
     daysLeft: days,
@@ -210,5 +210,6 @@ export async function subscriptionOf(ctx: BillingContext, session: RequestSessio
     recurrence: company.recurrence as string,
     plan: { id: company.planId as number, name: company.planName as string, amount: toMoney(company.amount) },
     payable: gateway?.charges === true,
+    demoPayments: standIn !== null,
   };
 }

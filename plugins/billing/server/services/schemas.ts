@@ -94,4 +94,6 @@ export const SubscriptionSchema = Type.Object({
   recurrence: Type.String(),
   plan: Type.Object({ id: Type.Integer(), name: Type.String(), amount: Type.String() }),
   payable: Type.Boolean(),
+  /** The stand-in gateway is in use: the Pix view offers the demo's "pay with your bank app" page. */
+  demoPayments: Type.Boolean(),
 });
