@@ -28,6 +28,7 @@ import {
 import type { ColumnsType } from 'antd/es/table';
 import { useEffect, useState } from 'react';
 import { useCreateInvoiceMutation, useInvoicesQuery, useMarkInvoicePaidMutation } from '../api';
+import { AdminOnly } from '../components/AdminOnly';
 import { brl, invoiceDate } from '../format';
 import type { Invoice } from '../types';
 
@@ -37,6 +38,14 @@ import type { Invoice } from '../types';
  * PAGO. The super user sees every company's, marks invoices paid and makes one-off invoices.
  */
 export function InvoicesPage() {
+  return (
+    <AdminOnly>
+      <InvoicesPageContent />
+    </AdminOnly>
+  );
+}
+
+function InvoicesPageContent() {
   const { t } = useTranslation('billing');
   const narrow = useNarrowScreen();
   const isSuper = useSession()?.super === true;

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Descriptions, Skeleton, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useSubscriptionQuery } from '../api';
+import { AdminOnly } from '../components/AdminOnly';
 import { CheckoutDialog } from '../components/CheckoutDialog';
 import { brl, invoiceDate } from '../format';
 
@@ -12,6 +13,14 @@ import { brl, invoiceDate } from '../format';
  * pay link (`?invoiceId=`) opens the checkout for that invoice at once.
  */
 export function SubscriptionPage() {
+  return (
+    <AdminOnly>
+      <SubscriptionPageContent />
+    </AdminOnly>
+  );
+}
+
+function SubscriptionPageContent() {
   const { t } = useTranslation('billing');
   const [params] = useSearchParams();
   const invoiceId = Number(params.get('invoiceId')) || null;
