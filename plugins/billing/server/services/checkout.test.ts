@@ -225,6 +225,35 @@ describe('the payment', () => {
     expect(await chargePoll(kit.ctx)).toBe(0);
   });
 
+  it('moves a company that paid the custom plan to a private plan of the bought counts, its flags kept', async () => {
+    const custom = await kit.api(kit.admin, 'POST', '/subscription', {
+      ...payer,
+      plan: { id: 'custom' },
+      users: 6,
+      connections: 4,
+    });
+    expect(custom.body.valor.original).toBe('102.00');
+    await kit.api(kit.admin, 'POST', `/billing/demo/charges/${custom.body.txid}/pay`);
+    const company = await kit
+      .knex('companies')
+      .where({ id: kit.acmeId })
+      .first('planId', 'numberAttendants', 'numberConections', 'value');
+    expect(company).toMatchObject({ numberAttendants: 6, numberConections: 4, value: '102.00' });
+    const plan = await kit.knex('plans').where({ id: company.planId }).first();
+    expect(plan).toMatchObject({
+      name: `Personalizado #${kit.acmeId} (6/4)`,
+      users: 6,
+      connections: 4,
+      amount: '102.00',
+      isPublic: false,
+    });
+    const completo = await kit.knex('plans').where({ id: completoPlanId }).first();
+    expect(plan.useCampaigns).toBe(completo.useCampaigns);
+    expect(plan.pluginFlags).toEqual(completo.pluginFlags);
+    await kit.knex('companies').where({ id: kit.acmeId }).update({ planId: completoPlanId });
+    await kit.ctx.session.invalidateCompany(kit.acmeId);
+  });
+
   it('lets an expired company pay on the session it has, and unlocks it without a new login', async () => {
     const invoiceId = await acmeInvoice(-2);
     const me = () => kit.t.inject({ method: 'GET', url: '/api/auth/me', token: kit.admin.token });

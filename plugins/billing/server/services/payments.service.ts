@@ -69,11 +69,37 @@ async function payInvoiceIn(
     const changes: Record<string, unknown> = { dueDate, updatedAt: trx.fn.now() };
     if (invoice.kind === 'subscription') {
       Object.assign(changes, { numberAttendants: invoice.users, numberConections: invoice.connections, value: invoice.value });
-      if (invoice.planId) changes.planId = invoice.planId;
+      changes.planId = invoice.planId ?? (await customPlanFor(trx, invoice));
     }
     await trx('companies').where('id', invoice.companyId).update(changes);
   }
   return { companyId: invoice.companyId, invoiceId: invoice.id, dueDate };
+}
+
+/**
+ * The private plan a paid custom subscription moves the company to: its current plan's flags with the
+ * bought users and connections, so the limits the administration enforces on create follow what was
+ * paid. One per company and counts (found again by name when bought again).
+ */
+async function customPlanFor(trx: Knex.Transaction, invoice: InvoiceRow): Promise<number> {
+  const company = await trx('companies').where('id', invoice.companyId).first('planId');
+  const base = (await trx('plans').where('id', company.planId).first()) as Record<string, unknown>;
+  const { id: _id, name: _name, createdAt: _createdAt, updatedAt: _updatedAt, ...flags } = base;
+  const name = `Personalizado #${invoice.companyId} (${invoice.users}/${invoice.connections})`;
+  const [plan] = await trx('plans')
+    .insert({
+      ...flags,
+      pluginFlags: JSON.stringify(base.pluginFlags ?? {}),
+      name,
+      users: invoice.users,
+      connections: invoice.connections,
+      amount: invoice.value,
+      isPublic: false,
+    })
+    .onConflict('name')
+    .merge({ amount: invoice.value, updatedAt: trx.fn.now() })
+    .returning('id');
+  return plan.id as number;
 }
 
 /** After a payment is committed: every process drops the company's cached due date, its browsers hear CONCLUIDA. */
