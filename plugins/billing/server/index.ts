@@ -1,0 +1,34 @@
+import { definePlugin } from '@balcao/plugin-sdk/server';
+import { type BillingContext, billingConfig } from './config';
+import { billingErrors } from './errors';
+import { seedBillingDemo } from './seed/demo';
+import { seedBillingFixtures } from './seed/fixtures';
+import { chargePoll, invoiceRun } from './services/jobs';
+import { closeBilling, openBilling } from './services/state';
+
+/**
+ * Billing (docs/billing.md, docs/product/administration.md "Invoices and subscription"): invoices made
+ * ahead of each company's due date, the subscription page and its Pix checkout priced on the server,
+ * payments confirmed by querying the gateway, and the super user's one-off and manual invoices. On for
+ * the platform when a gateway is configured (BILLING_GATEWAY).
+ */
+export default definePlugin({
+  id: 'billing',
+  config: billingConfig,
+  errors: billingErrors,
+  jobs: {
+    'invoice-run': { handler: async (_data, ctx) => invoiceRun(ctx as BillingContext) },
+    'charge-poll': { handler: async (_data, ctx) => chargePoll(ctx as BillingContext) },
+  },
+  schedules: [
+    { name: 'invoice-run', everyMs: 3_600_000, job: 'invoice-run' },
+    { name: 'charge-poll', everyMs: 60_000, job: 'charge-poll' },
+  ],
+  seed: { demo: seedBillingDemo, fixtures: seedBillingFixtures },
+  async register(_app, ctx) {
+    await openBilling(ctx);
+  },
+  async close(ctx) {
+    await closeBilling(ctx);
+  },
+});

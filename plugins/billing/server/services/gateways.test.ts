@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { type BillingKit, billingKit } from '../testing/kit';
+
+/**
+ * Billing per BILLING_GATEWAY (docs/billing.md "Configuration"): `manual` opens no charge and leaves the
+ * super user to mark invoices paid; `off` answers every billing route 404 ERR_BILLING_DISABLED; `efi`
+ * refuses to start without its settings.
+ */
+let kit: BillingKit | null = null;
+const before = process.env.BILLING_GATEWAY;
+afterEach(async () => {
+  await kit?.close();
+  kit = null;
+  if (before === undefined) delete process.env.BILLING_GATEWAY;
+  else process.env.BILLING_GATEWAY = before;
+});
+
+describe('the configured gateway', () => {
+  it('manual: no checkout, the super user marks the invoice paid', async () => {
+    process.env.BILLING_GATEWAY = 'manual';
+    kit = await billingKit();
+    expect((await kit.api(kit.admin, 'GET', '/subscription')).body).toMatchObject({ payable: false, demoPayments: false });
+    const [invoice] = await kit
+      .knex('invoices')
+      .insert({
+        companyId: kit.acmeId,
+        detail: 'Mensal',
+        kind: 'oneoff',
+        dueDate: '2030-01-01',
+        value: '10.00',
+        users: 1,
+        connections: 1,
+      })
+      .returning('id');
+    const checkout = await kit.api(kit.admin, 'POST', '/subscription', {
+      firstName: 'Ana',
+      zipcode: '12345678909',
+      invoiceId: invoice.id,
+    });
+    expect(checkout).toEqual({ status: 409, body: { error: 'ERR_BILLING_MANUAL_GATEWAY' } });
+    const webhook = await kit.api(null, 'POST', '/billing/webhook/efi?hmac=whatever-it-is-here', {
+      pix: [{ txid: 'A'.repeat(30) }],
+    });
+    expect(webhook).toEqual({ status: 401, body: { error: 'ERR_BILLING_WEBHOOK_SIGNATURE' } });
+    expect((await kit.api(kit.superUser, 'POST', `/invoices/${invoice.id}/pay`)).body).toMatchObject({
+      status: 'Pago',
+      paidWith: 'manual',
+    });
+  });
+
+  it('off: every billing route answers 404 ERR_BILLING_DISABLED', async () => {
+    process.env.BILLING_GATEWAY = 'off';
+    kit = await billingKit();
+    for (const [method, url] of [
+      ['GET', '/invoices'],
+      ['GET', '/subscription'],
+    ] as const) {
+      expect(await kit.api(kit.admin, method, url)).toEqual({ status: 404, body: { error: 'ERR_BILLING_DISABLED' } });
+    }
+    expect(
+      (await kit.api(kit.admin, 'POST', '/subscription', { firstName: 'Ana', zipcode: '12345678909', plan: { id: 1 } })).status,
+    ).toBe(404);
+  });
+
+  it('efi: refuses to start without its credentials, naming them', async () => {
+    process.env.BILLING_GATEWAY = 'efi';
+    await expect(billingKit()).rejects.toThrow(
+      /BILLING_GATEWAY=efi needs EFI_CLIENT_ID, EFI_CLIENT_SECRET, EFI_PIX_KEY, EFI_CERTIFICATE, EFI_WEBHOOK_SECRET/,
+    );
+  });
+});
