@@ -160,8 +160,8 @@ describe('POST /api/messages/send', () => {
       status: 401,
       body: { error: 'ERR_MESSAGE_API_TOKEN_INVALID' },
     });
-    // checked before the body: a bad body with no credential is still a 401
-    expect((await send(null, { number: 'abc' })).status).toBe(401);
+    // a malformed request is refused as such, whoever sends it
+    expect((await send(null, { number: 'abc' })).status).toBe(400);
 
     const lite = kit.t.demo.companies.lite as number;
     const liteConnection = await echoConnection(kit.knex, lite);
@@ -174,8 +174,18 @@ describe('POST /api/messages/send', () => {
   it('is not taken by the inbox’s POST /messages/:id', async () => {
     const admin = await kit.t.login('admin@acme.test');
     const res = await kit.t.inject({ method: 'POST', url: '/api/messages/send', token: admin.token, payload: { body: 'x' } });
-    // the inbox would answer its own validation error for the id `send`
-    expect(res.json()).toEqual({ error: 'ERR_MESSAGE_API_TOKEN_INVALID' });
+    // the inbox would validate its ticket id `send`; this route validates its own body
+    expect(res.statusCode).toBe(400);
+    const fields = (res.json().details as Array<{ field: string }>).map((detail) => detail.field);
+    expect(fields).toContain('body.number');
+    expect(fields.some((field) => field.startsWith('params'))).toBe(false);
+    const valid = await kit.t.inject({
+      method: 'POST',
+      url: '/api/messages/send',
+      token: admin.token,
+      payload: { number: freshNumber(), body: 'x' },
+    });
+    expect(valid.json()).toEqual({ error: 'ERR_MESSAGE_API_TOKEN_INVALID' });
   });
 
   it('sends a file checked by content, and refuses a text file named .png', async () => {
@@ -243,5 +253,52 @@ describe('POST /api/messages/send', () => {
     const { token } = await connection();
     await send(token, { number: freshNumber(), body: 'conta' });
     expect(await sendsToday(ctx, kit.companyId)).toBe(before + 1);
+    const admin = await kit.t.login('admin@acme.test');
+    const usage = await kit.t.inject({ method: 'GET', url: '/api/messages-api/usage', token: admin.token });
+    expect(usage.json()).toEqual({ day: new Date().toISOString().slice(0, 10), count: before + 1 });
+  });
+
+  it('takes an API key with messages:send, through the connection it names or the company’s first', async () => {
+    const { id } = await connection();
+    const admin = await kit.t.login('admin@acme.test');
+    const created = await kit.t.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      token: admin.token,
+      payload: { name: 'ERP', scopes: ['messages:send'] },
+    });
+    const key = created.json().key as string;
+    const answer = await send(key, { number: freshNumber(), body: 'pela chave', whatsappId: id });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ whatsappId: id, messages: [{ status: 'sent' }] });
+    expect(answer.headers['ratelimit-limit']).toBe(String(RATE_LIMIT));
+
+    // another company's connection is no connection of the key's company
+    const lite = await echoConnection(kit.knex, kit.t.demo.companies.lite as number);
+    expect(await send(key, { number: freshNumber(), body: 'x', whatsappId: lite.id })).toMatchObject({
+      status: 404,
+      body: { error: 'ERR_MESSAGE_API_NO_CONNECTION' },
+    });
+
+    const readOnly = await kit.t.inject({
+      method: 'POST',
+      url: '/api/api-keys',
+      token: admin.token,
+      payload: { name: 'Leitura', scopes: ['tickets:read'] },
+    });
+    expect(await send(readOnly.json().key, { number: freshNumber(), body: 'x', whatsappId: id })).toMatchObject({
+      status: 403,
+      body: { error: 'ERR_API_KEY_SCOPE', scope: 'messages:send' },
+    });
+    const revoked = await kit.t.inject({
+      method: 'DELETE',
+      url: `/api/api-keys/${created.json().apiKey.id}`,
+      token: admin.token,
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect(await send(key, { number: freshNumber(), body: 'x', whatsappId: id })).toMatchObject({
+      status: 401,
+      body: { error: 'ERR_API_KEY_REVOKED' },
+    });
   });
 });

@@ -133,7 +133,7 @@ const callers = new WeakMap<FastifyRequest, ApiCaller>();
  * The message API (docs/product/automation.md "Message API"; docs/api.md "The message API"). The route is
  * public to the core's access rule: its credential is a connection's token (checked here) or an API key
  * with `messages:send` (checked by the core); the caller, the company's state, useExternalApi and the rate
- * limit are settled before the body is read. Being a static path, it wins over the inbox's
+ * limit are settled after the JSON body's validation and before any file is read or anything stored. Being a static path, it wins over the inbox's
  * `POST /messages/:id` (find-my-way matches static segments first).
  */
 export default defineRoutes((app, pluginCtx) => {
@@ -168,13 +168,15 @@ export default defineRoutes((app, pluginCtx) => {
           closeTicket: Type.Optional(Type.String({ enum: ['true', 'false'] })),
           whatsappId: Type.Optional(Type.String()),
         }),
+        security: [{ connectionToken: [] }],
         querystring: NoQuery,
         // multipart requests carry no JSON body (their parts are read in the handler)
         body: Type.Union([SendBody, Type.Null()]),
         response: { 200: SendAnswer, 201: SendAnswer },
       },
       config: { access: 'public', apiKeyScope: 'messages:send' },
-      onRequest: async (request, reply) => {
+      // after the JSON body's validation (a malformed request is a 400 whoever sends it), before any file is read
+      preHandler: async (request, reply) => {
         const caller = await resolveCaller(ctx, request);
         await applyRateLimit(ctx, caller, reply);
         callers.set(request, caller);
