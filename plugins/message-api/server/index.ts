@@ -1,6 +1,7 @@
 import { definePlugin } from '@balcao/plugin-sdk/server';
 import { messageApiConfig } from './config';
 import { messageApiErrors } from './errors';
+import { seedMessageApiDemo } from './seed/demo';
 
 /**
  * The message API (docs/product/automation.md "Message API", docs/api.md "The message API"): outside
@@ -11,4 +12,5 @@ export default definePlugin({
   id: 'message-api',
   config: messageApiConfig,
   errors: messageApiErrors,
+  seed: { demo: seedMessageApiDemo },
 });
