@@ -69,7 +69,7 @@ describe('the message API page', () => {
     const textForm = page.getByRole('form', { name: 'Teste de envio de texto' });
     await textForm.getByLabel('Token').fill(token);
     await textForm.getByLabel('Número').fill('(11) 99999-0000');
-    await textForm.getByLabel('Mensagem').fill('Olá pelo teste');
+    await textForm.getByLabel('Mensagem', { exact: true }).fill('Olá pelo teste');
     await textForm.getByRole('button', { name: /Enviar/ }).click();
     await textForm.getByText('Só dígitos, com o código do país').waitFor();
     await textForm.getByLabel('Número').fill('5511977770001');
@@ -95,7 +95,7 @@ describe('the message API page', () => {
     await row.getByText('Revogada').waitFor();
 
     await textForm.getByLabel('Token').fill(secret);
-    await textForm.getByLabel('Mensagem').fill('Com a chave revogada');
+    await textForm.getByLabel('Mensagem', { exact: true }).fill('Com a chave revogada');
     await textForm.getByRole('button', { name: /Enviar/ }).click();
     await page.getByText('Esta chave de API foi revogada.').waitFor();
   });
