@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageApiContext } from '../config';
-import { sendsToday } from '../services/send.service';
+import { sendBatcherStats, sendsToday } from '../services/send.service';
 import { echoSends } from '../testing/echo-channel/server/index';
 import { echoConnection, type MessageApiKit, messageApiKit } from '../testing/kit';
 
@@ -300,5 +300,29 @@ describe('POST /api/messages/send', () => {
       status: 401,
       body: { error: 'ERR_API_KEY_REVOKED' },
     });
+  });
+
+  it('stages concurrent sends together, each answered with its own message and ticket', async () => {
+    const { token } = await connection();
+    const plugin = kit.t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'message-api');
+    const before = { ...sendBatcherStats(plugin?.ctx as MessageApiContext).stage };
+    const people = Array.from({ length: 16 }, () => freshNumber());
+    const answers = await Promise.all(people.map((number) => send(token, { number, body: `para ${number}` })));
+    expect(answers.map((answer) => answer.status)).toEqual(people.map(() => 201));
+    for (const [index, answer] of answers.entries()) {
+      const message = await kit.knex('messages').where({ id: answer.body.messageId }).first('body', 'ticketId', 'contactId');
+      expect(message).toEqual({
+        body: `para ${people[index]}`,
+        ticketId: answer.body.ticketId,
+        contactId: answer.body.contactId,
+      });
+      const contact = await kit.knex('contacts').where({ id: answer.body.contactId }).first('number');
+      expect(contact.number).toBe(people[index]);
+      expect(echoSends().get(answer.body.messageId)).toBe(1);
+    }
+    const after = sendBatcherStats(plugin?.ctx as MessageApiContext).stage;
+    expect(after.writes - before.writes).toBe(16);
+    // the sends that arrived while others were being written left together
+    expect(after.statements - before.statements).toBeLessThan(16);
   });
 });

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { AppError, type DeliveryOutcome, runInTenant, type StagedOutbound } from '@balcao/plugin-sdk/server';
+import {
+  AppError,
+  type BatcherStats,
+  type DeliveryOutcome,
+  perInstance,
+  runInTenant,
+  type StagedOutbound,
+  type StageOutboundItem,
+  type StageOutboundOptions,
+  StatementBatcher,
+} from '@balcao/plugin-sdk/server';
 import type { MessageApiContext } from '../config';
 import type { StoredApiMedia } from './media';
 
@@ -184,6 +194,126 @@ function outcomesOf(ids: number[], outcomes: DeliveryOutcome[]): ApiSendAnswer['
   });
 }
 
+/** One request's messages to stage: they go in one statement with those of the requests that arrive meanwhile. */
+interface StageRequest {
+  companyId: number;
+  connection: { id: number; channel: string };
+  newTicket: StageOutboundOptions['newTicket'];
+  /** Keyed 0…n-1 in the request's order. */
+  items: StageOutboundItem[];
+  idempotency: { key: string; hash: string } | null;
+}
+
+/** The record a retry with the same key answers from (its messages' states and the ticket's status are read again). */
+function recordedAnswer(rows: StagedOutbound[], connectionId: number): ApiSendAnswer {
+  const first = rows[0] as StagedOutbound;
+  return {
+    messageId: first.messageId,
+    ticketId: first.ticketId,
+    contactId: first.contactId,
+    whatsappId: connectionId,
+    ticketCreated: first.ticketCreated,
+    ticketStatus: 'pending',
+    messages: rows.map((row) => ({ id: row.messageId, status: 'pending', error: null })),
+  };
+}
+
+/**
+ * Stages the messages of several requests of one company, connection and ticket options in one
+ * `stageOutbound` (one transaction), with each request's idempotency record. A key already recorded (a
+ * concurrent twin committed first: the insert waits on the unique index, then fails) undoes the batch,
+ * and the batcher runs each request alone: the twin then replays, the others go through.
+ */
+async function stageRequests(ctx: MessageApiContext, requests: StageRequest[]): Promise<StagedOutbound[][]> {
+  const first = requests[0] as StageRequest;
+  const owner: number[] = [];
+  const items: StageOutboundItem[] = [];
+  requests.forEach((request, index) => {
+    for (const item of request.items) {
+      owner.push(index);
+      items.push({ ...item, key: items.length });
+    }
+  });
+  const byRequest = (rows: StagedOutbound[]) =>
+    requests.map((_request, index) =>
+      rows
+        .filter((row) => owner[row.key] === index)
+        .sort((a, b) => a.key - b.key)
+        .map((row, position) => ({ ...row, key: position })),
+    );
+  const staged = await runInTenant({ companyId: first.companyId }, () =>
+    ctx.services.use('inbox').stageOutbound(items, {
+      whatsappId: first.connection.id,
+      channel: first.connection.channel,
+      newTicket: first.newTicket,
+      automation: 'message-api',
+      async link(trx, rows) {
+        const split = byRequest(rows);
+        const records = requests.flatMap((request, index) =>
+          request.idempotency
+            ? [
+                {
+                  companyId: request.companyId,
+                  idempotencyKey: request.idempotency.key,
+                  requestHash: request.idempotency.hash,
+                  response: JSON.stringify(recordedAnswer(split[index] as StagedOutbound[], request.connection.id)),
+                },
+              ]
+            : [],
+        );
+        if (records.length > 0) await trx('messageApiRequests').insert(records);
+      },
+    }),
+  );
+  return byRequest(staged);
+}
+
+/** Whether two requests can't share a staging: another company, connection or ticket options, or the same key. */
+function stagingConflicts(earlier: StageRequest, item: StageRequest): boolean {
+  return (
+    earlier.companyId !== item.companyId ||
+    earlier.connection.id !== item.connection.id ||
+    JSON.stringify(earlier.newTicket) !== JSON.stringify(item.newTicket) ||
+    (earlier.idempotency !== null && earlier.idempotency.key === item.idempotency?.key)
+  );
+}
+
+/** The deliveries of concurrent requests of one company, as one `deliver` call. */
+interface DeliverRequest {
+  companyId: number;
+  ids: number[];
+}
+
+async function deliverRequests(ctx: MessageApiContext, requests: DeliverRequest[]): Promise<DeliveryOutcome[][]> {
+  const first = requests[0] as DeliverRequest;
+  const outcomes = await runInTenant({ companyId: first.companyId }, () =>
+    ctx.services.use('inbox').deliver(requests.flatMap((request) => request.ids)),
+  );
+  return requests.map((request) => outcomes.filter((outcome) => request.ids.includes(outcome.messageId)));
+}
+
+/**
+ * Each app's batchers (docs/architecture.md "API keys and the message API"): a send's cost is mostly per
+ * statement and per transaction, so concurrent sends are staged and delivered together, as the inbox's
+ * `receive` gathers inbound messages; a lone send goes at once.
+ */
+const batchersOf = perInstance((ctx: MessageApiContext) => ({
+  stage: new StatementBatcher<StageRequest, StagedOutbound[]>({
+    runOne: async (request) => (await stageRequests(ctx, [request]))[0] as StagedOutbound[],
+    runMany: (requests) => stageRequests(ctx, requests),
+    conflicts: stagingConflicts,
+    maxInFlight: 4,
+    maxBatch: 50,
+  }),
+  deliver: new StatementBatcher<DeliverRequest, DeliveryOutcome[]>({
+    runOne: async (request) => (await deliverRequests(ctx, [request]))[0] as DeliveryOutcome[],
+    runMany: (requests) => deliverRequests(ctx, requests),
+    conflicts: (earlier, item) => earlier.companyId !== item.companyId,
+    maxInFlight: 4,
+    maxBatch: 50,
+  }),
+}));
+
 /**
  * `POST /api/messages/send` (docs/product/automation.md "Message API", docs/api.md "The message API"):
  * stores the messages on the person's ticket (the contact and the ticket made when missing) through the
@@ -223,35 +353,14 @@ export async function sendThroughApi(
             body: index === 0 ? text : '',
             media: { storageKey: file.storageKey, fileName: file.fileName, mimetype: file.mimetype, mediaType: file.mediaType },
           }));
-    const inbox = ctx.services.use('inbox');
     let staged: StagedOutbound[];
     try {
-      staged = await inbox.stageOutbound(items, {
-        whatsappId: connection.id,
-        channel: connection.channel,
+      staged = await batchersOf(ctx).stage.submit({
+        companyId,
+        connection,
         newTicket: { status: send.userId !== null ? 'open' : 'pending', userId: send.userId, queueId: send.queueId },
-        automation: 'message-api',
-        async link(trx, rows) {
-          if (idempotencyKey === null) return;
-          const first = rows[0] as StagedOutbound;
-          const response: ApiSendAnswer = {
-            messageId: first.messageId,
-            ticketId: first.ticketId,
-            contactId: first.contactId,
-            whatsappId: connection.id,
-            ticketCreated: first.ticketCreated,
-            // a replay reads the ticket's status again
-            ticketStatus: 'pending',
-            messages: rows.map((row) => ({ id: row.messageId, status: 'pending', error: null })),
-          };
-          // a concurrent request with the same key waits here on the unique index, then fails and replays
-          await trx('messageApiRequests').insert({
-            companyId,
-            idempotencyKey,
-            requestHash: hash,
-            response: JSON.stringify(response),
-          });
-        },
+        items,
+        idempotency: idempotencyKey === null ? null : { key: idempotencyKey, hash },
       });
     } catch (error) {
       if (idempotencyKey !== null && isUniqueViolation(error)) {
@@ -261,7 +370,7 @@ export async function sendThroughApi(
       throw error;
     }
     const ids = staged.map((row) => row.messageId);
-    const outcomes = await inbox.deliver(ids);
+    const outcomes = await batchersOf(ctx).deliver.submit({ companyId, ids });
     const first = staged[0] as StagedOutbound;
     const ticketStatus = await finishTicket(ctx, companyId, first.ticketId, send);
     await countSend(ctx, companyId);
@@ -278,4 +387,10 @@ export async function sendThroughApi(
       replayed: false,
     };
   });
+}
+
+/** What the app's batchers did (statements and the sends they carried), for tests and the bench. */
+export function sendBatcherStats(ctx: MessageApiContext): { stage: BatcherStats; deliver: BatcherStats } {
+  const batchers = batchersOf(ctx);
+  return { stage: batchers.stage.stats, deliver: batchers.deliver.stats };
 }
