@@ -1,7 +1,8 @@
 import { definePlugin } from '@balcao/plugin-sdk/server';
-import { messageApiConfig } from './config';
+import { type MessageApiContext, messageApiConfig } from './config';
 import { messageApiErrors } from './errors';
 import { seedMessageApiDemo } from './seed/demo';
+import { purgeIdempotencyRecords } from './services/retention';
 
 /**
  * The message API (docs/product/automation.md "Message API", docs/api.md "The message API"): outside
@@ -12,5 +13,10 @@ export default definePlugin({
   id: 'message-api',
   config: messageApiConfig,
   errors: messageApiErrors,
+  jobs: {
+    // idempotency records older than the retention answer no retry any more
+    'purge-idempotency': { handler: async (_data, ctx) => purgeIdempotencyRecords(ctx as MessageApiContext) },
+  },
+  schedules: [{ name: 'purge-idempotency', everyMs: 3_600_000, job: 'purge-idempotency' }],
   seed: { demo: seedMessageApiDemo },
 });
