@@ -8,13 +8,14 @@
  * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
  * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts;
  * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
- * campaign dispatch, bench/campaigns.ts).
+ * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
+import { apiBenchmarks } from './api';
 import { campaignsBenchmarks } from './campaigns';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
@@ -140,6 +141,7 @@ const SECTION_TITLES: Record<string, string> = {
   insights: 'Insights',
   whatsapp: 'WhatsApp',
   campaigns: 'Campaigns',
+  api: 'Message API',
 };
 
 /**
@@ -203,6 +205,7 @@ async function main(): Promise<void> {
   if (wants('insights')) await insightsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('whatsapp')) await whatsappBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('campaigns')) await campaignsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('api')) await apiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

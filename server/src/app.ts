@@ -7,6 +7,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import type { Knex } from 'knex';
+import { registerApiKeyRoutes } from './auth/api-key-routes';
+import { ApiKeyService } from './auth/api-keys';
 import type { AuthService } from './auth/auth.service';
 import { registerAuthRoutes } from './auth/auth-routes';
 import { Authenticator } from './auth/authenticator';
@@ -172,6 +174,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       sessions,
       tokens,
       authenticator,
+      apiKeys: new ApiKeyService(knex, sessions, invalidation),
       throttle: new LoginThrottle(
         redis,
         config.redisPrefix,
@@ -203,7 +206,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     await app.register(fastifySwagger, openapiOptions({ apiPrefix: config.apiPrefix, features: discovered, routes }));
     installErrorHandling(app);
     installTransportGuards(app);
-    installAccessHook(app, authenticator, () => core.permissions);
+    installAccessHook(app, authenticator, () => core.permissions, core.apiKeys);
     installForeignIdGuard(app, knex);
     await app.register(fastifyCookie);
     await app.register(fastifyMultipart, { limits: { fileSize: 2 * 1024 * 1024 * 1024, files: 20, fields: 50 } });
@@ -214,6 +217,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       async (api) => {
         auth = registerAuthRoutes(api, core);
         registerPasswordResetRoutes(api, core, auth);
+        registerApiKeyRoutes(api, core.apiKeys);
         registerPlatformRoutes(api, core, () => loaded);
         registerMediaRoutes(api, core.storage, mediaSigner);
       },

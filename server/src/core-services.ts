@@ -8,6 +8,7 @@ import type {
 } from '@balcao/plugin-sdk/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Knex } from 'knex';
+import type { ApiKeyService } from './auth/api-keys';
 import type { Authenticator } from './auth/authenticator';
 import type { LoginThrottle } from './auth/throttle';
 import type { TokenService } from './auth/tokens';
@@ -32,6 +33,8 @@ export interface CoreServices {
   sessions: SessionStore;
   tokens: TokenService;
   authenticator: Authenticator;
+  /** API keys of machine clients (docs/api.md "API keys"). */
+  apiKeys: ApiKeyService;
   throttle: LoginThrottle;
   realtime: RealtimeServer;
   jobs: JobRunner;

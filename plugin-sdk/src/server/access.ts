@@ -1,3 +1,4 @@
+import type { ApiKeyScope } from '../shared/api-keys';
 import type { Permission } from '../shared/permissions';
 import type { AnyPlanFlag } from '../shared/plan-flags';
 
@@ -19,6 +20,11 @@ export interface RouteAccessConfig {
   planFlag?: AnyPlanFlag;
   /** Lets a company with an expired subscription through (billing and session routes). */
   allowExpired?: boolean;
+  /**
+   * The scope an API key needs to call this route (docs/api.md "API keys"). A route without one refuses
+   * every key (403 ERR_API_KEY_SCOPE): keys reach only what is declared for them.
+   */
+  apiKeyScope?: ApiKeyScope;
   /**
    * For the test walkers: which fixture entity each path parameter refers to, when the parameter name
    * alone doesn't say (`:id`). Example: `{ id: 'ticket' }`. `'shared:plan'` names an entity that is not

@@ -30,6 +30,11 @@ export interface RequestSession {
   companyId: number;
   profile: Profile;
   super: boolean;
+  /**
+   * Set when the caller is a machine client authenticated by an API key (docs/api.md "API keys"): the key's
+   * id. The session's user is the admin who created the key; the key's scopes were checked by the core.
+   */
+  apiKeyId?: number;
 }
 
 declare module 'fastify' {

@@ -2,6 +2,7 @@
  * Types, data and pure functions that the server and the browser share: plan flags, permissions,
  * error codes, the session shape and the plugin listing.
  */
+export * from './api-keys';
 export * from './chat-markup';
 export * from './connection-profile';
 export * from './errors';
@@ -17,4 +18,4 @@ export * from './slot-names';
 export const PRODUCT_VERSION = '4.2.0';
 
 /** The semver version of the plugin SDK contract; plugins declare a range against it. */
-export const SDK_VERSION = '1.1.0';
+export const SDK_VERSION = '1.2.0';

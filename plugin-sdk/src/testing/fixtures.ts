@@ -84,7 +84,18 @@ export async function seedTenantFixtures(t: TestApp): Promise<TenantFixtures> {
   const a = await makeCompany('Alpha', true);
   const b = await makeCompany('Beta', false);
   const superUser = await t.login('super@balcao.test');
-  const idsA: FixtureIds = { company: a.companyId, user: a.userId, admin: a.adminId };
+  // an API key of A (the core's `/api-keys` routes): named with the marker, so B never reads it
+  const [apiKey] = await knex('apiKeys')
+    .insert({
+      companyId: a.companyId,
+      name: `Key ${marker}`,
+      scopes: ['tickets:read'],
+      secretHash: randomBytes(32).toString('hex'),
+      hint: 'blc_0_fixt…',
+      createdBy: a.adminId,
+    })
+    .returning('id');
+  const idsA: FixtureIds = { company: a.companyId, user: a.userId, admin: a.adminId, apiKey: apiKey.id };
   for (const plugin of t.balcao.plugins) {
     const seed = plugin.definition.seed?.fixtures;
     if (!seed) continue;

@@ -7,6 +7,7 @@
 
 export { skipToken } from '@reduxjs/toolkit/query/react';
 export { Trans, useTranslation } from 'react-i18next';
+export { API_KEY_SCOPES, type ApiKeyInfo, type ApiKeyScope } from '../shared/api-keys';
 export { type MarkupSegment, parseChatMarkup, plainChatText } from '../shared/chat-markup';
 export type { Permission, PermissionSubject, PermissionTable, Profile } from '../shared/permissions';
 export { CORE_PERMISSION_TABLE, can } from '../shared/permissions';

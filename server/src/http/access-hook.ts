@@ -1,5 +1,6 @@
 import { can, type PermissionTable, type RouteAccess, runInTenant } from '@balcao/plugin-sdk/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiKeyService, isApiKeyToken } from '../auth/api-keys';
 import type { Authenticated, Authenticator } from '../auth/authenticator';
 
 declare module 'fastify' {
@@ -25,7 +26,12 @@ function deny(reply: FastifyReply, status: number, error: string, extra: Record<
  * The one hook that enforces every route's declared access and plan flag, before the body is even read.
  * A route without a declared access is refused (fail closed) — and a test fails for it.
  */
-export function installAccessHook(app: FastifyInstance, authenticator: Authenticator, permissions: () => PermissionTable): void {
+export function installAccessHook(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  permissions: () => PermissionTable,
+  apiKeys?: ApiKeyService,
+): void {
   app.decorateRequest('session', null);
   app.decorateRequest('auth', null);
 
@@ -39,7 +45,24 @@ export function installAccessHook(app: FastifyInstance, authenticator: Authentic
       return deny(reply, 403, 'ERR_NO_PERMISSION');
     }
     const token = bearerToken(request);
+    // An API key (docs/api.md "API keys") reaches only the routes that declare a scope it holds, public or
+    // not; then it passes the same rules as the admin it acts as.
+    let keyResult: Authenticated | null = null;
+    if (apiKeys && isApiKeyToken(token)) {
+      const scope = config.apiKeyScope;
+      const result = await apiKeys.authenticate(token);
+      if (!result.ok) return deny(reply, result.status, result.error, result.extra);
+      if (!scope || !result.apiKey.scopes.includes(scope)) {
+        return deny(reply, 403, 'ERR_API_KEY_SCOPE', scope ? { scope } : {});
+      }
+      keyResult = result;
+    }
     if (rule === 'public') {
+      if (keyResult) {
+        request.auth = keyResult;
+        request.session = keyResult.session;
+        return;
+      }
       if (token) {
         const result = await authenticator.authenticate(token);
         if (result.ok) {
@@ -49,7 +72,7 @@ export function installAccessHook(app: FastifyInstance, authenticator: Authentic
       }
       return;
     }
-    const result = await authenticator.authenticate(token);
+    const result = keyResult ?? (await authenticator.authenticate(token));
     if (!result.ok) return deny(reply, result.status, result.error, result.extra);
     if (result.expired && !config.allowExpired) {
       return deny(reply, 402, 'ERR_SUBSCRIPTION_EXPIRED', { dueDate: result.company.dueDate });

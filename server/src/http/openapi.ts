@@ -27,6 +27,7 @@ type Json = Record<string, unknown>;
 type Operation = {
   operationId?: string;
   summary?: string;
+  description?: string;
   tags?: string[];
   security?: Json[];
   requestBody?: { content?: Record<string, { schema: Json }>; required?: boolean };
@@ -97,6 +98,9 @@ export function coreErrors(route: RegisteredRoute): Map<number, Set<string>> {
     add(413, 'ERR_PAYLOAD_TOO_LARGE');
     add(415, 'ERR_UNSUPPORTED_MEDIA_TYPE');
   }
+  // an API key is refused where the route declares no scope for keys, and checked where it does
+  if (route.config.apiKeyScope) add(401, 'ERR_API_KEY_INVALID', 'ERR_API_KEY_REVOKED');
+  if (route.config.apiKeyScope || (access !== undefined && access !== 'public')) add(403, 'ERR_API_KEY_SCOPE');
   if (access !== undefined && access !== 'public') {
     add(401, 'ERR_UNAUTHENTICATED', 'ERR_TOKEN_INVALID', 'ERR_SESSION_EXPIRED');
     add(403, 'ERR_TOKEN_EXPIRED', 'ERR_COMPANY_INACTIVE');
@@ -179,11 +183,27 @@ function withoutNull(schema: Json): Json {
   return alternatives.length === 1 ? (alternatives[0] as Json) : { ...schema, anyOf: alternatives };
 }
 
+/**
+ * Who may call a route, as the document's security requirements (alternatives): a session's bearer token
+ * unless the route is public, an API key when the route declares a scope for keys, and whatever the
+ * route's own `schema.security` adds (the message API's connection token).
+ */
+function securityOf(route: RegisteredRoute): Json[] {
+  const own = (route.schema as { security?: Json[] } | undefined)?.security ?? [];
+  const session = route.config.access === 'public' ? [] : [{ bearer: [] }];
+  const key = route.config.apiKeyScope ? [{ apiKey: [] }] : [];
+  return [...session, ...key, ...own];
+}
+
 function completeOperation(operation: Operation, route: RegisteredRoute, documentUrl: string): void {
   const schema: FastifySchema = route.schema ?? {};
   operation.operationId = schema.operationId ?? operationIdOf(route.method, documentUrl);
   operation.tags = schema.tags ? [...schema.tags] : [route.owner === 'core' ? 'platform' : route.owner];
-  operation.security = route.config.access === 'public' ? [] : [{ bearer: [] }];
+  operation.security = securityOf(route);
+  if (route.config.apiKeyScope) {
+    const scope = `API keys need the scope \`${route.config.apiKeyScope}\`.`;
+    operation.description = operation.description ? `${operation.description}\n\n${scope}` : scope;
+  }
 
   if (readsNoBody(schema.body)) delete operation.requestBody;
   if (schema.multipart) {
@@ -291,11 +311,36 @@ export function openapiOptions(options: {
           '`POST /auth/refresh_token`. Every error is `{ "error": "ERR_..." }` with a 4xx status; each',
           "operation lists the codes it can answer per status, the core's (session, plan, validation) included.",
           "Conventions (paging, ids, uploads, realtime events) are in the repository's docs/api.md.",
+          '',
+          'Machine clients use an API key instead (`POST /api-keys`, scheme `apiKey`): it reaches only the operations',
+          'that list that scheme, each with the scope it names in its description.',
         ].join('\n'),
       },
       servers: [{ url: apiPrefix, description: 'This installation (same origin as the UI)' }],
       tags,
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: "A person's access token (`POST /auth/login`)",
+          },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'blc_<id>_<secret>',
+            description:
+              'An API key of a machine client (`POST /api-keys`), sent as `Authorization: Bearer blc_…`. It acts as the admin who created it, only on operations that list this scheme and only with the operation\'s scope (docs/api.md, "API keys"); elsewhere it gets 403 ERR_API_KEY_SCOPE.',
+          },
+          connectionToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A connection's 30-character token (the connection's settings), for the message API: the message goes through that connection.",
+          },
+        },
+      },
       security: [{ bearer: [] }],
     },
     transformObject: (documentObject) => {

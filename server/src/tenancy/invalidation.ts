@@ -6,7 +6,9 @@ export type InvalidationMessage =
   | { kind: 'company'; id: number }
   | { kind: 'plan'; id: number }
   /** A refresh-token family revoked (logout, reuse, takeover): its access tokens stop working at once. */
-  | { kind: 'family'; id: string; until: number };
+  | { kind: 'family'; id: string; until: number }
+  /** An API key revoked: every process drops its cached copy, so the key stops working at once. */
+  | { kind: 'apiKey'; id: number };
 
 /**
  * Cross-process invalidation of in-memory caches: a write anywhere publishes on one Redis channel and

@@ -24,11 +24,11 @@ type Operation = {
 type ApiDocument = {
   tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, unknown> };
+  components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
 };
 
 /** Features whose every route declares its own codes (`schema.errors`): docs/api.md, "The API document". */
-const CLOSED_FEATURES = ['core', 'inbox', 'insights', 'kanban', 'campaigns', 'admin', 'channels'];
+const CLOSED_FEATURES = ['core', 'inbox', 'insights', 'kanban', 'campaigns', 'admin', 'channels', 'message-api'];
 
 /** Warning rules the document keeps, each for the reason docs/api.md gives ("Lint warnings"). */
 const ACCEPTED_WARNINGS = new Set(['no-ambiguous-paths', 'info-license', 'operation-4xx-response']);
@@ -84,12 +84,25 @@ describe('the API document', () => {
     expect(ids.size).toBe(operations.length);
   });
 
-  it('asks for the bearer token exactly on the routes that need a session', () => {
+  it('asks for the bearer token exactly on the routes that need a session, and names where API keys go', () => {
     for (const route of documentedRoutes()) {
-      const expected = route.config.access === 'public' ? [] : [{ bearer: [] }];
+      const expected = [
+        ...(route.config.access === 'public' ? [] : [{ bearer: [] }]),
+        ...(route.config.apiKeyScope ? [{ apiKey: [] }] : []),
+        ...((route.schema as { security?: unknown[] } | undefined)?.security ?? []),
+      ];
       expect(operationOf(route)?.security, `${route.method} ${route.url}`).toEqual(expected);
     }
     expect(operationOf({ method: 'POST', url: `${t.config.apiPrefix}/auth/login` })?.security).toEqual([]);
+    expect(operationOf({ method: 'GET', url: `${t.config.apiPrefix}/tickets` })?.security).toEqual([
+      { bearer: [] },
+      { apiKey: [] },
+    ]);
+    expect(operationOf({ method: 'POST', url: `${t.config.apiPrefix}/messages/send` })?.security).toEqual([
+      { apiKey: [] },
+      { connectionToken: [] },
+    ]);
+    expect(Object.keys(doc.components.securitySchemes ?? {})).toEqual(['bearer', 'apiKey', 'connectionToken']);
   });
 
   it('names the shared schemas in components and refers to them', () => {
@@ -125,7 +138,13 @@ describe('the API document', () => {
       doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema?.allOf?.[1]?.properties?.error?.enum;
     expect(codes('/tickets/{id}', 'get', '404')).toEqual(['ERR_NO_TICKET_FOUND']);
     expect(codes('/tickets', 'post', '409')).toEqual(['ERR_OTHER_OPEN_TICKET']);
-    expect(codes('/tickets/{id}', 'get', '401')).toEqual(['ERR_SESSION_EXPIRED', 'ERR_TOKEN_INVALID', 'ERR_UNAUTHENTICATED']);
+    expect(codes('/tickets/{id}', 'get', '401')).toEqual([
+      'ERR_API_KEY_INVALID',
+      'ERR_API_KEY_REVOKED',
+      'ERR_SESSION_EXPIRED',
+      'ERR_TOKEN_INVALID',
+      'ERR_UNAUTHENTICATED',
+    ]);
     expect(codes('/queue', 'post', '409')).toEqual(['ERR_QUEUE_COLOR_ALREADY_EXISTS']);
     expect(codes('/whatsapp/{whatsappId}', 'get', '404')).toEqual(['ERR_NO_WAPP_FOUND']);
     expect(codes('/whatsappsession/{whatsappId}', 'post', '409')).toEqual(['ERR_CHANNEL_NOT_AVAILABLE']);

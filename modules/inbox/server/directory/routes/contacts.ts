@@ -52,7 +52,7 @@ export default defineRoutes((app, ctx) => {
           200: Type.Object({ contacts: Type.Array(ContactSchema), hasMore: Type.Boolean(), count: Type.Integer() }),
         },
       },
-      config: access.authenticated,
+      config: { ...access.authenticated, apiKeyScope: 'contacts:read' },
     },
     async (request) => contacts.listContacts(ctx, await callerOf(ctx, request), request.query),
   );
@@ -67,7 +67,7 @@ export default defineRoutes((app, ctx) => {
         querystring: StrictObject({ companyId: Type.Optional(Id), searchParam: Type.Optional(SearchParam) }),
         response: { 200: Type.Array(ContactSummarySchema) },
       },
-      config: access.authenticated,
+      config: { ...access.authenticated, apiKeyScope: 'contacts:read' },
     },
     async (request) => contacts.listContactSummaries(ctx, await callerOf(ctx, request), request.query.searchParam),
   );
@@ -100,7 +100,7 @@ export default defineRoutes((app, ctx) => {
         querystring: NoQuery,
         response: { 200: ContactSchema, ...errorResponses(404) },
       },
-      config: { ...access.authenticated, fixtureParams: { id: 'contact' } },
+      config: { ...access.authenticated, fixtureParams: { id: 'contact' }, apiKeyScope: 'contacts:read' },
     },
     async (request) => contacts.getContact(ctx, await callerOf(ctx, request), request.params.id),
   );
@@ -114,7 +114,7 @@ export default defineRoutes((app, ctx) => {
         body: ContactBody,
         response: { 201: ContactSchema, ...errorResponses(400, 409) },
       },
-      config: access.authenticated,
+      config: { ...access.authenticated, apiKeyScope: 'contacts:manage' },
     },
     async (request, reply) => {
       const contact = await contacts.createContact(ctx, await callerOf(ctx, request), request.body);
@@ -132,7 +132,7 @@ export default defineRoutes((app, ctx) => {
         body: ContactBody,
         response: { 200: ContactSchema, ...errorResponses(400, 404, 409) },
       },
-      config: { ...access.authenticated, fixtureParams: { id: 'contact' } },
+      config: { ...access.authenticated, fixtureParams: { id: 'contact' }, apiKeyScope: 'contacts:manage' },
     },
     async (request) => contacts.updateContact(ctx, await callerOf(ctx, request), request.params.id, request.body),
   );
@@ -147,7 +147,11 @@ export default defineRoutes((app, ctx) => {
         querystring: NoQuery,
         response: { 204: Empty, ...errorResponses(403, 404) },
       },
-      config: { ...access.permission('contacts-page:deleteContact'), fixtureParams: { id: 'contact' } },
+      config: {
+        ...access.permission('contacts-page:deleteContact'),
+        fixtureParams: { id: 'contact' },
+        apiKeyScope: 'contacts:manage',
+      },
     },
     async (request, reply) => {
       await contacts.deleteContact(ctx, await callerOf(ctx, request), request.params.id);

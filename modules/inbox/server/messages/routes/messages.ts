@@ -88,7 +88,7 @@ export default defineRoutes((app, ctx) => {
         querystring: PageQuery,
         response: { 200: PageAnswer },
       },
-      config: { ...access.authenticated, fixtureParams: { id: 'ticketUuid' } },
+      config: { ...access.authenticated, fixtureParams: { id: 'ticketUuid' }, apiKeyScope: 'tickets:read' },
     },
     async (request, reply) => {
       const user = await ctx.access.sessionUser(request);
@@ -117,7 +117,7 @@ export default defineRoutes((app, ctx) => {
         body: SendBody,
         response: { 201: Type.Object({ messages: Type.Array(MessageSchema) }) },
       },
-      config: { ...access.authenticated, fixtureParams: { id: 'ticket' } },
+      config: { ...access.authenticated, fixtureParams: { id: 'ticket' }, apiKeyScope: 'messages:send' },
     },
     async (request, reply) => {
       const user = await ctx.access.sessionUser(request);

@@ -106,7 +106,7 @@ export default defineRoutes((app, ctx) => {
         querystring: ListQuery,
         response: { 200: Type.Object({ tickets: Type.Array(TicketSchema), hasMore: Type.Boolean(), count: Type.Integer() }) },
       },
-      config: access.authenticated,
+      config: { ...access.authenticated, apiKeyScope: 'tickets:read' },
     },
     async (request, reply) => {
       const { viewer, companyId, settings, mask } = await callerOf(ctx, request);
@@ -157,7 +157,7 @@ export default defineRoutes((app, ctx) => {
         querystring: NoQuery,
         response: { 200: TicketSchema },
       },
-      config: { ...access.authenticated, fixtureParams: { uuid: 'ticketUuid' } },
+      config: { ...access.authenticated, fixtureParams: { uuid: 'ticketUuid' }, apiKeyScope: 'tickets:read' },
     },
     async (request) => {
       const { viewer, companyId, mask } = await callerOf(ctx, request);
@@ -182,7 +182,7 @@ export default defineRoutes((app, ctx) => {
         querystring: NoQuery,
         response: { 200: TicketSchema },
       },
-      config: { ...access.authenticated, fixtureParams: { id: 'ticket' } },
+      config: { ...access.authenticated, fixtureParams: { id: 'ticket' }, apiKeyScope: 'tickets:read' },
     },
     async (request) => {
       const { viewer, companyId, mask } = await callerOf(ctx, request);
