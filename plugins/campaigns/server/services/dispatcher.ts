@@ -184,13 +184,20 @@ export class CampaignDispatcher {
     }
   }
 
-  /** Running campaigns with rows to claim now, every company. */
+  /**
+   * Running campaigns with rows to claim now, every company. Each campaign's first claimable row is looked
+   * up in the claim's own order on the due index (`campaign_shippings_due`): as an EXISTS the planner,
+   * going by statistics taken when every row was queued, read the whole shipping table instead — 40–55 ms
+   * a pass at 20,000 rows, against ~1 ms.
+   */
   private async claimable(now: Date): Promise<RunningCampaign[]> {
     const rows = (await this.ctx.db.knex.raw(
       `SELECT c.id, c.company_id AS "companyId", c.whatsapp_id AS "whatsappId" FROM campaigns c
-       WHERE c.status = 'EM_ANDAMENTO' AND EXISTS (
+       CROSS JOIN LATERAL (
          SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'queued' AND s.due_at <= ?
-           AND (s.lease_until IS NULL OR s.lease_until < ?))
+           AND (s.lease_until IS NULL OR s.lease_until < ?)
+         ORDER BY s.due_at, s.id LIMIT 1) AS due
+       WHERE c.status = 'EM_ANDAMENTO'
        ORDER BY c.id`,
       [now, now],
     )) as { rows: RunningCampaign[] };
@@ -212,6 +219,8 @@ export class CampaignDispatcher {
         return worked;
       }
     }
+    // nothing to send now: running campaigns whose last batch was full (or whose last rows failed) end here
+    await finishDone(this.ctx, now);
     return 0;
   }
 
@@ -227,7 +236,7 @@ export class CampaignDispatcher {
         : await ctx.services.use('connections').profile(campaign.companyId, campaign.whatsappId);
     if (campaign.whatsappId === null || profile === null) return this.failAll(campaign, 'ERR_NO_WHATSAPP_FOUND');
     const token = randomUUID();
-    const rows = await this.claim(campaign, settings, now, token);
+    const { rows, limit } = await this.claim(campaign, settings, now, token);
     if (rows.length === 0) return 0;
     const renewing = this.renewLease(
       campaign.companyId,
@@ -240,8 +249,10 @@ export class CampaignDispatcher {
       await renewing.stop();
       this.announceSoon(campaign);
     }
-    // a full batch may have been the last one: the check is one indexed query, so it runs after every batch
-    await finishDone(ctx, now, campaign.id);
+    // a batch short of its limit took the last due rows: the campaign may be done (a full batch that was the
+    // last one is finished by the next pass, which finds nothing to claim). The check walks the due index
+    // past the rows sent so far, so it doesn't run after every batch.
+    if (rows.length < limit) await finishDone(ctx, now, campaign.id);
     return rows.length;
   }
 
@@ -249,7 +260,12 @@ export class CampaignDispatcher {
    * Claims due rows of a campaign with a lease: a batch when its connection isn't paced, else what the
    * connection's pacing row allows now (locked meanwhile: two processes never pace one connection twice).
    */
-  private async claim(campaign: RunningCampaign, settings: CampaignSettings, now: Date, token: string): Promise<ClaimedRow[]> {
+  private async claim(
+    campaign: RunningCampaign,
+    settings: CampaignSettings,
+    now: Date,
+    token: string,
+  ): Promise<{ rows: ClaimedRow[]; limit: number }> {
     const { knex } = this.ctx.db;
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     return knex.transaction(async (trx) => {
@@ -268,7 +284,7 @@ export class CampaignDispatcher {
             [campaign.companyId, campaign.whatsappId],
           )) as { rows: Array<{ nextAt: Date; sentSincePause: number }> }
         ).rows[0];
-        if (!row || new Date(row.nextAt).getTime() > now.getTime()) return [];
+        if (!row || new Date(row.nextAt).getTime() > now.getTime()) return { rows: [], limit };
         pace = row;
         limit =
           settings.messageInterval > 0
@@ -299,12 +315,13 @@ export class CampaignDispatcher {
           campaign.whatsappId,
         ]);
       }
-      return claimed.rows.map((row) => ({
+      const rows = claimed.rows.map((row) => ({
         ...row,
         id: Number(row.id),
         confirmationMessageId: row.confirmationMessageId === null ? null : Number(row.confirmationMessageId),
         messageId: row.messageId === null ? null : Number(row.messageId),
       }));
+      return { rows, limit };
     });
   }
 
