@@ -55,6 +55,12 @@ const PERMANENT_ERRORS = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_INVALID_NUMBE
 export const WAKE_TOPIC = 'campaign-wake';
 /** How often a process tells the report of a campaign it sends for (the report is live, not per message). */
 const ANNOUNCE_EVERY_MS = 1_000;
+/**
+ * The report's counts read every row of the campaign: a process waits this many times as long as its last
+ * announcement took before the next, so that counting takes at most ~1/20 of its time however large the
+ * campaign (at 100,000 rows a count took ~330 ms: twice a second by two processes, most of a core).
+ */
+const ANNOUNCE_COST_FACTOR = 20;
 
 interface RunningCampaign {
   id: number;
@@ -119,6 +125,8 @@ export class CampaignDispatcher {
   private wakers: Array<() => void> = [];
   private rotation = 0;
   private readonly lastAnnounce = new Map<number, number>();
+  /** How long the last announcement of each campaign took (ms). */
+  private readonly announceCost = new Map<number, number>();
   private readonly trailing = new Map<number, NodeJS.Timeout>();
 
   constructor(
@@ -512,16 +520,21 @@ export class CampaignDispatcher {
     return 0;
   }
 
-  /** The report of a campaign hears of its progress at most once a second (and once more after the last). */
+  /**
+   * The report of a campaign hears of its progress at most once a second — less often when counting takes
+   * long (ANNOUNCE_COST_FACTOR) — and once more after the last batch.
+   */
   private announceSoon(campaign: RunningCampaign): void {
     const last = this.lastAnnounce.get(campaign.id) ?? 0;
-    const wait = last + ANNOUNCE_EVERY_MS - Date.now();
+    const every = Math.max(ANNOUNCE_EVERY_MS, (this.announceCost.get(campaign.id) ?? 0) * ANNOUNCE_COST_FACTOR);
+    const wait = last + every - Date.now();
     const announce = () => {
       this.trailing.delete(campaign.id);
-      this.lastAnnounce.set(campaign.id, Date.now());
-      void runInTenant({ companyId: campaign.companyId }, () =>
-        announceCampaign(this.ctx, campaign.companyId, campaign.id),
-      ).catch((error) => this.ctx.log.warn({ err: error }, 'campaign progress not announced'));
+      const began = Date.now();
+      this.lastAnnounce.set(campaign.id, began);
+      void runInTenant({ companyId: campaign.companyId }, () => announceCampaign(this.ctx, campaign.companyId, campaign.id))
+        .then(() => this.announceCost.set(campaign.id, Date.now() - began))
+        .catch((error) => this.ctx.log.warn({ err: error }, 'campaign progress not announced'));
     };
     if (wait <= 0) {
       announce();
