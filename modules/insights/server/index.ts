@@ -2,7 +2,7 @@ import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { insightsErrors } from './errors';
 import { seedInsightsDemo } from './seed/demo';
 import { FOLD_EVERY_MS, foldDeltas } from './services/fold';
-import { announceMoment, MomentsAudience } from './services/moments.service';
+import { MomentsAnnouncer, MomentsAudience } from './services/moments.service';
 
 let audience: MomentsAudience | null = null;
 const audienceOf = (ctx: PluginContext) => {
@@ -10,17 +10,15 @@ const audienceOf = (ctx: PluginContext) => {
   return audience;
 };
 
-/** A ticket's announcements go out one after the other, so a panel never ends on an older state. */
-const announcing = new Map<number, Promise<void>>();
-function announce(ctx: PluginContext, companyId: number, ticketId: number): void {
-  const previous = announcing.get(ticketId) ?? Promise.resolve();
-  const next = previous
-    .then(() => announceMoment(ctx, audienceOf(ctx), companyId, ticketId))
-    .catch((error: unknown) => ctx.log.warn({ err: error, ticketId }, 'moments: announcing a ticket failed'))
-    .finally(() => {
-      if (announcing.get(ticketId) === next) announcing.delete(ticketId);
-    });
-  announcing.set(ticketId, next);
+const announcers = new WeakMap<PluginContext, MomentsAnnouncer>();
+/** The panel's announcements of an app (one per plugin context: two apps in one test process keep theirs). */
+function announcerOf(ctx: PluginContext): MomentsAnnouncer {
+  let announcer = announcers.get(ctx);
+  if (!announcer) {
+    announcer = new MomentsAnnouncer(ctx, audienceOf(ctx));
+    announcers.set(ctx, announcer);
+  }
+  return announcer;
 }
 
 /**
@@ -42,8 +40,8 @@ export default definePlugin({
   schedules: [{ name: 'fold', everyMs: FOLD_EVERY_MS, job: 'fold' }],
   on: {
     // the panel's cards follow the tickets; announcing runs after the change, outside the inbox's path
-    'ticket.created': (payload, ctx) => announce(ctx, payload.companyId, payload.ticketId),
-    'ticket.updated': (payload, ctx) => announce(ctx, payload.companyId, payload.ticketId),
+    'ticket.created': (payload, ctx) => announcerOf(ctx).announce(payload.companyId, payload.ticketId),
+    'ticket.updated': (payload, ctx) => announcerOf(ctx).announce(payload.companyId, payload.ticketId),
     // who may watch the panel depends on users' profiles and allowRealTime
     'user.updated': (payload, ctx) => audienceOf(ctx).invalidate(payload.companyId),
   },

@@ -92,15 +92,29 @@ export async function readMoments(knex: Knex, companyId: number, filter: Moments
   return (result.rows as MomentRow[]).map(momentOf).sort((a, b) => a.since.localeCompare(b.since) || a.id - b.id);
 }
 
+/**
+ * Some tickets as the panel shows them, by id: null for each one not on the panel (closed, deleted, another
+ * company). One query for a burst of changes (a campaign's batch makes hundreds of tickets at once).
+ */
+export async function readMomentsById(
+  knex: Knex,
+  companyId: number,
+  ticketIds: number[],
+): Promise<Map<number, MomentTicket | null>> {
+  const result = await knex.raw(`${MOMENT_SELECT} WHERE t.company_id = :company AND t.id = ANY(:tickets::int[])`, {
+    company: companyId,
+    tickets: ticketIds,
+  });
+  const byId = new Map<number, MomentTicket | null>(ticketIds.map((id) => [id, null]));
+  for (const row of result.rows as MomentRow[]) {
+    if ((MOMENT_STATUSES as readonly string[]).includes(row.status)) byId.set(row.id, momentOf(row));
+  }
+  return byId;
+}
+
 /** One ticket as the panel shows it, or null when it is not on the panel (closed, deleted, another company). */
 export async function readMoment(knex: Knex, companyId: number, ticketId: number): Promise<MomentTicket | null> {
-  const result = await knex.raw(`${MOMENT_SELECT} WHERE t.company_id = :company AND t.id = :ticket`, {
-    company: companyId,
-    ticket: ticketId,
-  });
-  const row = (result.rows as MomentRow[])[0];
-  if (!row || !(MOMENT_STATUSES as readonly string[]).includes(row.status)) return null;
-  return momentOf(row);
+  return (await readMomentsById(knex, companyId, [ticketId])).get(ticketId) ?? null;
 }
 
 /** `GET /usersMoments`: the company's users with their online state, by name. */
@@ -140,10 +154,58 @@ export class MomentsAudience {
   }
 }
 
-/** A ticket changed: the panels of the company's viewers get its new card, or lose it. */
-export async function announceMoment(ctx: PluginContext, audience: MomentsAudience, companyId: number, ticketId: number) {
-  const [ticket, viewers] = await Promise.all([readMoment(ctx.db.knex, companyId, ticketId), audience.viewers(companyId)]);
+/** Some tickets changed: the panels of the company's viewers get their new cards, or lose them. */
+export async function announceMoments(ctx: PluginContext, audience: MomentsAudience, companyId: number, ticketIds: number[]) {
+  const [tickets, viewers] = await Promise.all([readMomentsById(ctx.db.knex, companyId, ticketIds), audience.viewers(companyId)]);
   if (viewers.length === 0) return;
-  const event: MomentsEvent = ticket ? { action: 'update', ticket } : { action: 'delete', ticketId };
-  ctx.realtime.emit(companyId, companyEvent(companyId, 'moments'), event, { rooms: viewers.map((id) => ROOMS.user(id)) });
+  const rooms = viewers.map((id) => ROOMS.user(id));
+  for (const [ticketId, ticket] of tickets) {
+    const event: MomentsEvent = ticket ? { action: 'update', ticket } : { action: 'delete', ticketId };
+    ctx.realtime.emit(companyId, companyEvent(companyId, 'moments'), event, { rooms });
+  }
+}
+
+/**
+ * Announces changed tickets in bursts: the tickets changed meanwhile wait, per company, for the announcement
+ * in flight to end, then go out together — read in one query instead of one per ticket. Each announcement
+ * reads the tickets after their latest change, and a company's announcements run one after the other, so a
+ * panel never ends on an older state of a ticket.
+ */
+export class MomentsAnnouncer {
+  private readonly pending = new Map<number, Set<number>>();
+  private readonly running = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly ctx: PluginContext,
+    private readonly audience: MomentsAudience,
+  ) {}
+
+  announce(companyId: number, ticketId: number): void {
+    let tickets = this.pending.get(companyId);
+    if (!tickets) {
+      tickets = new Set();
+      this.pending.set(companyId, tickets);
+    }
+    tickets.add(ticketId);
+    if (!this.running.has(companyId)) this.running.set(companyId, this.drain(companyId));
+  }
+
+  private async drain(companyId: number): Promise<void> {
+    // the rest of this turn's changes (a batch's events are published one after the other) join the first
+    await new Promise((resolve) => setImmediate(resolve));
+    for (;;) {
+      const tickets = this.pending.get(companyId);
+      if (!tickets || tickets.size === 0) {
+        this.pending.delete(companyId);
+        this.running.delete(companyId);
+        return;
+      }
+      this.pending.delete(companyId);
+      try {
+        await announceMoments(this.ctx, this.audience, companyId, [...tickets]);
+      } catch (error) {
+        this.ctx.log.warn({ err: error, companyId }, 'moments: announcing tickets failed');
+      }
+    }
+  }
 }

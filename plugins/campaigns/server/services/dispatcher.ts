@@ -55,6 +55,12 @@ const PERMANENT_ERRORS = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_INVALID_NUMBE
 export const WAKE_TOPIC = 'campaign-wake';
 /** How often a process tells the report of a campaign it sends for (the report is live, not per message). */
 const ANNOUNCE_EVERY_MS = 1_000;
+/**
+ * The report's counts read every row of the campaign: a process waits this many times as long as its last
+ * announcement took before the next, so that counting takes at most ~1/20 of its time however large the
+ * campaign (at 100,000 rows a count took ~330 ms: twice a second by two processes, most of a core).
+ */
+const ANNOUNCE_COST_FACTOR = 20;
 
 interface RunningCampaign {
   id: number;
@@ -119,6 +125,8 @@ export class CampaignDispatcher {
   private wakers: Array<() => void> = [];
   private rotation = 0;
   private readonly lastAnnounce = new Map<number, number>();
+  /** How long the last announcement of each campaign took (ms). */
+  private readonly announceCost = new Map<number, number>();
   private readonly trailing = new Map<number, NodeJS.Timeout>();
 
   constructor(
@@ -184,13 +192,20 @@ export class CampaignDispatcher {
     }
   }
 
-  /** Running campaigns with rows to claim now, every company. */
+  /**
+   * Running campaigns with rows to claim now, every company. Each campaign's first claimable row is looked
+   * up in the claim's own order on the due index (`campaign_shippings_due`): as an EXISTS the planner,
+   * going by statistics taken when every row was queued, read the whole shipping table instead — 40–55 ms
+   * a pass at 20,000 rows, against ~1 ms.
+   */
   private async claimable(now: Date): Promise<RunningCampaign[]> {
     const rows = (await this.ctx.db.knex.raw(
       `SELECT c.id, c.company_id AS "companyId", c.whatsapp_id AS "whatsappId" FROM campaigns c
-       WHERE c.status = 'EM_ANDAMENTO' AND EXISTS (
+       CROSS JOIN LATERAL (
          SELECT 1 FROM campaign_shippings s WHERE s.campaign_id = c.id AND s.state = 'queued' AND s.due_at <= ?
-           AND (s.lease_until IS NULL OR s.lease_until < ?))
+           AND (s.lease_until IS NULL OR s.lease_until < ?)
+         ORDER BY s.due_at, s.id LIMIT 1) AS due
+       WHERE c.status = 'EM_ANDAMENTO'
        ORDER BY c.id`,
       [now, now],
     )) as { rows: RunningCampaign[] };
@@ -212,6 +227,8 @@ export class CampaignDispatcher {
         return worked;
       }
     }
+    // nothing to send now: running campaigns whose last batch was full (or whose last rows failed) end here
+    await finishDone(this.ctx, now);
     return 0;
   }
 
@@ -227,7 +244,7 @@ export class CampaignDispatcher {
         : await ctx.services.use('connections').profile(campaign.companyId, campaign.whatsappId);
     if (campaign.whatsappId === null || profile === null) return this.failAll(campaign, 'ERR_NO_WHATSAPP_FOUND');
     const token = randomUUID();
-    const rows = await this.claim(campaign, settings, now, token);
+    const { rows, limit } = await this.claim(campaign, settings, now, token);
     if (rows.length === 0) return 0;
     const renewing = this.renewLease(
       campaign.companyId,
@@ -240,8 +257,10 @@ export class CampaignDispatcher {
       await renewing.stop();
       this.announceSoon(campaign);
     }
-    // a full batch may have been the last one: the check is one indexed query, so it runs after every batch
-    await finishDone(ctx, now, campaign.id);
+    // a batch short of its limit took the last due rows: the campaign may be done (a full batch that was the
+    // last one is finished by the next pass, which finds nothing to claim). The check walks the due index
+    // past the rows sent so far, so it doesn't run after every batch.
+    if (rows.length < limit) await finishDone(ctx, now, campaign.id);
     return rows.length;
   }
 
@@ -249,7 +268,12 @@ export class CampaignDispatcher {
    * Claims due rows of a campaign with a lease: a batch when its connection isn't paced, else what the
    * connection's pacing row allows now (locked meanwhile: two processes never pace one connection twice).
    */
-  private async claim(campaign: RunningCampaign, settings: CampaignSettings, now: Date, token: string): Promise<ClaimedRow[]> {
+  private async claim(
+    campaign: RunningCampaign,
+    settings: CampaignSettings,
+    now: Date,
+    token: string,
+  ): Promise<{ rows: ClaimedRow[]; limit: number }> {
     const { knex } = this.ctx.db;
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     return knex.transaction(async (trx) => {
@@ -268,7 +292,7 @@ export class CampaignDispatcher {
             [campaign.companyId, campaign.whatsappId],
           )) as { rows: Array<{ nextAt: Date; sentSincePause: number }> }
         ).rows[0];
-        if (!row || new Date(row.nextAt).getTime() > now.getTime()) return [];
+        if (!row || new Date(row.nextAt).getTime() > now.getTime()) return { rows: [], limit };
         pace = row;
         limit =
           settings.messageInterval > 0
@@ -299,12 +323,13 @@ export class CampaignDispatcher {
           campaign.whatsappId,
         ]);
       }
-      return claimed.rows.map((row) => ({
+      const rows = claimed.rows.map((row) => ({
         ...row,
         id: Number(row.id),
         confirmationMessageId: row.confirmationMessageId === null ? null : Number(row.confirmationMessageId),
         messageId: row.messageId === null ? null : Number(row.messageId),
       }));
+      return { rows, limit };
     });
   }
 
@@ -495,16 +520,21 @@ export class CampaignDispatcher {
     return 0;
   }
 
-  /** The report of a campaign hears of its progress at most once a second (and once more after the last). */
+  /**
+   * The report of a campaign hears of its progress at most once a second — less often when counting takes
+   * long (ANNOUNCE_COST_FACTOR) — and once more after the last batch.
+   */
   private announceSoon(campaign: RunningCampaign): void {
     const last = this.lastAnnounce.get(campaign.id) ?? 0;
-    const wait = last + ANNOUNCE_EVERY_MS - Date.now();
+    const every = Math.max(ANNOUNCE_EVERY_MS, (this.announceCost.get(campaign.id) ?? 0) * ANNOUNCE_COST_FACTOR);
+    const wait = last + every - Date.now();
     const announce = () => {
       this.trailing.delete(campaign.id);
-      this.lastAnnounce.set(campaign.id, Date.now());
-      void runInTenant({ companyId: campaign.companyId }, () =>
-        announceCampaign(this.ctx, campaign.companyId, campaign.id),
-      ).catch((error) => this.ctx.log.warn({ err: error }, 'campaign progress not announced'));
+      const began = Date.now();
+      this.lastAnnounce.set(campaign.id, began);
+      void runInTenant({ companyId: campaign.companyId }, () => announceCampaign(this.ctx, campaign.companyId, campaign.id))
+        .then(() => this.announceCost.set(campaign.id, Date.now() - began))
+        .catch((error) => this.ctx.log.warn({ err: error }, 'campaign progress not announced'));
     };
     if (wait <= 0) {
       announce();

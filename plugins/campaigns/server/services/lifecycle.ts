@@ -1,7 +1,7 @@
 import { type BalcaoEvents, isAppError, type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
 import { variantsOf } from '../../shared/campaigns';
 import { Campaign } from '../models/campaign';
-import { announceCampaign, materialise } from './campaigns.service';
+import { announceCampaign, materialise, refreshShippingStatistics } from './campaigns.service';
 import { WAKE_TOPIC } from './dispatcher';
 import { IMPORT_STALE_MS } from './imports.service';
 import { emitToManagers } from './live';
@@ -85,21 +85,22 @@ export async function startDue(ctx: PluginContext, companyId: number, id: number
 
 /** Starts a due campaign (once: the row is locked and its status checked again). */
 async function startCampaign(ctx: PluginContext, companyId: number, id: number, now: Date): Promise<void> {
-  const started = await ctx.db.transaction(async (trx) => {
+  // null: not started; else the shipping rows made
+  const made = await ctx.db.transaction(async (trx): Promise<number | null> => {
     const campaign = await Campaign.query(trx).findById(id).forUpdate();
-    if (campaign?.status !== 'PROGRAMADA' || !campaign.scheduledAt || campaign.scheduledAt > now) return false;
+    if (campaign?.status !== 'PROGRAMADA' || !campaign.scheduledAt || campaign.scheduledAt > now) return null;
     if (
       (campaign.contactListId === null && campaign.tagListId === null) ||
       variantsOf(campaign as unknown as Record<string, unknown>, 'message').length === 0
     ) {
       // its list or tag was deleted meanwhile: it can't start; an admin sees it back as INATIVA
       await Campaign.query(trx).findById(id).patch({ status: 'INATIVA', updatedAt: now });
-      return true;
+      return 0;
     }
-    await materialise(trx, companyId, campaign);
-    return true;
+    return materialise(trx, companyId, campaign);
   });
-  if (!started) return;
+  if (made === null) return;
+  refreshShippingStatistics(ctx, made);
   await announceCampaign(ctx, companyId, id);
   await ctx.broadcast.publish(WAKE_TOPIC, {});
 }
