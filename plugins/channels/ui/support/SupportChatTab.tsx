@@ -43,7 +43,7 @@ export default function SupportChatTab() {
             }
           />
         ) : (
-          <label>
+          <div>
             <Typography.Text style={{ display: 'block', marginBottom: 6 }}>{t('supportChat.connection')}</Typography.Text>
             <Select<number | null>
               aria-label={t('supportChat.connection')}
@@ -57,7 +57,7 @@ export default function SupportChatTab() {
                 ...data.connections.map((connection) => ({ value: connection.id, label: connection.name })),
               ]}
             />
-          </label>
+          </div>
         )}
         {chosen && !acceptsOrigin(chosen, window.location.origin) ? (
           <Alert type="warning" showIcon title={t('supportChat.originRefused', { origin: window.location.origin })} />
