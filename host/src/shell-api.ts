@@ -53,6 +53,10 @@ export const shellApi = api.injectEndpoints({
     getPublicSetting: build.query<string, string>({
       query: (key) => `/public-settings/${encodeURIComponent(key)}`,
     }),
+    /** The login page's support chat: the widget to open, or nulls (no button); docs/channels/widget.md. */
+    getSupportChat: build.query<{ widgetKey: string | null; scriptUrl: string | null }, void>({
+      query: () => '/support-chat',
+    }),
     getVersion: build.query<{ version: string }, void>({
       query: () => '/version',
     }),
@@ -77,6 +81,7 @@ export const {
   useSignupMutation,
   useListPublicPlansQuery,
   useGetPublicSettingQuery,
+  useGetSupportChatQuery,
   useGetVersionQuery,
   useListPluginsQuery,
   useRequestPasswordResetMutation,

@@ -7,6 +7,14 @@
 export const TICKET_STATUSES = ['pending', 'open', 'closed', 'group', 'lgpd', 'nps'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];
 
+/**
+ * The rating modal's choices when resolving a ticket the rating applies to (docs/product/tickets-and-inbox.md
+ * "Validation" Rating, docs/inbox-api.md "Transitions"): `nps` asks the contact for a 0–10 rating before the
+ * ticket closes, `none` closes it without asking.
+ */
+export const RATING_CHOICES = ['nps', 'none'] as const;
+export type RatingChoice = (typeof RATING_CHOICES)[number];
+
 /** Channels a ticket or contact can come from (webchat: the embeddable chat widget). */
 export const CHANNELS = ['whatsapp', 'whatsappapi', 'facebook', 'instagram', 'webchat'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -5,6 +5,7 @@ import { useConnectionsBadge } from './useConnectionsBadge';
 
 // The pages load on their first visit: the shell loads this entry after login for the menu badge alone.
 const ConnectionsPage = lazy(() => import('./pages/ConnectionsPage').then((module) => ({ default: module.ConnectionsPage })));
+const SupportChatTab = lazy(() => import('./support/SupportChatTab'));
 const AllConnectionsPage = lazy(() =>
   import('./pages/AllConnectionsPage').then((module) => ({ default: module.AllConnectionsPage })),
 );
@@ -17,6 +18,17 @@ export default definePluginUi({
     { path: '/allConnections', element: <AllConnectionsPage /> },
   ],
   menuBadges: { connections: useConnectionsBadge },
+  slots: {
+    // the login page's support chat is the platform's: only the super user chooses it (docs/channels/widget.md)
+    settingsTabs: [
+      {
+        key: 'support-chat',
+        superOnly: true,
+        label: { pt: 'Chat de suporte', en: 'Support chat', es: 'Chat de soporte', tr: 'Destek sohbeti' },
+        Component: SupportChatTab,
+      },
+    ],
+  },
   // Portuguese (the default) is bundled; the others load when chosen
   i18n: {
     pt,

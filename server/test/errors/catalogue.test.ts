@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registeredErrors } from '@balcao/plugin-sdk/server';
@@ -39,8 +39,10 @@ function featureIds(): Set<string> {
     for (const entry of readdirSync(path.join(ROOT, parent), { withFileTypes: true })) {
       if (!entry.isDirectory()) continue;
       const file = path.join(ROOT, parent, entry.name, 'package.json');
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { balcao?: { id?: string } };
-      if (manifest.balcao?.id) ids.add(manifest.balcao.id);
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { balcao?: { id?: string; server?: string } };
+      // a feature with no server part (a UI-only module such as the task list) answers no error codes
+      const serverEntry = path.join(ROOT, parent, entry.name, manifest.balcao?.server ?? 'server/index.ts');
+      if (manifest.balcao?.id && existsSync(serverEntry)) ids.add(manifest.balcao.id);
     }
   }
   return ids;

@@ -151,3 +151,76 @@ describe('the login screen (docs/product/tickets-and-inbox.md#screens-and-routes
     ).toBeTruthy();
   });
 });
+
+describe("the login page's support chat (docs/channels/widget.md)", () => {
+  beforeAll(async () => {
+    await registerShellTranslations();
+  });
+  afterEach(() => {
+    tokens.clear();
+    store.dispatch(sessionEnded('logout'));
+    store.dispatch({ type: 'api/resetApiState' });
+    document.getElementById('balcao-support-chat')?.remove();
+    document.getElementById('balcao-chat')?.remove();
+    delete (window as { BalcaoChat?: unknown }).BalcaoChat;
+  });
+
+  const widget = { widgetKey: 'wck_supportsupportsupportsupport12', scriptUrl: '/plugins/channels/widget/channels-widget.js' };
+  const queued = () => (window as unknown as { BalcaoChat?: unknown[] }).BalcaoChat;
+
+  it('shows no button while none is set, nor when the call fails', async () => {
+    const calls = serveApi(({ path }) =>
+      path === '/support-chat' ? { status: 200, body: { widgetKey: null, scriptUrl: null } } : undefined,
+    );
+    const { unmount } = renderLogin();
+    await waitFor(() => expect(calls.some((call) => call.path === '/support-chat')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Chat de suporte' })).toBeNull();
+    unmount();
+    store.dispatch({ type: 'api/resetApiState' });
+    serveApi();
+    renderLogin();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByRole('button', { name: 'Chat de suporte' })).toBeNull();
+  });
+
+  it('loads the widget on the first click only and opens it; leaving the page hides it', async () => {
+    serveApi(({ path }) => (path === '/support-chat' ? { status: 200, body: widget } : undefined));
+    const { unmount } = renderLogin();
+    expect(document.getElementById('balcao-support-chat')).toBeNull();
+    fireEvent.click(await screen.findByRole('button', { name: 'Chat de suporte' }));
+    const script = document.getElementById('balcao-support-chat') as HTMLScriptElement;
+    expect(script.getAttribute('src')).toBe(widget.scriptUrl);
+    expect(script.dataset.key).toBe(widget.widgetKey);
+    expect(script.dataset.api).toBe(new URL('/api', window.location.href).href);
+    expect(queued()).toEqual([['setLocale', 'pt'], ['open']]);
+
+    // the loader draws its launcher in #balcao-chat; a second click opens it again without a second script
+    const launcher = document.createElement('div');
+    launcher.id = 'balcao-chat';
+    document.body.append(launcher);
+    fireEvent.click(screen.getByRole('button', { name: 'Chat de suporte' }));
+    expect(document.querySelectorAll('#balcao-support-chat')).toHaveLength(1);
+    expect(queued()?.slice(-1)).toEqual([['open']]);
+
+    unmount();
+    expect(launcher.style.display).toBe('none');
+    expect(queued()?.slice(-1)).toEqual([['close']]);
+  });
+
+  it('forgets the support visitor on login', async () => {
+    serveApi(({ path }) => {
+      if (path === '/support-chat') return { status: 200, body: widget };
+      if (path === '/auth/login') return { status: 200, body: { token: 'token-9', user: user(inDays(200)) } };
+      return undefined;
+    });
+    renderLogin();
+    fireEvent.click(await screen.findByRole('button', { name: 'Chat de suporte' }));
+    type('E-mail', 'ana@acme.test');
+    type('Senha', 'Demo1234!');
+    submit();
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/tickets'), { timeout: 5_000 });
+    expect(queued()).toContainEqual(['setUser', null]);
+    expect(queued()?.at(-1)).toEqual(['close']);
+  });
+});

@@ -18,12 +18,13 @@ import { type FormEvent, lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { setPostLoginDestination } from '../../app/post-login';
-import { type LoginRequest, useGetPublicSettingQuery, useLoginMutation } from '../../shell-api';
+import { type LoginRequest, useGetPublicSettingQuery, useGetSupportChatQuery, useLoginMutation } from '../../shell-api';
 import { FieldError } from '../public/FieldError';
 import { PublicLayout } from '../public/PublicLayout';
 import { checkEmail, checkRequired, type ValidationIssue } from '../public/validation';
 import { PasswordStrengthBar } from './PasswordStrengthBar';
 import { passwordScore, WEAK_PASSWORD_MAX_SCORE } from './password-strength';
+import { forgetSupportChatVisitor, hideSupportChat, openSupportChat } from './support-chat';
 
 // only weak passwords need it: kept out of the login's first download
 const LowSecurityDialog = lazy(() => import('./LowSecurityDialog'));
@@ -36,7 +37,7 @@ export const EXPIRY_WARNING_DAYS = 5;
  * download, and two fields don't need a form engine.
  */
 export function LoginPage() {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [remember, setRemember] = useState(false);
@@ -46,10 +47,13 @@ export function LoginPage() {
   });
   const [login, { isLoading }] = useLoginMutation();
   const { data: allowSignup } = useGetPublicSettingQuery('allowSignup');
+  // asked once the page is up (a query starts after the first render); no button until it answers
+  const { data: supportChat } = useGetSupportChatQuery();
   const [pending, setPending] = useState<LoginRequest | null>(null);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   useEffect(() => setPostLoginDestination(null), []);
+  useEffect(() => hideSupportChat, []);
 
   const submit = async (request: LoginRequest) => {
     setPending(null);
@@ -68,6 +72,7 @@ export function LoginPage() {
     if (!result.data) return;
     const { token, user } = result.data;
     tokens.write(token);
+    forgetSupportChatVisitor();
     const remaining = daysUntil(user.company.dueDate);
     if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
     // the public-route guard performs the navigation (see post-login.ts)
@@ -135,6 +140,20 @@ export function LoginPage() {
           {allowSignup === 'enabled' ? (
             <Button block onClick={() => navigate('/signup')}>
               {t('login.register')}
+            </Button>
+          ) : null}
+          {supportChat?.widgetKey && supportChat.scriptUrl ? (
+            <Button
+              block
+              type="link"
+              onClick={() =>
+                openSupportChat(
+                  { widgetKey: supportChat.widgetKey as string, scriptUrl: supportChat.scriptUrl as string },
+                  i18n.resolvedLanguage ?? 'pt',
+                )
+              }
+            >
+              {t('login.supportChat')}
             </Button>
           ) : null}
         </Flex>

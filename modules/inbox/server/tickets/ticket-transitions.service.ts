@@ -1,7 +1,7 @@
 import { AppError, type ConnectionProfile, defaultCustomerTexts, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { fillMessageVariables } from '../../shared/message-variables';
-import type { TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
+import type { RatingChoice, TicketLogType, Ticket as TicketShape, TicketStatus } from '../../shared/types';
 import { readContactMessages, sendReadReceipts } from '../messages/message-actions.service';
 import { sendTextMessage } from '../messages/message-send.service';
 import { Ticket } from '../models/ticket';
@@ -26,6 +26,8 @@ export interface TicketUpdateInput {
   msgTransfer?: string;
   isTransfered?: boolean;
   sendFarewellMessage?: boolean;
+  /** On a resolve the rating applies to: `nps` asks the contact (the default), `none` closes without asking. */
+  ratingId?: RatingChoice;
   amountUsedBotQueues?: number;
   useIntegration?: boolean;
 }
@@ -128,6 +130,10 @@ async function planTransition(
   trx: Knex.Transaction,
 ): Promise<TransitionPlan> {
   const plan: TransitionPlan = { patch: {}, logs: [], messages: [], reactivates: false };
+  // a rating is chosen when resolving, nowhere else: anything else is a client's mistake, not a silent no-op
+  if (input.ratingId !== undefined && (input.status !== 'closed' || input.isTransfered === true)) {
+    throw new AppError('ERR_VALIDATION', { details: [{ field: 'body.ratingId', message: 'only with status closed' }] });
+  }
   const now = new Date();
   const current = ticket.status;
   const attendedStatus: TicketStatus = ticket.isGroup ? 'group' : 'open';
@@ -208,7 +214,8 @@ async function planTransition(
           const tagged = await knex('contactTags').where({ companyId, contactId: ticket.contactId }).first('tagId');
           if (!tagged) throw new AppError('ERR_TICKET_TAG_REQUIRED');
         }
-        if (await asksForRating(trx, companyId, ticket, settings)) {
+        // the agent's choice in the rating modal; without one (an API client) the company's rule asks
+        if (input.ratingId !== 'none' && (await asksForRating(trx, companyId, ticket, settings))) {
           // resolved by the agent, closed by the rating flow (logged `closed` then)
           log('nps', viewer.id, queueId);
           // the answer's counter of invalid replies starts again (amountUsedBotQueues, unused while in nps)

@@ -7,3 +7,7 @@ export const WEBCHAT_DEMO_PORT = Number(process.env.WEBCHAT_DEMO_PORT ?? 8091);
 export const DEMO_WIDGET_KEY = 'wck_demo-acme-site-00000000000000000';
 /** The demo connection's name. */
 export const DEMO_CONNECTION_NAME = 'Site Acme';
+/** The platform's own support chat in the demo (the login page's "Chat de suporte"), a public value too. */
+export const DEMO_SUPPORT_WIDGET_KEY = 'wck_demo-platform-support-0000000000';
+/** The platform support connection's name. */
+export const DEMO_SUPPORT_CONNECTION_NAME = 'Suporte Balcão';

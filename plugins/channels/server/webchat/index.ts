@@ -4,7 +4,7 @@ import { webchatChannel } from './channel';
 import { webchatConfig } from './demo-config';
 import { webchatErrors } from './errors';
 import { startLive, stopLive } from './live';
-import { seedWebchatDemo } from './seed';
+import { seedSupportChatDemo, seedWebchatDemo } from './seed';
 import { startWidgetCache, stopWidgetCache } from './widgets';
 
 const unregisters = new WeakMap<object, () => void>();
@@ -20,6 +20,7 @@ export const webchatArea: ChannelsArea = {
   seed: {
     async demo(ctx, demo) {
       await seedWebchatDemo(ctx, demo);
+      await seedSupportChatDemo(ctx, demo);
     },
   },
   async register(_app, ctx) {

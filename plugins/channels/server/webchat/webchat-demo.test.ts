@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebchatMessage } from '../../shared/webchat';
-import { DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
+import { DEMO_SUPPORT_WIDGET_KEY, DEMO_WIDGET_KEY, WEBCHAT_DEMO_PORT } from '../demo/constants';
 import { channelsCtx } from '../testing/kit';
 import { DEMO_WHATSAPP_NAME } from '../whatsapp/seed';
-import { seedWebchatDemo } from './seed';
+import { seedSupportChatDemo, seedWebchatDemo } from './seed';
+import { WIDGET_SCRIPT_PATH } from './support-chat';
 
 /**
  * Acme's demo website chat as `npm start` seeds it (every feature's demo data, so Acme's queues Vendas,
@@ -99,5 +100,28 @@ describe('Acme demo website chat', () => {
       return row.sendStatus === 'pending' ? undefined : row;
     });
     expect(settled).toEqual({ sendStatus: 'failed', sendError: 'ERR_WAPP_NOT_INITIALIZED' });
+  });
+});
+
+describe("the platform's demo support chat", () => {
+  it('is seeded once on the platform company and is what the login page opens', async () => {
+    const id = await seedSupportChatDemo(channelsCtx(t), t.demo);
+    expect(await seedSupportChatDemo(channelsCtx(t), t.demo)).toBe(id);
+    const row = await t.balcao.core.knex('whatsapps').where({ id }).first('companyId', 'channel', 'status', 'name');
+    expect(row).toEqual({
+      companyId: t.demo.companies.platform,
+      channel: 'webchat',
+      status: 'CONNECTED',
+      name: 'Suporte Balcão',
+    });
+    const answer = await t.inject({ method: 'GET', url: '/api/support-chat' });
+    expect(answer.json()).toEqual({ widgetKey: DEMO_SUPPORT_WIDGET_KEY, scriptUrl: WIDGET_SCRIPT_PATH });
+    // any origin: the login page is wherever Balcão is served
+    const config = await t.inject({
+      method: 'GET',
+      url: `/api/webchat/${DEMO_SUPPORT_WIDGET_KEY}/config`,
+      headers: { origin: 'https://balcao.example' },
+    });
+    expect(config.statusCode, config.body).toBe(200);
   });
 });

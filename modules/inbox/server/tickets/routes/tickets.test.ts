@@ -363,6 +363,42 @@ describe('PUT /tickets/:id — return to queue, resolve, ignore', () => {
     expect((await put(agent, ticket.id, { status: 'closed' })).body.status).toBe('closed');
   });
 
+  it('with ratings on, asks the contact unless the rating modal chose none; ratingId only on a resolve', async () => {
+    const company = await kit.company();
+    const agent = await kit.user(company.companyId, { farewellMessage: 'Tchau!' });
+    const openTicket = () => kit.ticket(company.companyId, { status: 'open', userId: agent.id });
+    await kit.setting(company.companyId, 'userRating', 'enabled');
+
+    // no choice (an API client): the company's rule asks
+    const plain = await openTicket();
+    expect((await put(agent, plain.id, { status: 'closed' })).body.status).toBe('nps');
+    const asked = await openTicket();
+    expect((await put(agent, asked.id, { status: 'closed', ratingId: 'nps' })).body.status).toBe('nps');
+    expect(await logTypes(asked.id)).toEqual(['nps']);
+
+    const skipped = await openTicket();
+    const closed = await put(agent, skipped.id, { status: 'closed', ratingId: 'none', sendFarewellMessage: true });
+    expect(closed.body.status).toBe('closed');
+    expect(await logTypes(skipped.id)).toEqual(['closed']);
+    expect((await messagesOf(skipped.id)).map((message) => message.body)).toEqual(['Tchau!']);
+
+    const refused = await openTicket();
+    expect((await put(agent, refused.id, { status: 'closed', ratingId: 'maybe' })).body).toMatchObject({
+      error: 'ERR_VALIDATION',
+    });
+    expect(await put(agent, refused.id, { status: 'pending', userId: null, ratingId: 'nps' })).toEqual({
+      status: 400,
+      body: { error: 'ERR_VALIDATION', details: [{ field: 'body.ratingId', message: 'only with status closed' }] },
+    });
+    expect((await put(agent, refused.id, { ratingId: 'none' })).status).toBe(400);
+    expect((await kit.row(refused.id)).status).toBe('open');
+    expect(await kit.logs(refused.id)).toEqual([]);
+
+    // ratings off: there is nothing to ask, the ticket closes whatever the choice
+    await kit.setting(company.companyId, 'userRating', 'disabled');
+    expect((await put(agent, refused.id, { status: 'closed', ratingId: 'nps' })).body.status).toBe('closed');
+  });
+
   it('ignores a pending or lgpd ticket only with userClosePendingTicket or as admin', async () => {
     const strict = await kit.user(companyId, { queueIds: [q1], userClosePendingTicket: 'disabled' });
     const ignore = { status: 'closed', sendFarewellMessage: false, amountUsedBotQueues: 0 };

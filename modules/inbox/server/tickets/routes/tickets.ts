@@ -12,7 +12,7 @@ import {
   StrictObject,
   Type,
 } from '@balcao/plugin-sdk/server';
-import { TICKET_STATUSES, type Ticket, type TicketStatus } from '../../../shared/types';
+import { RATING_CHOICES, TICKET_STATUSES, type Ticket, type TicketStatus } from '../../../shared/types';
 import { JSON_TEXT } from '../../json-sql';
 import { TicketSchema, TicketStatusSchema } from '../schemas';
 import { loadTicket, maskContact, masksNumbers } from '../serializer';
@@ -68,6 +68,8 @@ const UpdateBody = StrictObject({
   msgTransfer: Type.Optional(Type.String({ maxLength: 4_096 })),
   isTransfered: Type.Optional(Type.Boolean()),
   sendFarewellMessage: Type.Optional(Type.Boolean()),
+  // the rating modal's choice on a resolve (docs/inbox-api.md "Transitions"): ask the contact, or close without
+  ratingId: Type.Optional(Type.Union(RATING_CHOICES.map((choice) => Type.Literal(choice)))),
   amountUsedBotQueues: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000 })),
   useIntegration: Type.Optional(Type.Boolean()),
 });

@@ -1,5 +1,5 @@
 import { api, streamSocketEvent } from '@balcao/plugin-sdk/ui';
-import type { AppMessageEvent, Ticket, TicketEvent, TicketLog, TicketStatus } from '../../../shared/types';
+import type { AppMessageEvent, RatingChoice, Ticket, TicketEvent, TicketLog, TicketStatus } from '../../../shared/types';
 import {
   applyAppMessageEventToList,
   applyTicketEvent,
@@ -29,6 +29,8 @@ export interface UpdateTicketBody {
   msgTransfer?: string;
   isTransfered?: boolean;
   sendFarewellMessage?: boolean;
+  /** The rating modal's choice on a resolve. */
+  ratingId?: RatingChoice;
   amountUsedBotQueues?: number;
   useIntegration?: boolean;
 }

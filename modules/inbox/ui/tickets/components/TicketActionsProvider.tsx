@@ -5,9 +5,9 @@ import { useNavigate, useParams } from 'react-router';
 import type { Ticket } from '../../../shared/types';
 import { type UpdateTicketBody, useDeleteTicketMutation, useUpdateTicketMutation } from '../api/tickets';
 import { useViewer } from '../hooks/useViewer';
-import { existingTicketOf, ticketUuidParam } from '../logic/ticket-rules';
+import { existingTicketOf, ratingApplies, ticketUuidParam } from '../logic/ticket-rules';
 import { AcceptTicketModal } from './modals/AcceptTicketModal';
-import { CloseTicketModal } from './modals/CloseTicketModal';
+import { CloseTicketModal, type ResolveChoice } from './modals/CloseTicketModal';
 import { NewTicketModal } from './modals/NewTicketModal';
 import { type TicketHolder, TicketHolderDialog } from './modals/TicketHolderDialog';
 import { TicketLogModal } from './modals/TicketLogModal';
@@ -150,8 +150,8 @@ export function TicketActionsProvider({ children }: { children: ReactNode }) {
     [busyTicketId, update, viewer.user.id, openTicket, leaveIfOpen, modal, t, deleteTicket],
   );
 
-  const resolve = async (ticket: Ticket, sendFarewellMessage: boolean) => {
-    const closed = await update(ticket, { status: 'closed', sendFarewellMessage });
+  const resolve = async (ticket: Ticket, choice: ResolveChoice) => {
+    const closed = await update(ticket, { status: 'closed', ...choice });
     setResolving(null);
     if (closed) leaveIfOpen(ticket);
   };
@@ -179,6 +179,7 @@ export function TicketActionsProvider({ children }: { children: ReactNode }) {
       />
       <CloseTicketModal
         ticket={resolving}
+        asksRating={resolving !== null && ratingApplies(resolving, viewer.settings.userRating)}
         busy={resolving !== null && busyTicketId === resolving.id}
         onClose={() => setResolving(null)}
         onResolve={resolve}

@@ -19,6 +19,8 @@ export interface Viewer {
     showNotificationPending: boolean;
     /** enableLGPD and lgpdDeleteMessage: deleted messages are hidden. */
     hideDeletedMessages: boolean;
+    /** userRating: resolving asks for the contact's rating (the rating modal). */
+    userRating: boolean;
   };
 }
 
@@ -42,6 +44,7 @@ export function useViewer(): Viewer {
         sendSignMessage: isSettingEnabled(user, 'sendSignMessage'),
         showNotificationPending: isSettingEnabled(user, 'showNotificationPending'),
         hideDeletedMessages: isSettingEnabled(user, 'enableLGPD') && isSettingEnabled(user, 'lgpdDeleteMessage'),
+        userRating: isSettingEnabled(user, 'userRating'),
       },
     };
   }, [user, canShowAll, canCloseAll, canDeleteTicket]);

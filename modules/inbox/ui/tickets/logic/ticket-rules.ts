@@ -106,3 +106,12 @@ export function usersOfQueue<U extends { queues: Array<{ id: number }> }>(users:
   if (queueId === undefined) return [...users];
   return users.filter((user) => user.queues.some((queue) => queue.id === queueId));
 }
+
+/**
+ * Whether resolving this ticket opens the rating modal (docs/inbox-api.md "Transitions", docs/channels/lifecycle.md
+ * "Rating"): the company's userRating on, an open ticket (not a group) with an agent and no rating yet — the
+ * tickets the server would put in `nps`.
+ */
+export function ratingApplies(ticket: Ticket, ratingsOn: boolean): boolean {
+  return ratingsOn && ticket.status === 'open' && !ticket.isGroup && ticket.userId !== null && ticket.userRating === null;
+}
