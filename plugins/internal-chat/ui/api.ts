@@ -14,6 +14,7 @@ export function unreadsOf(chat: Chat | undefined, userId: number | undefined): n
  * total by what the event says for sure: a new chat by its count, a message of someone else by one.
  */
 export function applyToList(list: ChatList, event: ChatEvent, userId: number | undefined, searchParam: string): void {
+  if (event.action === 'typing') return;
   const id = event.action === 'delete' ? event.id : event.chat.id;
   const index = list.records.findIndex((chat) => chat.id === id);
   const before = index >= 0 ? unreadsOf(list.records[index], userId) : 0;
@@ -70,6 +71,7 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
       providesTags: ['Chat'],
       onCacheEntryAdded: (_uuid, lifecycle) =>
         streamSocketEvent<Chat, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) => {
+          if (event.action === 'typing') return;
           if (event.action === 'delete') {
             if (event.id === draft.id) draft.deleted = true;
           } else if (event.chat.id === draft.id) Object.assign(draft, event.chat);
@@ -117,6 +119,9 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
         return { url: `/chats/${chatId}/messages/media`, method: 'POST', body };
       },
     }),
+    typing: build.mutation<void, number>({
+      query: (chatId) => ({ url: `/chats/${chatId}/typing`, method: 'POST' }),
+    }),
     markRead: build.mutation<Chat, { chatId: number; userId: number }>({
       query: ({ chatId, userId }) => ({ url: `/chats/${chatId}/read`, method: 'POST', body: { userId } }),
     }),
@@ -134,6 +139,7 @@ export const {
   useSendMessageMutation,
   useSendFileMutation,
   useMarkReadMutation,
+  useTypingMutation,
 } = chatApi;
 
 /** The first page of every chat, as the popover and the menu's dot read it. */

@@ -50,7 +50,9 @@ export interface MessagePage {
 export type ChatEvent =
   | { action: 'create' | 'update'; chat: Chat }
   | { action: 'new-message'; chat: Chat; newMessage: ChatMessage }
-  | { action: 'delete'; id: number };
+  | { action: 'delete'; id: number }
+  /** Only on `company-{id}-chat-{chatId}`: a member is writing (shown for a few seconds). */
+  | { action: 'typing'; chatId: number; userId: number; name: string };
 
 /** A user to choose as a member (`GET /users/list`). */
 export interface UserOption {

@@ -258,7 +258,14 @@ describe('live channels', () => {
     expect(await onChat).toMatchObject({ action: 'new-message', newMessage: { message: 'alguém aí?' } });
     await toSender;
 
-    const readMark = nextEvent<{ action: string }>(adminSocket, `company-${c}-chat-${chat.id}`);
+    // typing reaches the other members, not the typist's own sockets
+    const agentEvents = recordEvents(agentSocket);
+    const typing = nextEvent<{ action: string }>(adminSocket, `company-${c}-chat-${chat.id}`, (p) => p.action === 'typing');
+    expect((await kit.api(kit.agent, 'POST', `/chats/${chat.id}/typing`)).status).toBe(204);
+    expect(await typing).toEqual({ action: 'typing', chatId: chat.id, userId: kit.agent.id, name: 'Alex Agente' });
+    expect((await kit.api(kit.outsider, 'POST', `/chats/${chat.id}/typing`)).status).toBe(404);
+
+    const readMark = nextEvent<{ action: string }>(adminSocket, `company-${c}-chat-${chat.id}`, (p) => p.action === 'update');
     await kit.api(kit.agent, 'POST', `/chats/${chat.id}/read`, { userId: kit.agent.id });
     expect(await readMark).toMatchObject({ action: 'update' });
 
@@ -274,6 +281,7 @@ describe('live channels', () => {
       ({ event, payload }) => event.includes('-chat') && JSON.stringify(payload).includes(`"id":${chat.id},`),
     );
     expect(leaked).toEqual([]);
+    expect(agentEvents.filter(({ payload }) => (payload as { action?: string }).action === 'typing')).toEqual([]);
     expect(outsiderEvents.filter(({ event }) => event === `company-${c}-chat-${chat.id}`)).toEqual([]);
     expect(own.status).toBe(200);
   });

@@ -244,6 +244,25 @@ export default defineRoutes((app, ctx) => {
   );
 
   app.post(
+    '/chats/:id/typing',
+    {
+      schema: {
+        summary: "Tell the chat's other members that the caller is typing (members only)",
+        errors: { 404: ['ERR_NO_CHAT_FOUND'] },
+        params: IdParams,
+        body: NoBody,
+        response: { 204: Empty, ...errorResponses(404) },
+      },
+      config: CHAT,
+    },
+    async (request, reply) => {
+      const { companyId, userId } = caller(request);
+      await chats.announceTyping(ctx, companyId, userId, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
     '/chats/:id/read',
     {
       schema: {

@@ -418,3 +418,14 @@ export async function markRead(
   );
   return chat;
 }
+
+/**
+ * `POST /chats/:id/typing`: tells the chat's other members that the caller is writing (an `action: 'typing'`
+ * on `company-{id}-chat-{chatId}`). Nothing is stored; screens show it for a few seconds.
+ */
+export async function announceTyping(ctx: PluginContext, companyId: number, userId: number, chatId: number): Promise<void> {
+  const chat = await memberChat(ctx.db.knex, companyId, chatId, userId);
+  const me = chat.users.find((member) => member.userId === userId);
+  const others = chat.users.filter((member) => member.userId !== userId).map((member) => member.userId);
+  announce(ctx, companyId, chatId, others, { action: 'typing', chatId, userId, name: me?.user.name ?? '' }, { chat: true });
+}

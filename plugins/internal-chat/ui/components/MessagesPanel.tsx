@@ -1,12 +1,58 @@
 import { PaperClipOutlined, SendOutlined } from '@ant-design/icons';
-import { useLoadMoreOnScroll, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { subscribeSocketEvent, useLoadMoreOnScroll, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Input, Skeleton, Typography, theme, Upload } from 'antd';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
-import { unreadsOf, useMarkReadMutation, useMessagesQuery, useSendFileMutation, useSendMessageMutation } from '../api';
-import type { Chat, ChatMessage } from '../types';
+import {
+  unreadsOf,
+  useMarkReadMutation,
+  useMessagesQuery,
+  useSendFileMutation,
+  useSendMessageMutation,
+  useTypingMutation,
+} from '../api';
+import type { Chat, ChatEvent, ChatMessage } from '../types';
 
 /** Older messages load when the conversation is scrolled within this distance of its top (docs/product/automation.md). */
 export const OLDER_MESSAGES_THRESHOLD_PX = 600;
+
+/** A typing notice is sent at most this often while the user writes, and shown this long after the last one. */
+export const TYPING_SEND_INTERVAL_MS = 3_000;
+export const TYPING_SHOWN_MS = 5_000;
+
+/** Who else is writing in the chat, from its `typing` events, each for TYPING_SHOWN_MS after their last. */
+function useTypers(chatId: number, companyId: number | undefined, myId: number | undefined): string[] {
+  const [typers, setTypers] = useState<ReadonlyMap<number, { name: string; until: number }>>(new Map());
+  useEffect(() => {
+    if (companyId === undefined) return;
+    return subscribeSocketEvent<ChatEvent>(`company-${companyId}-chat-${chatId}`, (event) => {
+      if (event.action === 'new-message') {
+        // a message sent ends its sender's typing
+        const senderId = event.newMessage.senderId;
+        setTypers((current) => {
+          if (senderId === null || !current.has(senderId)) return current;
+          const next = new Map(current);
+          next.delete(senderId);
+          return next;
+        });
+        return;
+      }
+      if (event.action !== 'typing' || event.userId === myId) return;
+      setTypers((current) => new Map(current).set(event.userId, { name: event.name, until: Date.now() + TYPING_SHOWN_MS }));
+    });
+  }, [chatId, companyId, myId]);
+  useEffect(() => {
+    if (typers.size === 0) return;
+    const timer = setInterval(() => {
+      setTypers((current) => {
+        const now = Date.now();
+        const next = new Map([...current].filter(([, typer]) => typer.until > now));
+        return next.size === current.size ? current : next;
+      });
+    }, 1_000);
+    return () => clearInterval(timer);
+  }, [typers.size]);
+  return [...typers.values()].map((typer) => typer.name);
+}
 
 const timeOf = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' });
 
@@ -74,7 +120,18 @@ export function MessagesPanel({ chat }: { chat: Chat }) {
   const [sendMessage] = useSendMessageMutation();
   const [sendFile, sendingFile] = useSendFileMutation();
   const [markRead] = useMarkReadMutation();
+  const [announceTyping] = useTypingMutation();
   const [text, setText] = useState('');
+  const typers = useTypers(chat.id, me?.companyId, me?.id);
+  const lastTypingAt = useRef(0);
+  const write = (value: string) => {
+    setText(value);
+    const now = Date.now();
+    if (value.trim() !== '' && now - lastTypingAt.current >= TYPING_SEND_INTERVAL_MS) {
+      lastTypingAt.current = now;
+      void announceTyping(chat.id);
+    }
+  };
   const { ref, onScroll } = useLoadMoreOnScroll<HTMLDivElement>({
     hasMore: data?.hasMore ?? false,
     loading: isFetching,
@@ -117,6 +174,7 @@ export function MessagesPanel({ chat }: { chat: Chat }) {
     const message = text.trim();
     if (!message) return;
     setText('');
+    lastTypingAt.current = 0;
     void sendMessage({ chatId: chat.id, message });
   };
 
@@ -158,7 +216,10 @@ export function MessagesPanel({ chat }: { chat: Chat }) {
           </>
         )}
       </div>
-      <Flex gap={8} align="flex-end" style={{ paddingTop: 8 }}>
+      <Typography.Text type="secondary" style={{ fontSize: 12, minHeight: 18 }} data-testid="typing">
+        {typers.length > 0 ? t('messages.typing', { names: typers.join(', ') }) : null}
+      </Typography.Text>
+      <Flex gap={8} align="flex-end" style={{ paddingTop: 4 }}>
         <Upload
           showUploadList={false}
           beforeUpload={(file) => {
@@ -170,7 +231,7 @@ export function MessagesPanel({ chat }: { chat: Chat }) {
         </Upload>
         <Input.TextArea
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => write(event.target.value)}
           onPressEnter={(event) => {
             if (event.shiftKey) return;
             event.preventDefault();
