@@ -41,10 +41,13 @@ export interface ChatsArgs {
   pageNumber: number;
 }
 
-/** The internal chat's calls (docs/api.md "Internal chat") on the shell's one API, kept live over the company socket. */
-export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEndpoints({
+/**
+ * The internal chat's calls (docs/api.md "Internal chat") on the shell's one API, kept live over the company socket.
+ * Endpoint names are prefixed: every feature injects into one API, where a name taken twice keeps the first.
+ */
+export const chatApi = api.enhanceEndpoints({ addTagTypes: ['InternalChat'] }).injectEndpoints({
   endpoints: (build) => ({
-    chats: build.query<ChatList, ChatsArgs>({
+    internalChatList: build.query<ChatList, ChatsArgs>({
       query: ({ searchParam, pageNumber }) => ({
         url: '/chats',
         params: { searchParam: searchParam || undefined, pageNumber },
@@ -60,15 +63,15 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
         return current;
       },
       forceRefetch: ({ currentArg, previousArg }) => currentArg?.pageNumber !== previousArg?.pageNumber,
-      providesTags: ['Chat'],
+      providesTags: ['InternalChat'],
       onCacheEntryAdded: (arg, lifecycle) =>
         streamSocketEvent<ChatList, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) =>
           applyToList(draft, event, sessionOf(lifecycle.getState())?.id, arg.searchParam),
         ),
     }),
-    chatByUuid: build.query<Chat, string>({
+    internalChatByUuid: build.query<Chat, string>({
       query: (uuid) => `/chats/u/${encodeURIComponent(uuid)}`,
-      providesTags: ['Chat'],
+      providesTags: ['InternalChat'],
       onCacheEntryAdded: (_uuid, lifecycle) =>
         streamSocketEvent<Chat, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) => {
           if (event.action === 'typing') return;
@@ -77,7 +80,7 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
           } else if (event.chat.id === draft.id) Object.assign(draft, event.chat);
         }),
     }),
-    messages: build.query<MessagePage, { chatId: number; pageNumber: number }>({
+    internalChatMessages: build.query<MessagePage, { chatId: number; pageNumber: number }>({
       query: ({ chatId, pageNumber }) => ({ url: `/chats/${chatId}/messages`, params: { pageNumber } }),
       // one conversation per chat: older pages go on top of what is shown
       serializeQueryArgs: ({ queryArgs }) => String(queryArgs.chatId),
@@ -95,23 +98,23 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
           if (!draft.records.some((message) => message.id === event.newMessage.id)) draft.records.push(event.newMessage);
         }),
     }),
-    chatUsers: build.query<UserOption[], void>({
+    internalChatUsers: build.query<UserOption[], void>({
       query: () => '/users/list',
       transformResponse: (users: UserOption[]) => users.map(({ id, name }) => ({ id, name })),
     }),
-    createChat: build.mutation<Chat, { title: string; users: number[] }>({
+    createInternalChat: build.mutation<Chat, { title: string; users: number[] }>({
       query: (body) => ({ url: '/chats', method: 'POST', body }),
     }),
-    updateChat: build.mutation<Chat, { id: number; title: string; users: number[] }>({
+    updateInternalChat: build.mutation<Chat, { id: number; title: string; users: number[] }>({
       query: ({ id, ...body }) => ({ url: `/chats/${id}`, method: 'PUT', body }),
     }),
-    deleteChat: build.mutation<void, number>({
+    deleteInternalChat: build.mutation<void, number>({
       query: (id) => ({ url: `/chats/${id}`, method: 'DELETE' }),
     }),
-    sendMessage: build.mutation<ChatMessage, { chatId: number; message: string }>({
+    sendInternalChatMessage: build.mutation<ChatMessage, { chatId: number; message: string }>({
       query: ({ chatId, message }) => ({ url: `/chats/${chatId}/messages`, method: 'POST', body: { message } }),
     }),
-    sendFile: build.mutation<ChatMessage, { chatId: number; file: File; message: string }>({
+    sendInternalChatFile: build.mutation<ChatMessage, { chatId: number; file: File; message: string }>({
       query: ({ chatId, file, message }) => {
         const body = new FormData();
         if (message) body.append('message', message);
@@ -119,27 +122,27 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['Chat'] }).injectEnd
         return { url: `/chats/${chatId}/messages/media`, method: 'POST', body };
       },
     }),
-    typing: build.mutation<void, number>({
+    internalChatTyping: build.mutation<void, number>({
       query: (chatId) => ({ url: `/chats/${chatId}/typing`, method: 'POST' }),
     }),
-    markRead: build.mutation<Chat, { chatId: number; userId: number }>({
+    markInternalChatRead: build.mutation<Chat, { chatId: number; userId: number }>({
       query: ({ chatId, userId }) => ({ url: `/chats/${chatId}/read`, method: 'POST', body: { userId } }),
     }),
   }),
 });
 
 export const {
-  useChatsQuery,
-  useChatByUuidQuery,
-  useMessagesQuery,
-  useChatUsersQuery,
-  useCreateChatMutation,
-  useUpdateChatMutation,
-  useDeleteChatMutation,
-  useSendMessageMutation,
-  useSendFileMutation,
-  useMarkReadMutation,
-  useTypingMutation,
+  useInternalChatListQuery: useChatsQuery,
+  useInternalChatByUuidQuery: useChatByUuidQuery,
+  useInternalChatMessagesQuery: useMessagesQuery,
+  useInternalChatUsersQuery: useChatUsersQuery,
+  useCreateInternalChatMutation: useCreateChatMutation,
+  useUpdateInternalChatMutation: useUpdateChatMutation,
+  useDeleteInternalChatMutation: useDeleteChatMutation,
+  useSendInternalChatMessageMutation: useSendMessageMutation,
+  useSendInternalChatFileMutation: useSendFileMutation,
+  useMarkInternalChatReadMutation: useMarkReadMutation,
+  useInternalChatTypingMutation: useTypingMutation,
 } = chatApi;
 
 /** The first page of every chat, as the popover and the menu's dot read it. */

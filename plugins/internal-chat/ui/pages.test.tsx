@@ -111,10 +111,10 @@ describe('ChatsPage', () => {
     const box = screen.getByRole('textbox', { name: 'Digite uma mensagem' });
     fireEvent.change(box, { target: { value: '   ' } });
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13, charCode: 13 });
-    fireEvent.change(box, { target: { value: 'tudo certo?' } });
+    fireEvent.change(box, { target: { value: 'tudo certo? ✅' } });
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13, charCode: 13 });
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST' && c.path === '/chats/1/messages')).toHaveLength(1));
-    expect(calls.find((c) => c.path === '/chats/1/messages' && c.method === 'POST')?.body).toEqual({ message: 'tudo certo?' });
+    expect(calls.find((c) => c.path === '/chats/1/messages' && c.method === 'POST')?.body).toEqual({ message: 'tudo certo? ✅' });
   });
 
   it('keeps Save disabled until the new chat has a title and a member', async () => {
