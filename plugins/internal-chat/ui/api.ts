@@ -122,6 +122,11 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['InternalChat'] }).i
         return { url: `/chats/${chatId}/messages/media`, method: 'POST', body };
       },
     }),
+    /** The inbox's `GET /tickets/:id` (ticket mentions): 404 for a ticket the user may not see. */
+    internalChatTicket: build.query<{ id: number; uuid: string }, number>({
+      query: (id) => `/tickets/${id}`,
+      transformResponse: ({ id, uuid }: { id: number; uuid: string }) => ({ id, uuid }),
+    }),
     internalChatTyping: build.mutation<void, number>({
       query: (chatId) => ({ url: `/chats/${chatId}/typing`, method: 'POST' }),
     }),
@@ -143,6 +148,7 @@ export const {
   useSendInternalChatFileMutation: useSendFileMutation,
   useMarkInternalChatReadMutation: useMarkReadMutation,
   useInternalChatTypingMutation: useTypingMutation,
+  useLazyInternalChatTicketQuery: useLazyTicketQuery,
 } = chatApi;
 
 /** The first page of every chat, as the popover and the menu's dot read it. */

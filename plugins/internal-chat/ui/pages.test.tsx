@@ -42,6 +42,7 @@ const renderChats = (path = '/chats') =>
   renderPage(
     <Routes>
       <Route path="/chats/:id?" element={<ChatsPage />} />
+      <Route path="/tickets/:ticketId" element={<p>ticket page</p>} />
     </Routes>,
     path,
   );
@@ -75,6 +76,9 @@ function serveChats(chats: Chat[], messages: ChatMessage[] = []): ApiCall[] {
     }
     if (call.method === 'POST' && call.path === '/chats') return { status: 200, body: chat(5, { title: 'Novo' }) };
     if (call.method === 'DELETE') return { status: 204 };
+    if (call.method === 'GET' && call.path === '/tickets/42') return { status: 200, body: { id: 42, uuid: 'ticket-uuid-42' } };
+    if (call.method === 'GET' && call.path.startsWith('/tickets/'))
+      return { status: 404, body: { error: 'ERR_NO_TICKET_FOUND' } };
     return undefined;
   });
 }
@@ -115,6 +119,20 @@ describe('ChatsPage', () => {
     fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13, charCode: 13 });
     await waitFor(() => expect(calls.filter((c) => c.method === 'POST' && c.path === '/chats/1/messages')).toHaveLength(1));
     expect(calls.find((c) => c.path === '/chats/1/messages' && c.method === 'POST')?.body).toEqual({ message: 'tudo certo? ✅' });
+  });
+
+  it('links a ticket mention (#42) to the ticket, as text around it, and stays put on one the user may not see', async () => {
+    const calls = serveChats([chat(1)], [message(1, 2, 'olha o #42 e o #7, <b>urgente</b>')]);
+    renderChats(`/chats/${chat(1).uuid}`);
+    const conversation = await screen.findByTestId('chat-messages');
+    await within(conversation).findByText(/urgente/);
+    expect(conversation.querySelector('b')).toBeNull();
+    fireEvent.click(within(conversation).getByRole('button', { name: 'Abrir o atendimento 7' }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/tickets/7')).toBe(true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('ticket page')).toBeNull();
+    fireEvent.click(within(conversation).getByRole('button', { name: 'Abrir o atendimento 42' }));
+    expect(await screen.findByText('ticket page')).toBeTruthy();
   });
 
   it('keeps Save disabled until the new chat has a title and a member', async () => {

@@ -1,9 +1,11 @@
 import { PaperClipOutlined, SendOutlined } from '@ant-design/icons';
 import { subscribeSocketEvent, useLoadMoreOnScroll, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Empty, Flex, Input, Skeleton, Typography, theme, Upload } from 'antd';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import {
   unreadsOf,
+  useLazyTicketQuery,
   useMarkReadMutation,
   useMessagesQuery,
   useSendFileMutation,
@@ -63,6 +65,45 @@ function seenBy(chat: Chat, message: ChatMessage, myId: number | undefined): str
     .map((member) => member.user.name);
 }
 
+/** `#123` in a message: a ticket's number. */
+const TICKET_MENTION = /(#\d{1,10})\b/;
+
+/** A ticket mention: opens the ticket when the user may see it (the inbox answers 404 otherwise, silently). */
+function TicketMention({ id }: { id: number }) {
+  const { t } = useTranslation('internal-chat');
+  const navigate = useNavigate();
+  const [loadTicket, { isFetching }] = useLazyTicketQuery();
+  const open = async () => {
+    const result = await loadTicket(id, true);
+    if (result.data) navigate(`/tickets/${result.data.uuid}`);
+  };
+  return (
+    <Button
+      type="link"
+      size="small"
+      style={{ padding: 0, height: 'auto' }}
+      onClick={() => void open()}
+      loading={isFetching}
+      aria-label={t('messages.ticketLink', { number: id })}
+    >
+      #{id}
+    </Button>
+  );
+}
+
+/** A message's text with its ticket mentions as links; everything else stays text. */
+function MessageText({ text }: { text: string }) {
+  return text
+    .split(TICKET_MENTION)
+    .map((part, index) =>
+      index % 2 === 1 ? (
+        <TicketMention key={`${index}-${part}`} id={Number(part.slice(1))} />
+      ) : (
+        <Fragment key={`${index}-${part}`}>{part}</Fragment>
+      ),
+    );
+}
+
 function MessageBubble({ message, mine, seen }: { message: ChatMessage; mine: boolean; seen: string[] }) {
   const { t } = useTranslation('internal-chat');
   const { token } = theme.useToken();
@@ -95,7 +136,7 @@ function MessageBubble({ message, mine, seen }: { message: ChatMessage; mine: bo
         ) : null}
         {message.message ? (
           <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0, overflowWrap: 'anywhere' }}>
-            {message.message}
+            <MessageText text={message.message} />
           </Typography.Paragraph>
         ) : null}
       </div>
