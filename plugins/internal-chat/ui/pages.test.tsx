@@ -3,6 +3,7 @@ import { Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applyToList } from './api';
 import ChatsPage from './pages/ChatsPage';
+import ChatPopover from './slots/ChatPopover';
 import { type ApiCall, narrowScreen, renderPage, serveApi, signIn } from './testing/render';
 import type { Chat, ChatList, ChatMessage } from './types';
 
@@ -50,8 +51,10 @@ const renderChats = (path = '/chats') =>
 /** A stand-in API: the given chats and messages; writes answer what the server would. */
 function serveChats(chats: Chat[], messages: ChatMessage[] = []): ApiCall[] {
   return serveApi((call) => {
-    if (call.method === 'GET' && call.path === '/chats')
-      return { status: 200, body: { records: chats, hasMore: false, unreads: 0 } };
+    if (call.method === 'GET' && call.path === '/chats') {
+      const unreads = chats.reduce((sum, c) => sum + (c.users.find((m) => m.userId === 1)?.unreads ?? 0), 0);
+      return { status: 200, body: { records: chats, hasMore: false, unreads } };
+    }
     const byUuid = /^\/chats\/u\/(.+)$/.exec(call.path);
     if (call.method === 'GET' && byUuid) {
       const found = chats.find((c) => c.uuid === byUuid[1]);
@@ -171,6 +174,33 @@ describe('ChatsPage', () => {
       expect(await screen.findByText('bom dia')).toBeTruthy();
       expect(screen.getByRole('tab', { name: 'Mensagens' }).getAttribute('aria-selected')).toBe('true');
     });
+  });
+});
+
+describe('the top bar popover', () => {
+  beforeEach(() => signIn());
+
+  it('shows the unread total on its button and lists the latest chats with their counts; a chat opens its page', async () => {
+    const calls = serveChats([
+      chat(1, { users: [member(1, 'Ana', 2), member(2, 'Bruno')] }),
+      chat(2, { users: [member(1, 'Ana', 1)] }),
+    ]);
+    renderPage(
+      <Routes>
+        <Route path="/" element={<ChatPopover narrow={false} />} />
+        <Route path="/chats/:id?" element={<p>chats page</p>} />
+      </Routes>,
+    );
+    const button = await screen.findByRole('button', { name: 'Abrir o chat interno' });
+    fireEvent.click(button);
+    const popover = await screen.findByRole('tooltip');
+    await within(popover).findByText('Chat 2');
+    expect(button.closest('.ant-badge')?.querySelector('sup')?.getAttribute('title')).toBe('3');
+    expect(within(popover).getByText('2')).toBeTruthy();
+    expect(calls.filter((c) => c.path === '/chats')).toHaveLength(1);
+    expect(within(popover).getByText('Ver todos os chats')).toBeTruthy();
+    fireEvent.click(within(popover).getByText('Chat 1'));
+    expect(await screen.findByText('chats page')).toBeTruthy();
   });
 });
 
