@@ -23,7 +23,7 @@ import { pluginMenuEntries, remotesForMenuBadges, usePluginMenuBadgeUis } from '
 import { hasRemote } from './remotes/plugin-remotes';
 import { RemoteRoute } from './remotes/RemoteRoute';
 import { planFlagOf, unservedSpecRoutes } from './spec-routes';
-import { TopBar, type TopBarSlot } from './top-bar/TopBar';
+import { TopBar } from './top-bar/TopBar';
 import { useNarrowScreen } from './useNarrowScreen';
 
 const SIDER_WIDTH = 248;
@@ -91,13 +91,6 @@ export function Frame({ user, modules, plugins }: FrameProps) {
     return sections[0]?.entries[0]?.path ?? null;
   }, [servedPaths, menuEntries, user, plan, language]);
 
-  const topBarSlots = useMemo<TopBarSlot[]>(
-    () =>
-      (modules ?? []).flatMap((ui) =>
-        (ui.slots?.topBar ?? []).map((Component, place) => ({ key: `${ui.id}:${place}`, featureId: ui.id, Component })),
-      ),
-    [modules],
-  );
   const userMenuItems = useMemo(() => (modules ?? []).flatMap((ui) => ui.slots?.userMenu ?? []), [modules]);
 
   const menuOpen = narrow ? drawerOpen : siderOpen;
@@ -139,14 +132,7 @@ export function Frame({ user, modules, plugins }: FrameProps) {
         </Layout.Sider>
       )}
       <Layout>
-        <TopBar
-          user={user}
-          menuOpen={menuOpen}
-          onToggleMenu={toggleMenu}
-          slots={topBarSlots}
-          userMenuItems={userMenuItems}
-          narrow={narrow}
-        />
+        <TopBar user={user} menuOpen={menuOpen} onToggleMenu={toggleMenu} userMenuItems={userMenuItems} narrow={narrow} />
         <Layout.Content style={{ padding: narrow ? 8 : 16, minWidth: 0 }}>
           {modules && plugins ? (
             <Routes>

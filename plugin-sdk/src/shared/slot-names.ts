@@ -4,6 +4,7 @@
  * a slot only when that plugin declared it.
  */
 export const EXTENSION_SLOT_NAMES = [
+  'topBar',
   'ticketHeaderActions',
   'contactDrawer',
   'composerToolbar',
@@ -12,5 +13,5 @@ export const EXTENSION_SLOT_NAMES = [
   'dashboardCards',
 ] as const;
 
-/** Every slot name a feature may fill besides the frame's `topBar` and `userMenu`. */
+/** Every slot name a feature may fill besides the frame's `userMenu` (modules only). */
 export type ExtensionSlotName = (typeof EXTENSION_SLOT_NAMES)[number];

@@ -42,13 +42,11 @@ export interface UserMenuItem {
 }
 
 /**
- * What a feature adds to screens that aren't its own: the frame's top bar and avatar menu (modules), and the
- * extension points of the inbox, the Settings page and the dashboard (modules and plugins;
+ * What a feature adds to screens that aren't its own: the frame's avatar menu (modules), and the extension
+ * points of the top bar, the inbox, the Settings page and the dashboard (modules and plugins;
  * docs/plugin-authoring.md "UI slots").
  */
 export interface PluginUiSlots extends ExtensionSlots {
-  /** Popovers and buttons of the top bar (bell, announcements, internal chat). */
-  topBar?: ComponentType[];
   /** Items of the avatar menu, above Logout. */
   userMenu?: UserMenuItem[];
 }
@@ -102,7 +100,7 @@ export function definePluginUi(options: PluginUiOptions): PluginUi {
     }
   }
   for (const [slot, contributions] of Object.entries(options.slots ?? {})) {
-    if (slot === 'topBar' || slot === 'userMenu') continue;
+    if (slot === 'userMenu') continue;
     const keys = new Set<string>();
     for (const contribution of contributions as Array<{ key?: unknown }>) {
       // the key names a contribution in React and in the shell's error logs: one per slot, never missing

@@ -57,6 +57,11 @@ export interface SlotContact extends SlotContactSummary {
 
 /** The props each component slot hands to its contributions. */
 export interface ComponentSlotProps {
+  /**
+   * Popovers and buttons of the top bar, after the greeting and before the theme toggle (the bell, the
+   * announcements, the internal chat). `narrow` is true under 600 px, where the bar has little room.
+   */
+  topBar: { narrow: boolean };
   /** Buttons beside the ticket header's actions. */
   ticketHeaderActions: { ticket: SlotTicket };
   /** Sections of the contact drawer, after the contact's details and before its tags. */
@@ -115,7 +120,7 @@ export type ExtensionSlots = {
   settingsTabs?: SettingsTabContribution[];
 };
 
-/** Every slot name a feature may fill besides the frame's `topBar` and `userMenu` (the shared list's names). */
+/** Every slot name a feature may fill besides the frame's `userMenu` (the shared list's names). */
 export type ExtensionSlotName = SharedSlotName;
 
 /** Fails to compile when the slot types and the shared list of names drift apart (a type only: no code ships). */

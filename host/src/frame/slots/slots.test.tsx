@@ -127,6 +127,27 @@ describe('slot contributions', () => {
     expect(entries.ticketHeaderActions).toEqual([]);
   });
 
+  it('of the top bar come from modules and from plugins that declare it, by order (the bell, announcements, chat)', () => {
+    const inbox = featureUi('inbox', { topBar: [{ key: 'notifications', Component: () => null, order: 10 }] });
+    const admin1 = featureUi('admin', { topBar: [{ key: 'announcements', Component: () => null, order: 20 }] });
+    const chat = featureUi('internal-chat', { topBar: [{ key: 'chats', Component: () => null, order: 30 }] });
+    const audienceWithChat = audience(admin, plan({ useInternalChat: true }));
+    const declared = collectSlotEntries(
+      [{ ui: chat, planFlag: 'useInternalChat' as const, declared: ['topBar'] as const }, { ui: admin1 }, { ui: inbox }],
+      audienceWithChat,
+    );
+    expect(declared.topBar.map((entry) => `${entry.featureId}:${entry.key}`)).toEqual([
+      'inbox:notifications',
+      'admin:announcements',
+      'internal-chat:chats',
+    ]);
+    const undeclared = collectSlotEntries(
+      [{ ui: chat, planFlag: 'useInternalChat' as const, declared: [] as const }],
+      audienceWithChat,
+    );
+    expect(undeclared.topBar).toEqual([]);
+  });
+
   it('are gated one by one by plan flag, permission and super-only, as the menu is', () => {
     const ui = featureUi('reports-plus', {
       dashboardCards: [

@@ -1,37 +1,26 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined, ReloadOutlined } from '@ant-design/icons';
-import { formatDate, type SessionUser, type UserMenuItem } from '@balcao/plugin-sdk/ui';
+import { formatDate, PluginSlot, type SessionUser, type UserMenuItem } from '@balcao/plugin-sdk/ui';
 import { Button, Flex, Layout, Tooltip, Typography, theme } from 'antd';
-import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ThemeToggle } from '../../pages/public/ThemeToggle';
-import { PluginErrorBoundary } from '../remotes/PluginErrorBoundary';
 import { UserMenu } from './UserMenu';
 import { VolumeControl } from './VolumeControl';
-
-/** A top-bar component a feature contributes, with the feature it comes from. */
-export interface TopBarSlot {
-  /** Stable for the page's life: the feature id and the component's place in its slot list. */
-  key: string;
-  featureId: string;
-  Component: ComponentType;
-}
 
 /** Props of the top bar. */
 export interface TopBarProps {
   user: SessionUser;
   menuOpen: boolean;
   onToggleMenu(): void;
-  slots: TopBarSlot[];
   userMenuItems: UserMenuItem[];
   narrow: boolean;
 }
 
 /**
  * The top bar of docs/product/tickets-and-inbox.md#screens-and-routes: greeting with user and company (and, for admins, the due date), feature
- * popovers (bell, announcements, internal chat come with their features), theme toggle, volume, refresh
+ * popovers (bell, announcements, internal chat: the features' `topBar` slot), theme toggle, volume, refresh
  * and the avatar menu.
  */
-export function TopBar({ user, menuOpen, onToggleMenu, slots, userMenuItems, narrow }: TopBarProps) {
+export function TopBar({ user, menuOpen, onToggleMenu, userMenuItems, narrow }: TopBarProps) {
   const { t } = useTranslation('shell');
   const { token } = theme.useToken();
   const isAdmin = user.profile === 'admin' || user.super;
@@ -62,11 +51,8 @@ export function TopBar({ user, menuOpen, onToggleMenu, slots, userMenuItems, nar
             : t('topBar.greetingWithCompany', { name: user.name, company: user.company.name })}
           {isAdmin && !narrow ? <> {t('topBar.activeUntil', { date: formatDate(user.company.dueDate) })}</> : null}
         </Typography.Text>
-        {slots.map(({ key, featureId, Component }) => (
-          <PluginErrorBoundary key={key} name={featureId}>
-            <Component />
-          </PluginErrorBoundary>
-        ))}
+        {/* the features' popovers (bell, announcements, internal chat): the `topBar` slot */}
+        <PluginSlot name="topBar" props={{ narrow }} />
         <ThemeToggle />
         <VolumeControl />
         <Tooltip title={t('topBar.refresh')}>

@@ -91,7 +91,7 @@ export const platformMenu: UiMenuEntry[] = [
 ];
 
 /** The top bar's announcements popover, for everyone. */
-export const platformSlots: PluginUiSlots = { topBar: [AnnouncementsPopover] };
+export const platformSlots: PluginUiSlots = { topBar: [{ key: 'announcements', Component: AnnouncementsPopover, order: 20 }] };
 
 /** The platform area's texts in the `admin` namespace: `platform.*` and its `errors.*`. */
 export const platformLocales: FeatureTranslations = { pt, en, es, tr };

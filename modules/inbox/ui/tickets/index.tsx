@@ -25,6 +25,7 @@ export const ticketsMenu: UiMenuEntry[] = [
   },
 ];
 
-export const ticketsSlots: PluginUiSlots = { topBar: [TicketNotifications] };
+/** The bell first in the top bar, before the announcements (20) and the internal chat (30). */
+export const ticketsSlots: PluginUiSlots = { topBar: [{ key: 'notifications', Component: TicketNotifications, order: 10 }] };
 
 export const ticketsLocales: Record<Language, TranslationTree> = { pt, en, es, tr };

@@ -1,0 +1,15 @@
+import { definePlugin } from '@balcao/plugin-sdk/server';
+import { internalChatErrors } from './errors';
+import { seedChatsDemo } from './seed/demo';
+import { seedChatFixtures } from './seed/fixtures';
+
+/**
+ * Internal chat (docs/product/automation.md "Internal chat"): team chats between users of one company, with
+ * members, per-member unread counts and read marks, text and file messages, and live updates on the
+ * documented channels, sent to members only.
+ */
+export default definePlugin({
+  id: 'internal-chat',
+  errors: internalChatErrors,
+  seed: { demo: seedChatsDemo, fixtures: seedChatFixtures },
+});
