@@ -21,7 +21,13 @@ export default definePlugin({
       handler: async (data, ctx, job) =>
         job.companyId === null
           ? false
-          : answer(ctx, job.companyId, Number(data.ticketId), data.messageId === null ? null : Number(data.messageId)),
+          : answer(
+              ctx,
+              job.companyId,
+              Number(data.ticketId),
+              data.messageId === null ? null : Number(data.messageId),
+              data.opening === true,
+            ),
       concurrency: 4,
     },
     [SEND_JOB]: {
@@ -40,6 +46,8 @@ export default definePlugin({
         .first('status', 'userId', 'isGroup', 'useIntegration', 'integrationId');
       if (ticket && inIntegration(ticket)) await enqueueAnswer(ctx, payload.ticketId, payload.messageId);
     },
+    // the chatbot handed a ticket over: the integration opens the conversation
+    'ticket.integrationStarted': (payload, ctx) => enqueueAnswer(ctx, payload.ticketId, payload.messageId, true),
   },
   seed: { demo: seedFlowbuilderDemo, fixtures: seedFlowbuilderFixtures },
   register(_app, ctx) {

@@ -287,3 +287,82 @@ describe('Dialogflow ES', () => {
     });
   });
 });
+
+describe('handed over by the chatbot', () => {
+  const bubble = (text: string) => ({ type: 'text', content: { type: 'richText', richText: [{ children: [{ text }] }] } });
+
+  it('a queue with integrationId and a chatbot option of type integration hand the ticket over', async () => {
+    const starts: Array<{ message?: unknown }> = [];
+    standIn.on('/hand/api/v1/typebots/boas-vindas/startChat', (request) => {
+      starts.push(request.json);
+      return { body: { sessionId: `hand-${starts.length}`, messages: [bubble('Oi! Sou o bot.')] } };
+    });
+    standIn.on('/hand-hook', (request) => ({ body: { text: `webhook: ${request.json.message.body}` } }));
+    const typebot = await integration({
+      type: 'typebot',
+      name: 'Boas-vindas',
+      urlN8N: `${standIn.url}/hand`,
+      typebotSlug: 'boas-vindas',
+    });
+    const webhook = await integration({ type: 'webhook', name: 'Robô', urlN8N: `${standIn.url}/hand-hook` });
+    const botQueue = await kit.api('POST', '/queue', {
+      name: 'Bot',
+      color: '#0a0a0a',
+      greetingMessage: 'Fila do bot',
+      orderQueue: 1,
+      integrationId: typebot,
+      chatbots: [],
+    });
+    expect(botQueue.status).toBe(201);
+    const menuQueue = await kit.api('POST', '/queue', {
+      name: 'Menu',
+      color: '#0b0b0b',
+      greetingMessage: 'Escolha uma opção',
+      orderQueue: 2,
+      chatbots: [
+        { name: 'Humano', greetingMessage: 'Aguarde um atendente', queueType: 'text' },
+        { name: 'Robô', greetingMessage: 'Chamando o robô', queueType: 'integration', optIntegrationId: webhook },
+      ],
+    });
+    expect(menuQueue.status).toBe(201);
+
+    // the queue: its greeting, then the Typebot greets at once (its start carries no customer text)
+    const { ticketId } = await kit.say('hand-queue', 'oi');
+    await kit.say('hand-queue', '1');
+    await until(async () => (await kit.botTexts(ticketId)).includes('Oi! Sou o bot.'));
+    expect(await ticketOf(ticketId)).toMatchObject({ useIntegration: true, integrationId: typebot });
+    expect((await kit.botTexts(ticketId)).indexOf('Fila do bot')).toBeLessThan(
+      (await kit.botTexts(ticketId)).indexOf('Oi! Sou o bot.'),
+    );
+    expect(starts).toHaveLength(1);
+    expect(starts[0]?.message).toBeUndefined();
+
+    // the option: the webhook answers the customer's next message, never the choice itself
+    const option = await kit.say('hand-option', 'oi');
+    await kit.say('hand-option', '2');
+    await kit.say('hand-option', '2');
+    await until(async () => (await ticketOf(option.ticketId)).useIntegration === true);
+    await kit.say('hand-option', 'preciso de ajuda');
+    await until(async () => (await kit.botTexts(option.ticketId)).includes('webhook: preciso de ajuda'));
+    const forwarded = standIn.received.filter((entry) => entry.path === '/hand-hook').map((entry) => entry.json.message.body);
+    expect(forwarded).toEqual(['preciso de ajuda']);
+  });
+
+  it('refuses an integration the company does not have on a queue or an option', async () => {
+    const missing = await kit.api('POST', '/queue', {
+      name: 'Sem integração',
+      color: '#0c0c0c',
+      greetingMessage: 'Olá',
+      integrationId: 999_999,
+      chatbots: [],
+    });
+    expect(missing).toMatchObject({ status: 404, body: { error: 'ERR_NO_INTEGRATION_FOUND' } });
+    const option = await kit.api('POST', '/queue', {
+      name: 'Sem integração',
+      color: '#0c0c0c',
+      greetingMessage: 'Olá',
+      chatbots: [{ name: 'Robô', greetingMessage: 'Chamando', queueType: 'integration', optIntegrationId: 999_999 }],
+    });
+    expect(option).toMatchObject({ status: 404, body: { error: 'ERR_NO_INTEGRATION_FOUND' } });
+  });
+});

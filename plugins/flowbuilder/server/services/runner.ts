@@ -33,8 +33,17 @@ interface TicketRow {
 }
 
 /** Enqueues the answer to one customer message (idempotent per message while pending). */
-export async function enqueueAnswer(ctx: FlowbuilderContext, ticketId: number, messageId: number | null): Promise<void> {
-  await ctx.jobs.enqueue(ANSWER_JOB, { ticketId, messageId }, { jobId: `answer-${ticketId}-${messageId ?? 'handoff'}` });
+export async function enqueueAnswer(
+  ctx: FlowbuilderContext,
+  ticketId: number,
+  messageId: number | null,
+  opening = false,
+): Promise<void> {
+  await ctx.jobs.enqueue(
+    ANSWER_JOB,
+    { ticketId, messageId, opening },
+    { jobId: `answer-${ticketId}-${opening ? 'handoff-' : ''}${messageId ?? 'none'}` },
+  );
 }
 
 /** Whether a message on this ticket goes to an integration now. */
@@ -136,14 +145,15 @@ async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: 
 const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
 /**
- * Answers one customer message (or, with `messageId` null, opens the conversation at the hand-off) — the
- * `integration-answer` job. Runs once per message: the session remembers the last one answered.
+ * Answers one customer message (or, with `opening`, opens the conversation at the hand-off that followed
+ * `messageId`) — the `integration-answer` job. Runs once per message: the session remembers the last one answered.
  */
 export async function answer(
   ctx: FlowbuilderContext,
   companyId: number,
   ticketId: number,
   messageId: number | null,
+  opening = false,
 ): Promise<void> {
   const ticket = await loadTicket(ctx, companyId, ticketId);
   if (!ticket || !inIntegration(ticket)) return;
@@ -154,14 +164,28 @@ export async function answer(
   }
   let session = await IntegrationSession.query().findById(ticketId);
   if (session && session.integrationId !== integration.id) session = undefined;
-  if (session && messageId !== null && session.lastMessageId !== null && Number(session.lastMessageId) >= messageId) return;
+  if (!opening && session && messageId !== null && session.lastMessageId !== null && Number(session.lastMessageId) >= messageId)
+    return;
 
-  const message =
-    messageId === null
-      ? undefined
-      : await ctx.db.knex('messages').where({ id: messageId, companyId, ticketId }).first('body', 'fromMe');
-  if (messageId !== null && (!message || message.fromMe)) return;
-  const body: string = message?.body ?? '';
+  if (opening) {
+    // a new hand-off starts a new conversation; the message that led to it was the chatbot's to answer
+    session = undefined;
+    // only Typebot speaks first (its greeting); the others answer the customer's next message
+    if (integration.type !== 'typebot') {
+      await recordSession(ctx, companyId, ticketId, integration.id, {
+        sessionId: null,
+        lastMessageId: messageId,
+        lastError: null,
+      });
+      return;
+    }
+    await converse(ctx, companyId, ticket, integration, { body: '', messageId, sessionId: null });
+    return;
+  }
+  if (messageId === null) return;
+  const message = await ctx.db.knex('messages').where({ id: messageId, companyId, ticketId }).first('body', 'fromMe');
+  if (!message || message.fromMe) return;
+  const body: string = message.body;
 
   let sessionId = session?.sessionId ?? null;
   if (integration.type === 'typebot') {
@@ -186,6 +210,22 @@ export async function answer(
     if (session && expiresMs > 0 && Date.now() - new Date(session.lastActivityAt).getTime() > expiresMs) sessionId = null;
   }
 
+  await converse(ctx, companyId, ticket, integration, { body, messageId, sessionId });
+}
+
+/**
+ * Asks the integration and delivers its answer; a failure hands the ticket back to its queue. `messageId`:
+ * the customer message answered (the session's `lastMessageId` from now on).
+ */
+async function converse(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticket: TicketRow,
+  integration: QueueIntegration,
+  said: { body: string; messageId: number | null; sessionId: string | null },
+): Promise<void> {
+  const { body, messageId, sessionId } = said;
+  const ticketId = ticket.id;
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('id', 'name', 'number');
   const turn: IntegrationTurn = {
     body,
@@ -201,12 +241,12 @@ export async function answer(
     const reason = failureReason(error);
     if (reason === null) throw error;
     ctx.log.warn({ ticketId, integrationId: integration.id, reason }, 'integration failed; the ticket goes back to its queue');
-    await handBack(ctx, ticketId);
     await recordSession(ctx, companyId, ticketId, integration.id, {
       lastMessageId: messageId,
       lastError: reason,
       lastErrorAt: new Date(),
     });
+    await handBack(ctx, ticketId);
     return;
   }
   await recordSession(ctx, companyId, ticketId, integration.id, {
