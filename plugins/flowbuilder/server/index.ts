@@ -16,6 +16,7 @@ export default definePlugin({
   id: 'flowbuilder',
   config: flowbuilderConfig,
   errors: flowbuilderErrors,
+  permissions: { 'integrations:manage': ['admin'] },
   jobs: {
     [ANSWER_JOB]: {
       handler: async (data, ctx, job) =>
