@@ -32,6 +32,18 @@ describe('loadConfig', () => {
     expect(loadConfig({}).jwtSecret).not.toBe(config.jwtSecret);
   });
 
+  it('reads the outbound allow-list and names an entry that is no address or range', () => {
+    expect(loadConfig({}).outboundHttpAllow).toEqual([]);
+    expect(loadConfig({ OUTBOUND_HTTP_ALLOW: ' 127.0.0.1/32, 10.0.0.0/8 ,fd00::/8' }).outboundHttpAllow).toEqual([
+      '127.0.0.1/32',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(problemsOf({ OUTBOUND_HTTP_ALLOW: '127.0.0.1,intranet' })).toEqual([
+      "OUTBOUND_HTTP_ALLOW: 'intranet' is no IP address or CIDR range",
+    ]);
+  });
+
   it('reads the environment', () => {
     const config = loadConfig({
       NODE_ENV: 'production',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Static, type TSchema, Type } from '@balcao/plugin-sdk/server';
+import { allowListProblems, type Static, type TSchema, Type } from '@balcao/plugin-sdk/server';
 import { Ajv, type ValidateFunction } from 'ajv';
 
 /**
@@ -73,6 +73,11 @@ const ConfigSchema = Type.Object({
   mailFrom: Type.String({ minLength: 3 }),
   /** Where mail is written when no SMTP server is configured. */
   mailOutboxDir: Type.String({ minLength: 1 }),
+  /**
+   * Addresses or CIDR ranges a tenant-configured URL may reach although they are loopback, private or
+   * otherwise special (the SDK's guarded outbound client; empty: none).
+   */
+  outboundHttpAllow: Type.Array(Type.String({ minLength: 1 })),
 });
 
 /** The validated configuration of a Balcão process. */
@@ -113,6 +118,7 @@ const ENV_NAMES: Record<keyof AppConfig, string> = {
   smtpUrl: 'SMTP_URL',
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',
+  outboundHttpAllow: 'OUTBOUND_HTTP_ALLOW',
 };
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/balcao';
@@ -204,8 +210,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Balcão <no-reply@balcao.local>',
     mailOutboxDir: path.resolve(env.MAIL_OUTBOX_DIR ?? path.join(REPO_ROOT, '.data', 'outbox')),
+    outboundHttpAllow: (env.OUTBOUND_HTTP_ALLOW ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     ...overrides,
   };
+  for (const problem of allowListProblems(candidate.outboundHttpAllow)) problems.push(`OUTBOUND_HTTP_ALLOW: ${problem}`);
   if (nodeEnv === 'production' && !env.JWT_SECRET && !overrides.jwtSecret) {
     problems.push('JWT_SECRET is required in production (at least 32 characters)');
   }

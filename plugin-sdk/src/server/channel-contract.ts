@@ -384,6 +384,18 @@ declare module './events' {
       isGroup: boolean;
     };
     'contact.updated': { companyId: number; contactId: number };
+    /**
+     * The product handed a ticket to a queue integration (`useIntegration` on, `integrationId` set): the
+     * chatbot's integration option was chosen, or the ticket entered a queue with an `integrationId`. The
+     * integrations feature opens the conversation (a Typebot greets at once).
+     */
+    'ticket.integrationStarted': {
+      companyId: number;
+      ticketId: number;
+      integrationId: number;
+      /** The customer message that led to the hand-off (the integration doesn't answer it); null: none. */
+      messageId: number | null;
+    };
     /** A tag was created, changed or deleted (`/tags`): its kanban fields (lanes) may have changed. */
     'tag.changed': { companyId: number; tagId: number };
     /**

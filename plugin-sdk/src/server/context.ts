@@ -231,6 +231,11 @@ export interface CoreConfigView {
    * WhatsApp session) runs only where the role isn't `web`.
    */
   role: 'web' | 'worker' | 'all';
+  /**
+   * Addresses and CIDR ranges a tenant's URL may reach although they are special (`OUTBOUND_HTTP_ALLOW`):
+   * give it to `createOutboundHttp({ allow })`.
+   */
+  outboundHttpAllow: readonly string[];
 }
 
 /**

@@ -13,6 +13,7 @@ export * from './define-plugin';
 export * from './errors';
 export * from './events';
 export * from './manifest';
+export * from './outbound-http';
 export * from './owned-ids';
 export * from './prepared-statements';
 export * from './rows';

@@ -185,6 +185,12 @@ export const connectionsApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
      * The queues a connection may serve: `GET /queue` (the session's company), or for the super user editing
      * another company's connection `GET /whatsapp-admin/companies/:companyId/queues`.
      */
+    /** The company's queue integrations (the flow builder's route; answered only with useIntegrations). */
+    listIntegrationOptions: build.query<Array<{ id: number; name: string; type: string }>, string>({
+      query: (searchParam) => ({ url: '/queueIntegration', params: { searchParam: searchParam || undefined } }),
+      transformResponse: (page: { queueIntegrations: Array<{ id: number; name: string; type: string }> }) =>
+        page.queueIntegrations.map(({ id, name, type }) => ({ id, name, type })),
+    }),
     listQueueOptions: build.query<ConnectionQueue[], number | undefined>({
       query: (companyId) => (companyId === undefined ? '/queue' : `/whatsapp-admin/companies/${companyId}/queues`),
       transformResponse: (rows: ConnectionQueue[]) => rows.map(({ id, name, color }) => ({ id, name, color })),
@@ -268,6 +274,7 @@ export const {
   useGetConnectionQuery,
   useListAllConnectionsQuery,
   useListCompaniesQuery,
+  useListIntegrationOptionsQuery,
   useListQueueOptionsQuery,
   useCreateConnectionMutation,
   useUpdateConnectionMutation,

@@ -33,6 +33,7 @@ export function fieldsOf(connection: Connection | undefined): ConnectionFields {
     sendIdQueue: connection?.sendIdQueue ?? null,
     lgpdMessage: connection?.lgpdMessage ?? '',
     queueIds: connection?.queueIds ?? [],
+    integrationId: connection?.integrationId ?? null,
     schedules: connection?.schedules && connection.schedules.length > 0 ? connection.schedules : defaultSchedules(),
   };
 }
@@ -117,6 +118,7 @@ export const FIELD_TABS: Record<keyof FieldProblems, string> = {
   allowGroup: 'general',
   groupAsTicket: 'general',
   queueIds: 'general',
+  integrationId: 'integrations',
   greetingMessage: 'messages',
   complationMessage: 'messages',
   outOfHoursMessage: 'messages',

@@ -26,7 +26,6 @@ export type ConnectionBody = Required<
     ConnectionInput,
     | 'channel'
     | 'channelConfig'
-    | 'integrationId'
     | 'promptId'
     | 'flowIdWelcome'
     | 'flowIdNotPhrase'

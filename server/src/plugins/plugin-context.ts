@@ -31,6 +31,7 @@ export function createPluginContext(
       publicUrl: core.config.publicUrl,
       env: core.config.env,
       role: core.config.role,
+      outboundHttpAllow: core.config.outboundHttpAllow,
       ...featureConfig,
     },
     db: { knex: core.knex, transaction: (fn) => core.knex.transaction(fn) },

@@ -1,4 +1,4 @@
-import { hoursValid, ServiceHoursEditor, showError, skipToken, toast, useTranslation } from '@balcao/plugin-sdk/ui';
+import { hoursValid, ServiceHoursEditor, showError, skipToken, toast, usePlan, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Alert, ColorPicker, Form, Input, InputNumber, Modal, Select, Skeleton, Switch, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { defaultSchedules, ROTATION_MINUTES } from '../../shared/queues';
@@ -11,6 +11,7 @@ import {
   useCreateAdminQueueMutation,
   useGetAdminQueueQuery,
   useListAdminQueuesQuery,
+  useListQueueIntegrationOptionsQuery,
   useListQueueUserOptionsQuery,
   useUpdateAdminQueueMutation,
 } from './api';
@@ -33,6 +34,7 @@ function fieldsOf(queue: AdminQueueShape | undefined): QueueFields {
     tempoRoteador: queue?.tempoRoteador ?? 0,
     ativarRoteador: queue?.ativarRoteador ?? false,
     closeTicket: queue?.closeTicket ?? false,
+    integrationId: queue?.integrationId ?? null,
     schedules: queue?.schedules ?? defaultSchedules(),
   };
 }
@@ -61,6 +63,8 @@ export function QueueDialog({ open, queueId, onClose }: { open: boolean; queueId
   const { data: settings } = useListCompanySettingsQuery(open ? undefined : skipToken);
   const { data: queues = [] } = useListAdminQueuesQuery(open ? undefined : skipToken);
   const { data: users = [] } = useListQueueUserOptionsQuery(open ? undefined : skipToken);
+  const integrationsOn = usePlan()?.useIntegrations === true;
+  const { data: integrations } = useListQueueIntegrationOptionsQuery(open && integrationsOn ? undefined : skipToken);
   const [createQueue, creating] = useCreateAdminQueueMutation();
   const [updateQueue, updating] = useUpdateAdminQueueMutation();
   const [fields, setFields] = useState<QueueFields>(fieldsOf(undefined));
@@ -166,8 +170,28 @@ export function QueueDialog({ open, queueId, onClose }: { open: boolean; queueId
           <Switch checked={fields.closeTicket} onChange={(closeTicket) => set({ closeTicket })} />
         </Form.Item>
       </div>
+      {integrations ? (
+        <Form.Item label={t('queues.form.integration')} htmlFor="queue-integration" tooltip={t('queues.form.integrationHelp')}>
+          <Select
+            id="queue-integration"
+            allowClear
+            showSearch
+            optionFilterProp="label"
+            placeholder={t('queues.form.integrationNone')}
+            value={fields.integrationId ?? undefined}
+            options={integrations.map((integration) => ({ value: integration.id, label: integration.name }))}
+            onChange={(integrationId: number | undefined) => set({ integrationId: integrationId ?? null })}
+          />
+        </Form.Item>
+      ) : null}
       <Form.Item label={t('queues.form.chatbot')}>
-        <ChatbotTreeEditor value={tree} onChange={setTree} queues={queues.filter((row) => row.id !== queueId)} users={users} />
+        <ChatbotTreeEditor
+          value={tree}
+          onChange={setTree}
+          queues={queues.filter((row) => row.id !== queueId)}
+          users={users}
+          integrations={integrations ?? null}
+        />
       </Form.Item>
     </Form>
   );

@@ -34,6 +34,8 @@ export interface QueueBody {
   tempoRoteador: number;
   ativarRoteador: boolean;
   closeTicket: boolean;
+  /** The queue integration that answers the queue's tickets instead of its menu (null: none). */
+  integrationId: number | null;
   schedules: ServiceHours[];
   chatbots: Array<Omit<OptionDraft, 'key' | 'options'> & { options: unknown[] }>;
 }
@@ -102,6 +104,16 @@ export const queuesApi = api.enhanceEndpoints({ addTagTypes: ['AdminQueue', 'Que
       invalidatesTags: [{ type: 'AdminQueue', id: 'LIST' }, INBOX_QUEUE_LIST],
     }),
 
+    /**
+     * The flow builder's `GET /queueIntegration` (first 20 by name): what a queue or an integration option
+     * may hand a ticket to. Asked only with useIntegrations.
+     */
+    listQueueIntegrationOptions: build.query<Array<{ id: number; name: string }>, void>({
+      query: () => '/queueIntegration',
+      transformResponse: (page: { queueIntegrations: Array<{ id: number; name: string }> }) =>
+        page.queueIntegrations.map(({ id, name }) => ({ id, name })),
+    }),
+
     /** `GET /users/list`: who an attendent option may hand a ticket to. */
     listQueueUserOptions: build.query<Array<{ id: number; name: string }>, void>({
       query: () => '/users/list',
@@ -127,6 +139,7 @@ export const {
   useUpdateAdminQueueMutation,
   useDeleteAdminQueueMutation,
   useListQueueUserOptionsQuery,
+  useListQueueIntegrationOptionsQuery,
   useGetCompanySchedulesQuery,
   useUpdateCompanySchedulesMutation,
 } = queuesApi;

@@ -111,7 +111,9 @@ export async function requireCompanyReferences(trx: Knex.Transaction, companyId:
   for (const { field, table, error } of REFERENCES) {
     const id = input[field];
     if (id === undefined || id === null) continue;
-    const exists = (await trx.schema.hasTable(table)) && (await trx(table).where({ id, companyId }).first('id'));
+    // hasTable takes the name as Postgres has it: knex's camelCase mapping doesn't reach it
+    const installed = await trx.schema.hasTable(table.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+    const exists = installed && (await trx(table).where({ id, companyId }).first('id'));
     if (!exists) throw new AppError(error);
   }
 }

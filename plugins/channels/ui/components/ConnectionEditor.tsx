@@ -1,5 +1,5 @@
 import { DeleteOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
-import { ServiceHoursEditor, showError, skipToken, toast, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { ServiceHoursEditor, showError, skipToken, toast, usePlan, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import {
   Alert,
   Button,
@@ -21,6 +21,7 @@ import {
   useCreateConnectionMutation,
   useDeleteGreetingMediaMutation,
   useGetConnectionQuery,
+  useListIntegrationOptionsQuery,
   useListQueueOptionsQuery,
   useRegenerateConnectionTokenMutation,
   useUpdateConnectionMutation,
@@ -74,6 +75,10 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
   const settings = useSession()?.company.companieSettings;
   const setting = (key: string) => settings?.find((pair) => pair.key === key)?.value;
   const { data: queues = [] } = useListQueueOptionsQuery(open ? companyId : skipToken);
+  // the integrations tab: the company's own queue integrations (the flow builder's), with useIntegrations only
+  const integrationsOn = usePlan()?.useIntegrations === true && companyId === undefined;
+  const [integrationSearch, setIntegrationSearch] = useState('');
+  const integrations = useListIntegrationOptionsQuery(open && integrationsOn ? integrationSearch : skipToken);
   const [createConnection, creating] = useCreateConnectionMutation();
   const [updateConnection, updating] = useUpdateConnectionMutation();
   const [uploadMedia] = useUploadGreetingMediaMutation();
@@ -474,6 +479,35 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
     { key: 'chatbot', label: tabTitle('chatbot', t('tabs.chatbot')), children: chatbot, forceRender: true },
     { key: 'assessments', label: tabTitle('assessments', t('tabs.assessments')), children: assessments, forceRender: true },
   ];
+  if (integrationsOn) {
+    tabs.push({
+      key: 'integrations',
+      label: tabTitle('integrations', t('tabs.integrations')),
+      forceRender: false,
+      children: (
+        <Form.Item label={t('form.integration')} htmlFor="connection-integrationId" extra={t('form.integrationHelp')}>
+          <Select
+            id="connection-integrationId"
+            allowClear
+            showSearch
+            filterOption={false}
+            onSearch={setIntegrationSearch}
+            loading={integrations.isFetching}
+            placeholder={t('form.integrationNone')}
+            value={fields.integrationId ?? undefined}
+            options={[
+              ...(integrations.data ?? []).map((option) => ({ value: option.id, label: option.name })),
+              // the chosen one even when the search hides it
+              ...(fields.integrationId !== null && !(integrations.data ?? []).some((option) => option.id === fields.integrationId)
+                ? [{ value: fields.integrationId, label: `#${fields.integrationId}` }]
+                : []),
+            ]}
+            onChange={(value: number | undefined) => set({ integrationId: value ?? null })}
+          />
+        </Form.Item>
+      ),
+    });
+  }
   if (context.schedulesPerConnection) {
     tabs.push({
       key: 'schedules',

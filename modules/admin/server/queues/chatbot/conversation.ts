@@ -48,6 +48,8 @@ export interface Conversation {
   /** The connection's greeting, queues and limits, or the company's. */
   config: ConversationConfig;
   now: Date;
+  /** The customer message this turn answers (the hand-off to an integration names it). */
+  messageId?: number;
 }
 
 /** What one turn of the bot works with. */

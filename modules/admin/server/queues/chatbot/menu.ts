@@ -114,6 +114,12 @@ export async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, g
     await finish(turn);
     return;
   }
+  if (queue.integrationId) {
+    // a queue with an integration: its greeting, then the integration answers (no menu)
+    await send(turn, greet ? queue.greetingMessage : null);
+    await handToIntegration(turn, queue.integrationId);
+    return;
+  }
   const rows = await optionRowsOf(turn, queue.id);
   const roots = levelOf(rows, null);
   const greeting = greet ? queue.greetingMessage : null;
@@ -136,6 +142,23 @@ export async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, g
     return;
   }
   await afterLanding(turn, queue);
+}
+
+/**
+ * Ends the bot and hands the ticket to a queue integration: the integrations feature (when installed)
+ * answers from here on and hands the ticket back to its queue when the integration fails
+ * (docs/product/automation.md "Queue integrations at work").
+ */
+async function handToIntegration(turn: Turn, integrationId: number): Promise<void> {
+  await finish(turn);
+  if (await change(turn, { useIntegration: true, integrationId })) {
+    await turn.ctx.events.publish('ticket.integrationStarted', {
+      companyId: turn.companyId,
+      ticketId: turn.ticket.id,
+      integrationId,
+      messageId: turn.messageId ?? null,
+    });
+  }
 }
 
 /**
@@ -193,8 +216,8 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
       return;
     }
     case 'integration':
-      await finish(turn);
-      if (option.optIntegrationId) await change(turn, { useIntegration: true, integrationId: option.optIntegrationId });
+      if (option.optIntegrationId) await handToIntegration(turn, option.optIntegrationId);
+      else await finish(turn);
       return;
     default: {
       // text without options, or file (no file-list feature is installed: the option's message only)

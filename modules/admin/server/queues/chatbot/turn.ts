@@ -308,6 +308,7 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     prefetched: ticket.prefetched,
     config: conversationConfig(await connectionProfile(ctx, companyId, event.whatsappId), hours),
     now,
+    messageId: event.messageId,
   };
   const body = event.body;
   // vacation, then consent, then hours, then the menus (docs/channels/conversation-start.md)

@@ -2,6 +2,7 @@ import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import type { ChatbotOption, ChatbotQueueType } from '../../../shared/queues';
 import { Chatbot } from '../models';
+import { requireCompanyIntegrations } from './integration-refs';
 
 /** An option as the API writes it (see `ChatbotTreeInput`). */
 export interface ChatbotInput {
@@ -73,6 +74,7 @@ export async function loadOption(chatbotId: number): Promise<ChatbotNode> {
 async function checkOptions(ctx: PluginContext, companyId: number, options: ChatbotInput[], trx: Knex.Transaction) {
   const queueIds = new Set<number>();
   const userIds = new Set<number>();
+  const integrationIds: number[] = [];
   const walk = (list: ChatbotInput[]) => {
     for (const option of list) {
       if (option.queueType === 'queue') {
@@ -83,6 +85,7 @@ async function checkOptions(ctx: PluginContext, companyId: number, options: Chat
         if (!option.optUserId) throw new AppError('ERR_CHATBOT_USER_REQUIRED');
         userIds.add(option.optUserId);
       }
+      if (option.queueType === 'integration' && option.optIntegrationId) integrationIds.push(option.optIntegrationId);
       if ((option.options?.length ?? 0) > 0 && option.greetingMessage.trim() === '') {
         throw new AppError('ERR_CHATBOT_MESSAGE_REQUIRED');
       }
@@ -90,6 +93,7 @@ async function checkOptions(ctx: PluginContext, companyId: number, options: Chat
     }
   };
   walk(options);
+  await requireCompanyIntegrations(trx, companyId, integrationIds);
   const { knex } = ctx.db;
   if (queueIds.size > 0) {
     const found = await knex('queues')

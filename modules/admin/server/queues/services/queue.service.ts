@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import { type AdminQueueShape, defaultSchedules, type ServiceHours } from '../../../shared/queues';
 import { AdminQueue } from '../models';
 import { buildTree, type ChatbotInput, queueOptionRows, replaceOptions } from './chatbot-tree';
+import { requireCompanyIntegrations } from './integration-refs';
 import { normalizeSchedules } from './schedules';
 
 /** What POST and PUT /queue take (docs/product/administration.md#entities Queue). */
@@ -115,6 +116,7 @@ export async function createQueue(ctx: PluginContext, companyId: number, input: 
   const queue = await ctx.db.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUEUE_WRITE_LOCK, companyId]);
     await checkPlanLimit(companyId, trx);
+    await requireCompanyIntegrations(trx, companyId, [input.integrationId]);
     await checkQueue(
       companyId,
       {
@@ -141,6 +143,7 @@ export async function updateQueue(ctx: PluginContext, companyId: number, queueId
     await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [QUEUE_WRITE_LOCK, companyId]);
     const current = await AdminQueue.query(trx).findById(queueId);
     if (!current) throw new AppError('ERR_NO_QUEUE_FOUND');
+    await requireCompanyIntegrations(trx, companyId, [input.integrationId]);
     await checkQueue(
       companyId,
       {

@@ -16,6 +16,11 @@ export interface ChatbotTreeEditorProps {
   queues: Choice[];
   /** Users an attendent option may hand the ticket to. */
   users: Choice[];
+  /**
+   * The company's queue integrations an integration option may hand the ticket to (the flow builder's, with
+   * useIntegrations); null while unknown: the option takes an id.
+   */
+  integrations?: Choice[] | null;
 }
 
 /**
@@ -23,12 +28,20 @@ export interface ChatbotTreeEditorProps {
  * with its name, type and target, its message, whether it closes the ticket, and its nested options —
  * added only once the option has a message (docs/product/administration.md#states-and-transitions).
  */
-export function ChatbotTreeEditor({ value, onChange, queues, users }: ChatbotTreeEditorProps) {
+export function ChatbotTreeEditor({ value, onChange, queues, users, integrations = null }: ChatbotTreeEditorProps) {
   const { t } = useTranslation('admin');
   return (
     <Space orientation="vertical" style={{ width: '100%' }} size={8}>
       {value.length === 0 ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('queues.option.empty')} /> : null}
-      <OptionList drafts={value} path={[]} root={value} onChange={onChange} queues={queues} users={users} />
+      <OptionList
+        drafts={value}
+        path={[]}
+        root={value}
+        onChange={onChange}
+        queues={queues}
+        users={users}
+        integrations={integrations}
+      />
       <Button icon={<PlusOutlined />} onClick={() => onChange(addOption(value, []))}>
         {t('queues.option.add')}
       </Button>
@@ -43,6 +56,7 @@ interface ListProps {
   onChange(next: OptionDraft[]): void;
   queues: Choice[];
   users: Choice[];
+  integrations: Choice[] | null;
 }
 
 function OptionList({ drafts, path, ...rest }: ListProps) {
@@ -63,6 +77,7 @@ function OptionCard({
   onChange,
   queues,
   users,
+  integrations,
 }: Omit<ListProps, 'drafts'> & { draft: OptionDraft; number: number }) {
   const { t } = useTranslation('admin');
   const set = (patch: Partial<OptionDraft>) => onChange(updateOption(root, path, patch));
@@ -131,7 +146,19 @@ function OptionCard({
               onChange={(optUserId) => set({ optUserId })}
             />
           ) : null}
-          {draft.queueType === 'integration' ? (
+          {draft.queueType === 'integration' && integrations ? (
+            <Select
+              aria-label={`${label} — ${t('queues.option.integration')}`}
+              placeholder={t('queues.option.integration')}
+              value={draft.optIntegrationId ?? undefined}
+              style={{ minWidth: 180 }}
+              showSearch
+              optionFilterProp="label"
+              options={integrations.map((integration) => ({ value: integration.id, label: integration.name }))}
+              onChange={(optIntegrationId) => set({ optIntegrationId })}
+            />
+          ) : null}
+          {draft.queueType === 'integration' && !integrations ? (
             <InputNumber
               aria-label={`${label} — ${t('queues.option.integrationId')}`}
               placeholder={t('queues.option.integrationId')}
@@ -168,7 +195,15 @@ function OptionCard({
             {problems.map((problem) => t(`queues.option.errors.${problem}`)).join(' ')}
           </Typography.Text>
         ) : null}
-        <OptionList drafts={draft.options} path={path} root={root} onChange={onChange} queues={queues} users={users} />
+        <OptionList
+          drafts={draft.options}
+          path={path}
+          root={root}
+          onChange={onChange}
+          queues={queues}
+          users={users}
+          integrations={integrations}
+        />
         {draft.queueType === 'text' ? (
           <Tooltip title={nestable ? undefined : t('queues.option.nestNeedsMessage')}>
             <Button

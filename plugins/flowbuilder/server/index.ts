@@ -1,0 +1,61 @@
+import { definePlugin } from '@balcao/plugin-sdk/server';
+import { type FlowbuilderContext, flowbuilderConfig } from './config';
+import { flowbuilderErrors } from './errors';
+import { seedFlowbuilderDemo } from './seed/demo';
+import { seedFlowbuilderFixtures } from './seed/fixtures';
+import { closeIntegrationHttp } from './services/http';
+import { ANSWER_JOB, answer, enqueueAnswer, inIntegration, SEND_JOB, sendLater } from './services/runner';
+import { secretsKey } from './services/secrets';
+
+/**
+ * The flow builder, first part (docs/product/automation.md): queue integrations — DialogFlow, n8n,
+ * webhooks, Typebot — that answer tickets handed to them, through the SDK's guarded outbound client, and
+ * phrase campaigns. Gated by useIntegrations.
+ */
+export default definePlugin({
+  id: 'flowbuilder',
+  config: flowbuilderConfig,
+  errors: flowbuilderErrors,
+  permissions: { 'integrations:manage': ['admin'] },
+  jobs: {
+    [ANSWER_JOB]: {
+      handler: async (data, ctx, job) =>
+        job.companyId === null
+          ? false
+          : answer(
+              ctx,
+              job.companyId,
+              Number(data.ticketId),
+              data.messageId === null ? null : Number(data.messageId),
+              data.opening === true,
+            ),
+      concurrency: 4,
+    },
+    [SEND_JOB]: {
+      handler: async (data, ctx, job) =>
+        job.companyId === null ? false : sendLater(ctx, job.companyId, Number(data.ticketId), String(data.body)),
+    },
+  },
+  on: {
+    // a message on a ticket handed to an integration goes to it, in a job: the receive path only enqueues
+    'message.received': async (payload, ctx) => {
+      if (payload.fromMe || payload.ticket.isGroup || payload.ticket.status !== 'pending' || payload.ticket.userId !== null)
+        return;
+      const ticket = await ctx.db
+        .knex('tickets')
+        .where({ id: payload.ticketId, companyId: payload.companyId })
+        .first('status', 'userId', 'isGroup', 'useIntegration', 'integrationId');
+      if (ticket && inIntegration(ticket)) await enqueueAnswer(ctx, payload.ticketId, payload.messageId);
+    },
+    // the chatbot handed a ticket over: the integration opens the conversation
+    'ticket.integrationStarted': (payload, ctx) => enqueueAnswer(ctx, payload.ticketId, payload.messageId, true),
+  },
+  seed: { demo: seedFlowbuilderDemo, fixtures: seedFlowbuilderFixtures },
+  register(_app, ctx) {
+    // refuses to start in production without the key that seals the integrations' secrets
+    secretsKey(ctx as FlowbuilderContext);
+  },
+  async close(ctx) {
+    await closeIntegrationHttp(ctx as FlowbuilderContext);
+  },
+});

@@ -1,0 +1,58 @@
+/** The five kinds of queue integration (docs/product/automation.md#constants-and-limits). */
+export const INTEGRATION_TYPES = ['dialogflow', 'n8n', 'webhook', 'typebot', 'flowbuilder'] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+/** The DialogFlow languages with their labels as the product shows them. */
+export const DIALOGFLOW_LANGUAGES = [
+  { value: 'pt-BR', label: 'Portugues' },
+  { value: 'en', label: 'Inglês' },
+  { value: 'es', label: 'Español' },
+] as const;
+
+export interface QueueIntegration {
+  id: number;
+  type: IntegrationType;
+  name: string;
+  projectName: string;
+  jsonContent: string;
+  hasJsonContent: boolean;
+  language: string;
+  urlN8N: string;
+  typebotDelayMessage: number;
+  typebotExpires: number;
+  typebotKeywordFinish: string;
+  typebotKeywordRestart: string;
+  typebotRestartMessage: string;
+  typebotSlug: string;
+  typebotUnknownMessage: string;
+}
+
+export type IntegrationBody = Omit<QueueIntegration, 'id' | 'hasJsonContent'>;
+
+export interface FlowCampaign {
+  id: number;
+  name: string;
+  flowId: number;
+  whatsappId: number | null;
+  phrase: string;
+  status: boolean;
+}
+
+export interface FlowCampaignBody {
+  name: string;
+  flowId: number;
+  whatsappId: number;
+  phrase: string;
+  status: boolean;
+}
+
+export interface Connection {
+  id: number;
+  name: string;
+  status: string;
+}
+
+export interface Flow {
+  id: number;
+  name: string;
+}
