@@ -14,6 +14,7 @@ import {
 import { receiveInbound } from './receive/receive.service';
 import { applyTicketChange, ticketAudience, userCanSeeTicket } from './tickets/ticket-change.service';
 import { fillTicketVariables } from './tickets/variables';
+import { viewerOf, whereCanSeeTicket } from './tickets/visibility';
 
 /**
  * The inbox service other features and channel drivers use (`ctx.services.use('inbox')`): a facade over
@@ -51,6 +52,7 @@ export function createInboxService(ctx: PluginContext): InboxService {
     checkNumbers: (input) => checkNumbers(ctx, input),
 
     canSeeTicket: (user, ticketId) => userCanSeeTicket(ctx, user, ticketId),
+    whereCanSeeTicket: (query, user, alias) => whereCanSeeTicket(query, viewerOf(user), alias),
     ticketAudience: (companyId, ticketId) => ticketAudience(ctx, companyId, ticketId),
     applyTicketChange: (change) => applyTicketChange(ctx, change),
     recordLgpdConsent: (contactId, at = new Date()) => recordLgpdConsent(ctx, contactId, at),

@@ -299,6 +299,13 @@ export interface InboxService {
    */
   canSeeTicket(user: SessionUser, ticketId: number): Promise<boolean>;
   /**
+   * The same rule as a condition of a feature's own query of tickets: adds to `query` that the `tickets`
+   * row aliased `alias` is one `user` may see (nothing for those who see every ticket) and answers `query`.
+   * It selects exactly the tickets `canSeeTicket` allows, so a list a feature reads (the kanban board) shows
+   * what the inbox would; the query still filters the company itself.
+   */
+  whereCanSeeTicket<Query extends Knex.QueryBuilder>(query: Query, user: SessionUser, alias: string): Query;
+  /**
    * The ids of the company's users who may see the ticket (the same rule), for events about it that a
    * feature sends itself (`ctx.realtime.emit(..., { rooms: ids.map(ROOMS.user) })`); empty when the ticket
    * doesn't exist in the company. Membership is cached for a few seconds, as for the inbox's own events.

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TicketStatus } from '../../shared/types';
 import { TicketKit } from './testing/ticket-kit';
 import { listTickets } from './ticket-list.service';
-import { canSeeTicket, seesEverything, type Viewer, type VisibleTicketFields, viewersListsSql } from './visibility';
+import {
+  canSeeTicket,
+  seesEverything,
+  type Viewer,
+  type VisibleTicketFields,
+  viewersListsSql,
+  whereCanSeeTicket,
+} from './visibility';
 
 /**
  * The ticket rule is written twice (docs/architecture.md, "Visibility in one place"): the predicate
@@ -139,5 +146,44 @@ describe('ticket visibility', () => {
         ).toEqual(visible.sort((a, b) => a - b));
       }
     }
+
+    // the rule as other features' queries apply it (InboxService.whereCanSeeTicket, the kanban board's
+    // cards): exactly `canSeeTicket`, for every viewer and ticket — also a group's status on a ticket not
+    // flagged a group, which no write path makes but the rule still hides without allowGroup
+    const oddShapes = [null, ...agents].flatMap((userId) =>
+      [null, ...queues].map((queueId) => ({ status: 'group' as const, queueId, userId, isGroup: false })),
+    );
+    const oddContacts = (await kit
+      .knex('contacts')
+      .insert(
+        oddShapes.map((_, index) => ({ companyId, name: `Odd ${index}`, number: `55118${String(index).padStart(8, '0')}` })),
+      )
+      .returning('id')) as Array<{ id: number }>;
+    const oddRows = (await kit
+      .knex('tickets')
+      .insert(oddShapes.map((shape, index) => ({ companyId, contactId: oddContacts[index]?.id, lastMessage: '', ...shape })))
+      .returning(['id', 'status', 'queueId', 'userId', 'isGroup'])) as Array<VisibleTicketFields & { id: number }>;
+    const everyRow = [...rows, ...oddRows];
+    const wrong: string[] = [];
+    for (const viewer of viewers) {
+      const seen = new Set(
+        (
+          (await whereCanSeeTicket(
+            kit.knex('tickets as t').where('t.companyId', companyId).select('t.id'),
+            viewer,
+            't',
+          )) as Array<{
+            id: number;
+          }>
+        ).map((row) => row.id),
+      );
+      for (const row of everyRow) {
+        const sees = canSeeTicket(viewer, row);
+        if (seen.has(row.id) !== sees)
+          wrong.push(`${JSON.stringify(viewer)} ${JSON.stringify(row)}: selected ${!sees}, sees ${sees}`);
+      }
+    }
+    expect(viewers.length * everyRow.length).toBeGreaterThan(70_000);
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { TicketStatus } from '../../shared/types';
 
 /**
@@ -74,4 +75,34 @@ export function viewersListsSql(viewer: Viewer, alias: string, param: (value: un
   if (viewer.allTicket === 'enable' || viewer.profile === 'admin') queue.push(`${alias}.queue_id IS NULL`);
   const noGroups = !viewer.allowGroup && viewer.profile !== 'admin' ? ` AND ${alias}.is_group = false` : '';
   return `(${alias}.user_id = ${param(viewer.id)} OR (${alias}.user_id IS NULL AND (${queue.join(' OR ')})${noGroups}))`;
+}
+
+/**
+ * `canSeeTicket` as SQL text over `tickets` aliased `alias` (`InboxService.whereCanSeeTicket`); null for a
+ * viewer who sees everything. For anyone else the lists' condition is the rule already, save a group's
+ * status on a ticket not flagged a group (which the write paths never make, so the lists ignore it): the
+ * rule hides it from a viewer without allowGroup unless it is theirs, and so does this.
+ */
+export function canSeeTicketSql(viewer: Viewer, alias: string, param: (value: unknown) => string): string | null {
+  if (seesEverything(viewer)) return null;
+  const lists = viewersListsSql(viewer, alias, param);
+  return viewer.allowGroup ? lists : `(${lists} AND (${alias}.status <> 'group' OR ${alias}.user_id = ${param(viewer.id)}))`;
+}
+
+/**
+ * Adds `canSeeTicketSql` to a knex query of tickets aliased `alias` and answers it. Knex's placeholders
+ * are positional (`?` in order of appearance) while the SQL is written in another order than `param` is
+ * called, so each value gets a numbered mark first and the bindings follow the marks as they appear.
+ */
+export function whereCanSeeTicket<Query extends Knex.QueryBuilder>(query: Query, viewer: Viewer, alias: string): Query {
+  const values: unknown[] = [];
+  const marked = canSeeTicketSql(viewer, alias, (value) => `\uE000${values.push(value) - 1}\uE000`);
+  if (marked === null) return query;
+  const bindings: unknown[] = [];
+  const condition = marked.replace(/\uE000(\d+)\uE000/g, (_, index: string) => {
+    bindings.push(values[Number(index)]);
+    return '?';
+  });
+  query.whereRaw(condition, bindings as Knex.RawBinding[]);
+  return query;
 }

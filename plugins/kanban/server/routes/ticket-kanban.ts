@@ -1,5 +1,5 @@
 import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
-import { boardJson, boardViewerOf, masksNumbers } from '../services/board.service';
+import { boardJson, boardVisibilityOf, masksNumbers } from '../services/board.service';
 import {
   BoardPageQuery,
   boardAnswerText,
@@ -61,7 +61,7 @@ export default defineRoutes((app, ctx) => {
       const board = await boardJson(
         ctx.db.knex,
         user.companyId,
-        boardViewerOf(user),
+        boardVisibilityOf(ctx.services.use('inbox'), user),
         { queueIds: idList(request.query.queueIds), startDate, endDate },
         { mask: masksNumbers(user.profile, settings), shape: 'board', slice },
       );

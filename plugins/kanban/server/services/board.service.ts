@@ -1,4 +1,4 @@
-import type { SessionUser } from '@balcao/plugin-sdk/server';
+import type { InboxService, SessionUser } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 
 /** The statuses whose tickets are on the board: the work in progress (closed tickets leave it). */
@@ -39,43 +39,18 @@ export async function listLanes(knex: Knex, companyId: number, onlyIds?: number[
   return (await query) as LaneJson[];
 }
 
-/** Who is looking at the board: the fields of docs/product/roles-and-permissions.md#roles-in-the-inbox that decide which tickets they may see. */
-export interface BoardViewer {
-  id: number;
-  seesEverything: boolean;
-  queueIds: number[];
-  allTicket: boolean;
-  allowGroup: boolean;
-}
-
-/** The session user as a board viewer (admins, and users with allUserChat, see every ticket). */
-export function boardViewerOf(user: SessionUser): BoardViewer {
-  return {
-    id: user.id,
-    seesEverything: user.profile === 'admin' || user.allUserChat === 'enabled',
-    queueIds: user.queues.map((queue) => queue.id),
-    allTicket: user.allTicket === 'enable',
-    allowGroup: user.allowGroup,
-  };
-}
-
 /**
- * The tickets a viewer may see (docs/product/roles-and-permissions.md#roles-in-the-inbox, the rule the inbox applies to its lists and reads): their own;
- * unassigned ones of their queues; queue-less ones with allTicket; groups only with allowGroup. Written
- * here in SQL because a feature can't import the inbox's visibility module.
+ * Narrows a query of the board's tickets (`tickets` aliased `alias`) to those the viewing user may see:
+ * the inbox's rule itself (docs/product/roles-and-permissions.md#roles-in-the-inbox), applied by the
+ * inbox through the SDK, so the board shows exactly the tickets the inbox lets the user open.
  */
-function whereVisible(query: Knex.QueryBuilder, viewer: BoardViewer): void {
-  if (viewer.seesEverything) return;
-  query.where((visible) => {
-    visible.where('t.userId', viewer.id).orWhere((unassigned) => {
-      unassigned.whereNull('t.userId').andWhere((queue) => {
-        if (viewer.queueIds.length > 0) queue.whereIn('t.queueId', viewer.queueIds);
-        else queue.whereRaw('false');
-        if (viewer.allTicket) queue.orWhereNull('t.queueId');
-      });
-      if (!viewer.allowGroup) unassigned.andWhere('t.isGroup', false).andWhereNot('t.status', 'group');
-    });
-  });
+export type BoardVisibility = (query: Knex.QueryBuilder, alias: string) => void;
+
+/** The board visibility of a session user: what `InboxService.canSeeTicket` allows them, as SQL. */
+export function boardVisibilityOf(inbox: InboxService, user: SessionUser): BoardVisibility {
+  return (query, alias) => {
+    inbox.whereCanSeeTicket(query, user, alias);
+  };
 }
 
 export interface BoardFilter {
@@ -145,12 +120,12 @@ function cardColumns(shape: CardShape, lane: string): string {
 function boardTickets(
   knex: Knex,
   companyId: number,
-  viewer: BoardViewer | null,
+  visibility: BoardVisibility | null,
   filter: BoardFilter,
   columns: string[],
 ): Knex.QueryBuilder {
   const board = knex('tickets as t').where('t.companyId', companyId).whereIn('t.status', BOARD_STATUSES).select(columns);
-  if (viewer) whereVisible(board, viewer);
+  visibility?.(board, 't');
   if (filter.queueIds) board.whereIn('t.queueId', filter.queueIds);
   if (filter.startDate) board.where('t.createdAt', '>=', filter.startDate);
   if (filter.endDate) board.whereRaw("t.created_at < (?::date + interval '1 day')", [filter.endDate]);
@@ -167,31 +142,31 @@ function boardTickets(
 /**
  * The board's cards as JSON text, built by Postgres in one statement (a board is thousands of cards read
  * on every reload: building the JSON in the database and sending it as it is costs a fraction of mapping
- * and re-serialising rows in Node, bench/kanban.ts). `slice` says which cards (BoardSlice); `viewer`
+ * and re-serialising rows in Node, bench/kanban.ts). `slice` says which cards (BoardSlice); `visibility`
  * null: no user (an embed key), every ticket of the company.
  */
 export async function boardJson(
   knex: Knex,
   companyId: number,
-  viewer: BoardViewer | null,
+  visibility: BoardVisibility | null,
   filter: BoardFilter,
   options: { mask: boolean; shape: CardShape; slice: BoardSlice },
 ): Promise<BoardJson> {
   if (options.slice.kind === 'all') {
-    return { tickets: await wholeBoardJson(knex, companyId, viewer, filter, options), laneCounts: null };
+    return { tickets: await wholeBoardJson(knex, companyId, visibility, filter, options), laneCounts: null };
   }
-  return boardPageJson(knex, companyId, viewer, filter, { ...options, slice: options.slice });
+  return boardPageJson(knex, companyId, visibility, filter, { ...options, slice: options.slice });
 }
 
 /** The whole board (the documented answer), newest activity first, at most BOARD_LIMIT cards. */
 async function wholeBoardJson(
   knex: Knex,
   companyId: number,
-  viewer: BoardViewer | null,
+  visibility: BoardVisibility | null,
   filter: BoardFilter,
   options: { mask: boolean; shape: CardShape },
 ): Promise<string> {
-  const board = boardTickets(knex, companyId, viewer, filter, [
+  const board = boardTickets(knex, companyId, visibility, filter, [
     't.id',
     't.uuid',
     't.status',
@@ -244,12 +219,12 @@ async function wholeBoardJson(
 async function boardPageJson(
   knex: Knex,
   companyId: number,
-  viewer: BoardViewer | null,
+  visibility: BoardVisibility | null,
   filter: BoardFilter,
   options: { mask: boolean; shape: CardShape; slice: Exclude<BoardSlice, { kind: 'all' }> },
 ): Promise<BoardJson> {
   const { slice } = options;
-  const board = boardTickets(knex, companyId, viewer, filter, ['t.id', 't.updatedAt']);
+  const board = boardTickets(knex, companyId, visibility, filter, ['t.id', 't.updatedAt']);
   const shownLanes = filter.laneIds ?? null;
   // lanes are keyed by id, the default lane by 0 (tag ids start at 1)
   const onlyLane = slice.kind === 'lane' ? (slice.laneId ?? 0) : null;
