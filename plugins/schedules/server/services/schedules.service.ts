@@ -1,5 +1,12 @@
 import type { Readable } from 'node:stream';
-import { AppError, type PluginContext, requireOwnIds, type ServiceHours, type Static } from '@balcao/plugin-sdk/server';
+import {
+  AppError,
+  defaultSchedules,
+  type PluginContext,
+  requireOwnIds,
+  type ServiceHours,
+  type Static,
+} from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
 import { ANY_DAY, dueTime } from '../../shared/schedules';
@@ -102,12 +109,15 @@ export async function loadSchedule(ctx: PluginContext, companyId: number, id: nu
   return serialize(ctx, companyId, row);
 }
 
-/** The company's service hours (the week `tipoDias` 5 keeps to), or none when the company never set them. */
+/**
+ * The company's service hours (the week `tipoDias` 5 keeps to): what the administration saved, or its
+ * defaults when the company never saved any.
+ */
 export async function companyServiceHours(knex: Knex, companyId: number): Promise<ServiceHours[]> {
   const row = (await knex('companyServiceHours').where({ companyId }).first('schedules')) as
     | { schedules: ServiceHours[] }
     | undefined;
-  return row?.schedules ?? [];
+  return row?.schedules ?? defaultSchedules();
 }
 
 /**
