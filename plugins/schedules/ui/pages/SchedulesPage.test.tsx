@@ -1,3 +1,4 @@
+import { api, store } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { renderPage, serveApi, signIn } from '../testing/render';
@@ -47,7 +48,11 @@ const lookups = (call: { method: string; path: string }) => {
 };
 
 describe('the schedules page', () => {
-  beforeEach(() => signIn());
+  beforeEach(() => {
+    signIn();
+    // each test answers the calendar's read its own way: nothing cached from the one before
+    store.dispatch(api.util.resetApiState());
+  });
 
   it('shows the month with the schedule under its contact name and the calendar labels in Portuguese', async () => {
     const calls = serveApi((call) =>
@@ -56,7 +61,7 @@ describe('the schedules page', () => {
         : lookups(call),
     );
     renderPage(<SchedulesPage />);
-    expect(await screen.findByText('Maria Silva')).toBeTruthy();
+    expect(await screen.findByText('Maria Silva', {}, { timeout: 5_000 })).toBeTruthy();
     for (const label of ['Mês', 'Semana', 'Dias úteis', 'Dia', 'Agenda', 'Hoje']) expect(screen.getByText(label)).toBeTruthy();
     const read = calls.find((call) => call.path === '/schedules');
     expect(read?.query.get('pageNumber')).toBe('1');
@@ -67,6 +72,17 @@ describe('the schedules page', () => {
     expect(within(event).getByLabelText('Excluir')).toBeTruthy();
   });
 
+  it('says when the period has no schedule', async () => {
+    serveApi((call) =>
+      call.method === 'GET' && call.path === '/schedules'
+        ? { status: 200, body: { schedules: [], count: 0, hasMore: false } }
+        : lookups(call),
+    );
+    renderPage(<SchedulesPage />);
+    const empty = 'Nenhum agendamento neste período. Crie um para enviar uma mensagem a um contato na hora certa.';
+    expect(await screen.findByText(empty, {}, { timeout: 5_000 })).toBeTruthy();
+  });
+
   it('opens the add dialog for ?contactId= and creates the schedule with the dialog fields', async () => {
     const calls = serveApi((call) => {
       if (call.method === 'GET' && call.path === '/schedules')
@@ -75,11 +91,8 @@ describe('the schedules page', () => {
       return lookups(call);
     });
     renderPage(<SchedulesPage />, '/schedules?contactId=9');
-    expect(await screen.findByText('Novo agendamento', { selector: '.ant-modal-title' })).toBeTruthy();
-    expect(
-      screen.getByText('Nenhum agendamento neste período. Crie um para enviar uma mensagem a um contato na hora certa.'),
-    ).toBeTruthy();
-    await screen.findByText('Maria Silva (5511988887777)');
+    expect(await screen.findByText('Novo agendamento', { selector: '.ant-modal-title' }, { timeout: 5_000 })).toBeTruthy();
+    await screen.findByText('Maria Silva (5511988887777)', {}, { timeout: 5_000 });
     fireEvent.change(screen.getByLabelText('Mensagem'), { target: { value: 'Olá, Maria!' } });
     fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
     await waitFor(() => expect(calls.some((call) => call.method === 'POST' && call.path === '/schedules')).toBe(true));
