@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import { dueTime, nextOccurrence, totalSends } from '../../shared/schedules';
 import type { SchedulesConfig, SchedulesContext } from '../config';
 import { emitSchedule } from './live';
-import { companyServiceHours, loadSchedule } from './schedules.service';
+import { companyServiceHours, loadSchedules } from './schedules.service';
 
 /**
  * The dispatcher (docs/schedules.md "Exactly once"): every worker process runs a few loops that claim due
@@ -345,44 +345,96 @@ export class ScheduleDispatcher {
     token: string,
     results: Array<{ row: ClaimedRow; outcome: { status: string; error: string | null } }>,
   ): Promise<void> {
+    if (results.length === 0) return;
     const { knex } = this.ctx.db;
     const now = this.clock.now();
     let hours: Awaited<ReturnType<typeof companyServiceHours>> | null = null;
-    const changed: number[] = [];
+    // one row of new values per schedule (null: keep the stored one), written in one statement
+    const rows: Array<{
+      id: number;
+      status: string;
+      sentAt: Date | null;
+      sentCount: number;
+      sendAt: Date;
+      dueAt: Date | null;
+      clearMessage: boolean;
+      attempts: number;
+      error: string | null;
+    }> = [];
     for (const { row, outcome } of results) {
-      let patch: Record<string, unknown>;
+      const kept = { id: row.id, sentCount: row.sentCount, sendAt: new Date(row.sendAt), attempts: row.attempts };
       if (outcome.status === 'sent') {
         const sentCount = row.sentCount + 1;
         if (sentCount >= totalSends(row)) {
-          patch = { status: 'ENVIADA', sentAt: now, sentCount, messageId: null, attempts: 0, error: null };
+          rows.push({
+            ...kept,
+            status: 'ENVIADA',
+            sentAt: now,
+            sentCount,
+            dueAt: null,
+            clearMessage: true,
+            attempts: 0,
+            error: null,
+          });
         } else {
           const sendAt = nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
           hours ??= await companyServiceHours(knex, companyId);
-          patch = {
+          rows.push({
+            ...kept,
+            status: 'PENDENTE',
             sentAt: now,
             sentCount,
             sendAt,
             dueAt: dueTime(sendAt, row.tipoDias, hours),
-            messageId: null,
+            clearMessage: true,
             attempts: 0,
             error: null,
-          };
+          });
         }
-      } else {
-        const reason = outcome.status === 'pending' ? 'ERR_MESSAGE_GONE' : (outcome.error ?? 'ERR_SENDING_WAPP_MSG');
-        patch =
-          outcome.status === 'pending' || PERMANENT_ERRORS.has(reason) || row.attempts >= MAX_ATTEMPTS
-            ? { status: 'ERRO', error: reason, messageId: null }
-            : { dueAt: new Date(now.getTime() + RETRY_BASE_MS * 2 ** (row.attempts - 1)), error: reason };
+        continue;
       }
-      const count = await knex('schedules')
-        .where({ companyId, id: row.id, leaseToken: token })
-        .update({ ...patch, leaseUntil: null, leaseToken: null, updatedAt: now });
-      if (count > 0) changed.push(row.id);
+      const reason = outcome.status === 'pending' ? 'ERR_MESSAGE_GONE' : (outcome.error ?? 'ERR_SENDING_WAPP_MSG');
+      const giveUp = outcome.status === 'pending' || PERMANENT_ERRORS.has(reason) || row.attempts >= MAX_ATTEMPTS;
+      rows.push({
+        ...kept,
+        status: giveUp ? 'ERRO' : 'PENDENTE',
+        sentAt: null,
+        dueAt: giveUp ? null : new Date(now.getTime() + RETRY_BASE_MS * 2 ** (row.attempts - 1)),
+        clearMessage: giveUp,
+        error: reason,
+      });
     }
-    for (const id of changed) {
-      const schedule = await loadSchedule(this.ctx, companyId, id).catch(() => null);
-      if (schedule) emitSchedule(this.ctx, companyId, { action: 'update', schedule });
+    const written = (await knex.raw(
+      `UPDATE schedules s SET status = v.status, sent_at = COALESCE(v.sent_at, s.sent_at), sent_count = v.sent_count,
+         send_at = v.send_at, due_at = COALESCE(v.due_at, s.due_at),
+         message_id = CASE WHEN v.clear_message THEN NULL ELSE s.message_id END, attempts = v.attempts, error = v.error,
+         lease_until = NULL, lease_token = NULL, updated_at = ?
+       FROM unnest(?::int[], ?::text[], ?::timestamptz[], ?::int[], ?::timestamptz[], ?::timestamptz[], ?::boolean[], ?::int[], ?::text[])
+         AS v(id, status, sent_at, sent_count, send_at, due_at, clear_message, attempts, error)
+       WHERE s.company_id = ? AND s.id = v.id AND s.lease_token = ?
+       RETURNING s.id`,
+      [
+        now,
+        rows.map((r) => r.id),
+        rows.map((r) => r.status),
+        rows.map((r) => r.sentAt) as unknown as Date[],
+        rows.map((r) => r.sentCount),
+        rows.map((r) => r.sendAt),
+        rows.map((r) => r.dueAt) as unknown as Date[],
+        rows.map((r) => r.clearMessage),
+        rows.map((r) => r.attempts),
+        rows.map((r) => r.error) as unknown as string[],
+        companyId,
+        token,
+      ],
+    )) as { rows: Array<{ id: number }> };
+    if (written.rows.length === 0) return;
+    for (const schedule of await loadSchedules(
+      this.ctx,
+      companyId,
+      written.rows.map((r) => r.id),
+    )) {
+      emitSchedule(this.ctx, companyId, { action: 'update', schedule });
     }
   }
 }

@@ -109,6 +109,12 @@ export async function loadSchedule(ctx: PluginContext, companyId: number, id: nu
   return serialize(ctx, companyId, row);
 }
 
+/** Several schedules at once (the dispatcher tells the screens of a batch's outcomes). */
+export async function loadSchedules(ctx: PluginContext, companyId: number, ids: number[]): Promise<ScheduleJson[]> {
+  const rows = (await withContact(ctx.db.knex, companyId).whereIn('s.id', ids)) as ScheduleRow[];
+  return rows.map((row) => serialize(ctx, companyId, row));
+}
+
 /**
  * The company's service hours (the week `tipoDias` 5 keeps to): what the administration saved, or its
  * defaults when the company never saved any.
