@@ -21,6 +21,10 @@ export const BUSINESS_DAYS = 5;
 export const MAX_SENDS = 100;
 export const MAX_INTERVAL_VALUE = 365;
 
+/** Channels that take a free-form message only within 24 hours of the contact's last one (Meta's). */
+export const REPLY_WINDOW_CHANNELS = ['whatsappapi', 'facebook', 'instagram'];
+export const REPLY_WINDOW_MS = 24 * 3_600_000;
+
 /** How many sends a schedule makes: one unless an interval repeats it. */
 export function totalSends(schedule: { valorIntervalo: number; enviarQuantasVezes: number }): number {
   return schedule.valorIntervalo > 0 ? Math.max(1, schedule.enviarQuantasVezes) : 1;

@@ -100,6 +100,66 @@ describe('schedule rules', () => {
     expect(unknown).toMatchObject({ status: 404, body: { error: 'ERR_NO_CONTACT_FOUND' } });
   });
 
+  it("refuses, at save time, a send outside a Meta channel's 24-hour reply window, and any repeat there", async () => {
+    const { knex, companyId } = kit;
+    const [cloud] = await knex('whatsapps')
+      .insert({
+        companyId,
+        name: 'Cloud API',
+        channel: 'whatsappapi',
+        status: 'CONNECTED',
+        token: `cloud${Date.now()}`.slice(0, 30),
+      })
+      .returning('id');
+    const [talked, silent] = await kit.contacts(numbers(2, '55475'));
+    const [ticket] = await knex('tickets')
+      .insert({ companyId, contactId: talked, whatsappId: cloud.id, status: 'open', channel: 'whatsappapi' })
+      .returning('id');
+    await knex('messages').insert({
+      companyId,
+      ticketId: ticket.id,
+      contactId: talked,
+      whatsappId: cloud.id,
+      body: 'Oi, podem me lembrar amanhã?',
+      fromMe: false,
+      createdAt: new Date(Date.now() - 2 * 3_600_000),
+    });
+    const at = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+    const inside = await kit.api('POST', '/schedules', {
+      body: 'Lembrete',
+      sendAt: at(3),
+      contactId: talked,
+      whatsappId: cloud.id,
+    });
+    expect(inside.status).toBe(200);
+    const late = await kit.api('POST', '/schedules', {
+      body: 'Lembrete',
+      sendAt: at(23),
+      contactId: talked,
+      whatsappId: cloud.id,
+    });
+    expect(late).toMatchObject({ status: 400, body: { error: 'ERR_SCHEDULE_OUTSIDE_WINDOW', channel: 'whatsappapi' } });
+    const repeated = await kit.api('POST', '/schedules', {
+      body: 'Lembrete',
+      sendAt: at(3),
+      contactId: talked,
+      whatsappId: cloud.id,
+      valorIntervalo: 1,
+      enviarQuantasVezes: 2,
+    });
+    expect(repeated).toMatchObject({ status: 400, body: { error: 'ERR_SCHEDULE_OUTSIDE_WINDOW' } });
+    const never = await kit.api('POST', '/schedules', {
+      body: 'Lembrete',
+      sendAt: at(1),
+      contactId: silent,
+      whatsappId: cloud.id,
+    });
+    expect(never).toMatchObject({ status: 400, body: { error: 'ERR_SCHEDULE_OUTSIDE_WINDOW', windowClosesAt: null } });
+    // a channel without a window takes any time
+    const loopback = await kit.api('POST', '/schedules', { body: 'Lembrete', sendAt: at(72), contactId: silent });
+    expect(loopback.status).toBe(200);
+  });
+
   it('is refused to a company whose plan lacks useSchedules', async () => {
     const lite = await kit.t.login('admin@lite.test');
     const res = await kit.api('GET', '/schedules', undefined, lite.token);

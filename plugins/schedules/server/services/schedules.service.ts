@@ -9,7 +9,7 @@ import {
 } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
-import { ANY_DAY, dueTime } from '../../shared/schedules';
+import { ANY_DAY, dueTime, REPLY_WINDOW_CHANNELS, REPLY_WINDOW_MS, totalSends } from '../../shared/schedules';
 import { Schedule } from '../models/schedule';
 import { emitSchedule } from './live';
 import type { ScheduleBody, ScheduleQuery, ScheduleSchema } from './schemas';
@@ -168,10 +168,17 @@ async function normalize(ctx: PluginContext, companyId: number, input: ScheduleI
   if (whatsappId === null) throw new AppError('ERR_SCHEDULE_NO_CONNECTION');
   const openTicket = input.openTicket ?? 'disabled';
   const tipoDias = input.tipoDias ?? ANY_DAY;
+  const dueAt = dueTime(sendAt, tipoDias, await companyServiceHours(knex, companyId));
+  await checkReplyWindow(ctx, companyId, {
+    whatsappId,
+    contactId: contact.id,
+    dueAt,
+    repeats: totalSends({ valorIntervalo: input.valorIntervalo ?? 0, enviarQuantasVezes: input.enviarQuantasVezes ?? 1 }) > 1,
+  });
   return {
     body: input.body,
     sendAt,
-    dueAt: dueTime(sendAt, tipoDias, await companyServiceHours(knex, companyId)),
+    dueAt,
     contactId: input.contactId,
     intervalo: input.intervalo ?? 1,
     valorIntervalo: input.valorIntervalo ?? 0,
@@ -184,6 +191,32 @@ async function normalize(ctx: PluginContext, companyId: number, input: ScheduleI
     whatsappId,
     assinar: input.assinar ?? false,
   };
+}
+
+/**
+ * Channels with a reply window (Meta's: WhatsApp Cloud API, Messenger, Instagram) take a free-form message
+ * only within 24 hours of the contact's last message on the connection: a schedule due later — or repeated,
+ * whose next sends are days later — would fail at send time, so it is refused now, with the reason.
+ */
+async function checkReplyWindow(
+  ctx: PluginContext,
+  companyId: number,
+  plan: { whatsappId: number; contactId: number; dueAt: Date; repeats: boolean },
+): Promise<void> {
+  const profile = await ctx.services.use('connections').profile(companyId, plan.whatsappId);
+  if (!profile || !REPLY_WINDOW_CHANNELS.includes(profile.channel)) return;
+  const last = (await ctx.db
+    .knex('messages')
+    .where({ companyId, contactId: plan.contactId, whatsappId: plan.whatsappId, fromMe: false })
+    .max({ at: 'createdAt' })
+    .first()) as { at: Date | string | null } | undefined;
+  const closesAt = last?.at ? new Date(last.at).getTime() + REPLY_WINDOW_MS : 0;
+  if (plan.repeats || plan.dueAt.getTime() > closesAt) {
+    throw new AppError('ERR_SCHEDULE_OUTSIDE_WINDOW', {
+      channel: profile.channel,
+      windowClosesAt: closesAt > 0 ? new Date(closesAt).toISOString() : null,
+    });
+  }
 }
 
 /** Announces a schedule to the company's screens and answers it. */
