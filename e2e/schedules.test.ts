@@ -32,6 +32,7 @@ let t: TestApp;
 let baseUrl: string;
 let browser: Browser;
 const opened: OpenedPage[] = [];
+let freshContactId = 0;
 
 beforeAll(async () => {
   buildSchedulesRemote();
@@ -42,7 +43,10 @@ beforeAll(async () => {
   const [contact] = await knex('contacts')
     .insert({ companyId, name: 'Paciente Agendado', number: '5511960000001', channel: 'whatsapp' })
     .returning('id');
-  await knex('contacts').insert({ companyId, name: 'Cliente Novo Agenda', number: '5511960000002', channel: 'whatsapp' });
+  const [fresh] = await knex('contacts')
+    .insert({ companyId, name: 'Cliente Novo Agenda', number: '5511960000002', channel: 'whatsapp' })
+    .returning('id');
+  freshContactId = fresh.id;
   const [connection] = await knex('whatsapps')
     .insert({ companyId, name: 'Agenda E2E', channel: 'whatsapp', status: 'DISCONNECTED', token: 'e2e-schedules' })
     .returning('id');
@@ -80,25 +84,27 @@ describe('schedules', () => {
     await page.getByRole('menuitem', { name: /Agendamentos/ }).click();
     await page.waitForURL('**/schedules');
     // the agenda lists the next 30 days whatever the month: the saved schedule is in it
-    await page.getByRole('button', { name: 'Agenda' }).click();
+    await page.getByRole('button', { name: 'Agenda', exact: true }).click();
     await page.getByText('Paciente Agendado').waitFor();
     for (const label of ['Mês', 'Semana', 'Dias úteis', 'Dia']) {
       expect(await page.getByRole('button', { name: label, exact: true }).count()).toBe(1);
     }
 
-    await page.getByRole('button', { name: /Novo agendamento/ }).click();
+    // a contact's link opens the add dialog for them (?contactId=)
+    await page.goto(`${baseUrl}/schedules?contactId=${freshContactId}`);
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Contato').fill('Cliente Novo');
-    await page.getByTitle(/^Cliente Novo Agenda/).click();
-    await dialog.getByLabel('Mensagem').fill('Sua encomenda chega amanhã.');
+    await dialog.getByText('Novo agendamento').waitFor();
+    await dialog.getByText('Cliente Novo Agenda (5511960000002)').waitFor();
+    await dialog.getByLabel('Mensagem', { exact: true }).fill('Sua encomenda chega amanhã.');
     const when = new Date();
     when.setDate(when.getDate() + 3);
     const pad = (n: number) => String(n).padStart(2, '0');
     await dialog
-      .getByLabel('Data de envio')
+      .getByLabel('Data de envio', { exact: true })
       .fill(`${when.getFullYear()}-${pad(when.getMonth() + 1)}-${pad(when.getDate())}T15:30`);
     await dialog.getByRole('button', { name: 'Adicionar' }).click();
     await page.getByText('Agendamento criado com sucesso!').waitFor();
+    await page.getByRole('button', { name: 'Agenda', exact: true }).click();
     await page.getByText('Cliente Novo Agenda').waitFor();
     const saved = await t.balcao.core.knex('schedules').where({ body: 'Sua encomenda chega amanhã.' }).first();
     expect(saved).toMatchObject({ status: 'PENDENTE', tipoDias: 4, valorIntervalo: 0 });
