@@ -8,7 +8,8 @@
  * all four inbox sections or one of inbox-tickets, inbox-search, inbox-messages, inbox-receive; `kanban` for the
  * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts;
  * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
- * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts).
+ * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts; `schedules` for
+ * 10,000 schedules due in one minute, bench/schedules.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,7 @@ import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
+import { schedulesBenchmarks } from './schedules';
 import { webchatBenchmarks } from './webchat';
 import { whatsappBenchmarks } from './whatsapp';
 
@@ -142,6 +144,7 @@ const SECTION_TITLES: Record<string, string> = {
   whatsapp: 'WhatsApp',
   campaigns: 'Campaigns',
   api: 'Message API',
+  schedules: 'Schedules',
 };
 
 /**
@@ -206,6 +209,7 @@ async function main(): Promise<void> {
   if (wants('whatsapp')) await whatsappBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('campaigns')) await campaignsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('api')) await apiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('schedules')) await schedulesBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { fakeClock, numbers, type SchedulesKit, schedulesKit } from '../testing/kit';
+
+/**
+ * The dispatcher with a clock the test moves (its loops off: each pass is `runOnce`): recurrence, the
+ * business-days rule, retries and giving up.
+ */
+let kit: SchedulesKit;
+const clock = fakeClock(new Date());
+beforeAll(async () => {
+  kit = await schedulesKit({ dispatcher: false });
+  kit.dispatcher.clock = clock;
+});
+afterAll(() => kit?.close());
+beforeEach(() => clock.set(new Date()));
+
+/** Passes until nothing is claimed. */
+async function drain(): Promise<void> {
+  while ((await kit.dispatcher.runOnce()) > 0) {}
+}
+
+const row = async (id: number) => kit.knex('schedules').where({ id }).first();
+
+describe('the dispatcher', () => {
+  it('sends a repeated schedule once per occurrence, then marks it ENVIADA', async () => {
+    const [number] = numbers(1, '55471');
+    const [contactId] = await kit.contacts([number as string]);
+    const created = await kit.api('POST', '/schedules', {
+      body: 'Tome o remédio',
+      sendAt: new Date(clock.now().getTime() + 60_000).toISOString(),
+      contactId,
+      intervalo: 1,
+      valorIntervalo: 2,
+      enviarQuantasVezes: 3,
+    });
+    expect(created.status).toBe(200);
+    const id = created.body.id as number;
+    const first = new Date(created.body.sendAt).getTime();
+
+    await drain();
+    expect(kit.provider.perRecipient().get(number as string)).toBeUndefined();
+
+    clock.set(new Date(first + 1_000));
+    await drain();
+    await drain();
+    expect(kit.provider.perRecipient().get(number as string)).toBe(1);
+    expect(await row(id)).toMatchObject({ status: 'PENDENTE', sentCount: 1, messageId: null });
+    expect(new Date((await row(id)).sendAt).getTime()).toBe(first + 2 * 86_400_000);
+
+    clock.set(new Date(first + 2 * 86_400_000 + 1_000));
+    await drain();
+    clock.set(new Date(first + 4 * 86_400_000 + 1_000));
+    await drain();
+    await drain();
+    expect(kit.provider.perRecipient().get(number as string)).toBe(3);
+    expect(await row(id)).toMatchObject({ status: 'ENVIADA', sentCount: 3 });
+  });
+
+  it('retries a send the channel failed, with the same message, and gives up on an unknown number', async () => {
+    const [flaky, unknown] = numbers(2, '55472');
+    const [flakyId, unknownId] = await kit.contacts([flaky as string, unknown as string]);
+    kit.provider.unknownNumbers.add(unknown as string);
+    const sendAt = clock.now().toISOString();
+    const a = await kit.api('POST', '/schedules', { body: 'Tentativa', sendAt, contactId: flakyId });
+    const b = await kit.api('POST', '/schedules', { body: 'Sem WhatsApp', sendAt, contactId: unknownId });
+    kit.provider.failNext(1);
+    await kit.dispatcher.runOnce();
+    const failed = await row(a.body.id);
+    expect(failed).toMatchObject({ status: 'PENDENTE', error: 'ERR_SENDING_WAPP_MSG' });
+    expect(failed.messageId).not.toBeNull();
+    expect(await row(b.body.id)).toMatchObject({ status: 'ERRO', error: 'ERR_WAPP_INVALID_CONTACT' });
+
+    clock.advance(31_000);
+    await drain();
+    expect(await row(a.body.id)).toMatchObject({ status: 'ENVIADA', sentCount: 1, error: null });
+    expect(kit.provider.perRecipient().get(flaky as string)).toBe(1);
+    const messages = await kit.knex('messages').where({ companyId: kit.companyId, contactId: flakyId }).count({ n: '*' });
+    expect(Number(messages[0]?.n)).toBe(1);
+  });
+
+  it('moves a business-days schedule set for a Saturday to Monday at opening', async () => {
+    const [contactId] = await kit.contacts(numbers(1, '55473'));
+    const saturday = new Date();
+    saturday.setDate(saturday.getDate() + ((6 - saturday.getDay() + 7) % 7 || 7));
+    saturday.setHours(10, 0, 0, 0);
+    const created = await kit.api('POST', '/schedules', {
+      body: 'Só em dia útil',
+      sendAt: saturday.toISOString(),
+      contactId,
+      tipoDias: 5,
+    });
+    expect(created.status).toBe(200);
+    const due = new Date(created.body.dueAt);
+    expect(due.getDay()).toBe(1);
+    expect([due.getHours(), due.getMinutes()]).toEqual([8, 0]);
+    expect(created.body.sendAt).toBe(saturday.toISOString());
+  });
+
+  it('refuses to edit a schedule whose occurrence is in flight', async () => {
+    const [contactId] = await kit.contacts(numbers(1, '55474'));
+    const created = await kit.api('POST', '/schedules', { body: 'Em voo', sendAt: clock.now().toISOString(), contactId });
+    await kit
+      .knex('schedules')
+      .where({ id: created.body.id })
+      .update({ leaseUntil: new Date(Date.now() + 60_000) });
+    const edit = await kit.api('PUT', `/schedules/${created.body.id}`, {
+      body: 'Outro',
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+      contactId,
+    });
+    expect(edit).toMatchObject({ status: 409, body: { error: 'ERR_SCHEDULE_SENDING' } });
+  });
+});
