@@ -10,7 +10,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
-import { login, ms, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
+import { CpuWindow, cpuPerRequest, login, ms, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
 const LOOPBACK = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
 const NUMBERS = Number(process.env.BENCH_API_NUMBERS ?? 2_000);
@@ -82,7 +82,9 @@ export async function apiBenchmarks(options: SectionOptions): Promise<void> {
     await measure(5);
     log('api: 15 s at 32 connections…');
     const before = provider.messages.length;
+    const cpu = CpuWindow.start(server.child.pid ?? 0);
     const result = await measure(15);
+    const used = cpu.end();
     const rps = result.requests.average;
     const failures = result.non2xx + result.errors + result.timeouts;
     push({
@@ -91,7 +93,7 @@ export async function apiBenchmarks(options: SectionOptions): Promise<void> {
       target: '≥ 1,000 req/s, p99 ≤ 50 ms',
       value: `${Math.round(rps).toLocaleString('en-US')} req/s, p99 ${ms(result.latency.p99)} ms`,
       ok: rps >= 1_000 && result.latency.p99 <= 50 && failures === 0,
-      detail: `p50 ${ms(result.latency.p50)} ms, p97.5 ${ms(result.latency.p97_5)} ms; non-2xx/errors: ${failures}; the provider received ${provider.messages.length - before} messages; the machine is shared with other work, so figures vary between runs`,
+      detail: `p50 ${ms(result.latency.p50)} ms, p97.5 ${ms(result.latency.p97_5)} ms; non-2xx/errors: ${failures}; the provider received ${provider.messages.length - before} messages; the machine is shared with other work, so figures vary between runs<br>${cpuPerRequest(used, result.requests.total)}`,
     });
   } finally {
     await server.stop();

@@ -12,7 +12,7 @@ import { loadTickets } from '../tickets/serializer';
 import { deliverMessage } from './deliver-message';
 import { attemptDelivery } from './delivery-attempt';
 import { driverFor } from './driver-registry';
-import { loadMessages } from './serializer';
+import { loadMessages, type MessageRecord, messageFromRecord } from './serializer';
 
 /**
  * The bulk outbound side of the inbox contract (`InboxService.stageOutbound`, `deliver`, `checkNumbers`):
@@ -22,6 +22,23 @@ import { loadMessages } from './serializer';
 
 /** Deliveries run at once per `deliver` call (each is a few statements and the driver's send). */
 const DELIVERY_CONCURRENCY = 16;
+
+/**
+ * A stored message's columns (of `messages` as `m`) as `MessageRecord` names them, for a `RETURNING` that the
+ * announcements build their payloads from (`messageFromRecord`) without reading the rows again.
+ */
+const MESSAGE_RECORD_COLUMNS = `m.id, m.body, m.from_me AS "fromMe", m.ack, m.media_type AS "mediaType",
+  m.media_path AS "mediaPath", m.media_name AS "mediaName", m.is_deleted AS "isDeleted", m.is_edited AS "isEdited",
+  m.is_forwarded AS "isForwarded", m.is_private AS "isPrivate", m.quoted_msg_id AS "quotedMsgId", m.reactions,
+  m.send_status AS "sendStatus", m.send_error AS "sendError", m.ticket_id AS "ticketId", m.contact_id AS "contactId",
+  m.user_id AS "userId", m.queue_id AS "queueId", m.created_at AS "createdAt", m.updated_at AS "updatedAt"`;
+
+/** A message the batched delivery wrote, with its channel id and its contact's name and picture. */
+type DeliveredRecord = MessageRecord & {
+  channelMessageId: string | null;
+  contactName: string | null;
+  contactUrlPicture: string | null;
+};
 
 /** Raw bindings with arrays that hold nulls (node-pg sends them as SQL arrays with NULL elements). */
 function bindings(values: unknown[]): readonly Knex.RawBinding[] {
@@ -191,7 +208,7 @@ export async function stageOutbound(
       return Object.keys(json).length > 0 ? JSON.stringify(json) : null;
     };
     const inserted = (await trx.raw(
-      `INSERT INTO messages (company_id, ticket_id, contact_id, queue_id, whatsapp_id, body, from_me, read, ack, media_type,
+      `INSERT INTO messages AS m (company_id, ticket_id, contact_id, queue_id, whatsapp_id, body, from_me, read, ack, media_type,
          media_path, media_name, send_status, data_json, created_at, updated_at)
        SELECT ?, v.ticket_id, v.contact_id, t.queue_id, ?, v.body, true, true, 0, v.media_type, v.media_path, v.media_name,
          'pending', v.data_json::jsonb, v.at, v.at
@@ -199,7 +216,7 @@ export async function stageOutbound(
          WITH ORDINALITY AS v(ticket_id, contact_id, body, media_type, media_path, media_name, data_json, at, n)
        JOIN tickets t ON t.company_id = ? AND t.id = v.ticket_id
        ORDER BY v.n
-       RETURNING id`,
+       RETURNING ${MESSAGE_RECORD_COLUMNS}`,
       bindings([
         companyId,
         options.whatsappId,
@@ -213,45 +230,44 @@ export async function stageOutbound(
         rows.map((row) => row.at),
         companyId,
       ]),
-    )) as { rows: Array<{ id: string | number }> };
+    )) as { rows: MessageRecord[] };
     // ids follow the insertion order of one statement: sort them back to the items' order
-    const ids = inserted.rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+    const records = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id));
     const result: StagedOutbound[] = rows.map((row, index) => ({
       key: row.item.key,
       contactId: row.contactId,
       ticketId: row.ticket.id,
-      messageId: ids[index] as number,
+      messageId: Number(records[index]?.id),
       ticketCreated: created.has(row.ticket.id),
     }));
     await options.link?.(trx, result);
-    return { result, tickets: rows.map((row) => row.ticket) };
+    return { result, records, tickets: rows.map((row) => row.ticket) };
   });
-  await announceStaged(ctx, companyId, staged.result, staged.tickets, options);
+  await announceStaged(ctx, companyId, staged.result, staged.records, staged.tickets, options);
   return staged.result;
 }
 
-/** After the commit: the entitled users see the tickets and messages; the bus hears of them. */
+/**
+ * After the commit: the entitled users see the tickets and messages; the bus hears of them. The messages are
+ * built from what the insert returned (`records`, in the order of `staged`): the batch's one read is its
+ * tickets, whose contacts the messages show.
+ */
 async function announceStaged(
   ctx: PluginContext,
   companyId: number,
   staged: StagedOutbound[],
+  records: MessageRecord[],
   tickets: TicketRow[],
   options: StageOutboundOptions,
 ): Promise<void> {
   const { realtime } = inboxState(ctx);
   const ticketIds = [...new Set(staged.map((row) => row.ticketId))];
-  const [loaded, messages] = await Promise.all([
-    loadTickets(ctx.db.knex, companyId, ticketIds),
-    loadMessages(
-      ctx,
-      companyId,
-      staged.map((row) => row.messageId),
-    ),
-  ]);
+  const loaded = await loadTickets(ctx.db.knex, companyId, ticketIds);
   const ticketById = new Map(loaded.map((ticket) => [ticket.id, ticket]));
   const before = new Map(tickets.map((ticket) => [ticket.id, ticket]));
+  const createdTickets = new Set(staged.filter((row) => row.ticketCreated).map((row) => row.ticketId));
   for (const ticket of loaded) {
-    const created = staged.some((row) => row.ticketId === ticket.id && row.ticketCreated);
+    const created = createdTickets.has(ticket.id);
     const previous = before.get(ticket.id);
     await realtime.ticketChanged(
       companyId,
@@ -270,9 +286,15 @@ async function announceStaged(
       });
     }
   }
-  for (const message of messages) {
-    const ticket = ticketById.get(message.ticketId);
-    if (ticket) await realtime.messageCreated(companyId, message, ticket);
+  for (const record of records) {
+    const ticket = ticketById.get(record.ticketId);
+    if (!ticket) continue;
+    // a staged message's contact is its ticket's (both come from the same number)
+    const message = messageFromRecord(ctx, companyId, record, {
+      name: ticket.contact.name,
+      urlPicture: ticket.contact.urlPicture,
+    });
+    await realtime.messageCreated(companyId, message, ticket);
   }
   for (const row of staged) {
     const ticket = ticketById.get(row.ticketId);
@@ -370,13 +392,20 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
   };
   await Promise.all(Array.from({ length: Math.min(DELIVERY_CONCURRENCY, due.length) }, worker));
 
+  // what the batched write stored, announced from its own RETURNING and answered without a read
+  let written: DeliveredRecord[] | null = null;
   if (results.length > 0) {
     try {
-      await knex.raw(
-        `UPDATE messages m SET send_status = v.status, channel_message_id = coalesce(v.channel_id, m.channel_message_id),
-           ack = CASE WHEN v.status = 'sent' THEN v.ack ELSE m.ack END, send_error = v.error, updated_at = now()
-         FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[]) AS v(id, status, channel_id, ack, error)
-         WHERE m.company_id = ? AND m.id = v.id AND m.send_status <> 'sent'`,
+      const updated = (await knex.raw(
+        `WITH written AS (
+           UPDATE messages m SET send_status = v.status, channel_message_id = coalesce(v.channel_id, m.channel_message_id),
+             ack = CASE WHEN v.status = 'sent' THEN v.ack ELSE m.ack END, send_error = v.error, updated_at = now()
+           FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[]) AS v(id, status, channel_id, ack, error)
+           WHERE m.company_id = ? AND m.id = v.id AND m.send_status <> 'sent'
+           RETURNING ${MESSAGE_RECORD_COLUMNS}, m.channel_message_id AS "channelMessageId",
+             m.company_id AS "companyId")
+         SELECT w.*, c.name AS "contactName", c.url_picture AS "contactUrlPicture"
+         FROM written w LEFT JOIN contacts c ON c.company_id = w."companyId" AND c.id = w."contactId"`,
         bindings([
           results.map((result) => result.id),
           results.map((result) => result.status),
@@ -385,7 +414,8 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
           results.map((result) => result.error),
           companyId,
         ]),
-      );
+      )) as { rows: DeliveredRecord[] };
+      written = updated.rows;
     } catch (error) {
       // the channel echoed one of them back first (a unique channel id): the job's path settles each
       ctx.log.info({ err: error }, 'batched delivery write refused: delivering one by one');
@@ -393,11 +423,22 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
     }
     const ticketOf = new Map(due.map((row) => [Number(row.id), row]));
     const { realtime } = inboxState(ctx);
-    for (const message of await loadMessages(
-      ctx,
-      companyId,
-      results.map((result) => result.id),
-    )) {
+    const messages =
+      written === null
+        ? await loadMessages(
+            ctx,
+            companyId,
+            results.map((result) => result.id),
+          )
+        : written.map((record) =>
+            messageFromRecord(
+              ctx,
+              companyId,
+              record,
+              record.contactName === null ? null : { name: record.contactName, urlPicture: record.contactUrlPicture },
+            ),
+          );
+    for (const message of messages) {
       const row = ticketOf.get(message.id);
       if (!row) continue;
       await realtime.messageUpdated(companyId, message, {
@@ -410,16 +451,22 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
   }
   for (const row of byJob) await deliverMessage(ctx, companyId, Number(row.id));
 
-  const final = (await knex('messages')
-    .where({ companyId })
-    .whereRaw('id = ANY(?::bigint[])', [messageIds])
-    .select('id', 'sendStatus', 'channelMessageId', 'sendError')) as Array<{
+  type FinalRow = {
     id: string | number;
     sendStatus: 'sent' | 'failed' | 'pending';
     channelMessageId: string | null;
     sendError: string | null;
-  }>;
-  const byId = new Map(final.map((row) => [Number(row.id), row]));
+  };
+  const byId = new Map<number, FinalRow>((written ?? []).map((record) => [Number(record.id), record]));
+  // the rest (skipped, settled by the job's path, or written meanwhile by another delivery) is read as it is now
+  const unknown = messageIds.filter((messageId) => !byId.has(messageId));
+  if (unknown.length > 0) {
+    const final = (await knex('messages')
+      .where({ companyId })
+      .whereRaw('id = ANY(?::bigint[])', [unknown])
+      .select('id', 'sendStatus', 'channelMessageId', 'sendError')) as FinalRow[];
+    for (const row of final) byId.set(Number(row.id), row);
+  }
   return messageIds.map((messageId) => {
     const row = byId.get(messageId);
     if (!row) return { messageId, status: 'pending', channelMessageId: null, error: null };

@@ -3,6 +3,8 @@
  * (testing/echo-channel) as the connection's driver. Nothing is mocked.
  */
 
+import { companyEvent } from '@balcao/plugin-sdk/server';
+import { connectSocket, nextEvent } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageApiContext } from '../config';
 import { sendBatcherStats, sendsToday } from '../services/send.service';
@@ -324,5 +326,44 @@ describe('POST /api/messages/send', () => {
     expect(after.writes - before.writes).toBe(16);
     // the sends that arrived while others were being written left together
     expect(after.statements - before.statements).toBeLessThan(16);
+  });
+
+  it('announces the message to the inbox as the inbox reads it, staged and then delivered', async () => {
+    const { token } = await connection();
+    const admin = await kit.t.login('admin@acme.test');
+    const socket = await connectSocket(await kit.t.listen(), kit.companyId, admin.token);
+    try {
+      // biome-ignore lint/suspicious/noExplicitAny: the event's message, compared whole below
+      type MessageEvent = { action: string; message: any };
+      const number = freshNumber();
+      const isOurs = (payload: MessageEvent) => payload.message?.body === `Anúncio ${number}`;
+      const created = nextEvent<MessageEvent>(
+        socket,
+        companyEvent(kit.companyId, 'appMessage'),
+        (payload) => payload.action === 'create' && isOurs(payload),
+      );
+      const updated = nextEvent<MessageEvent>(
+        socket,
+        companyEvent(kit.companyId, 'appMessage'),
+        (payload) => payload.action === 'update' && isOurs(payload),
+      );
+      const answer = await send(token, { number, body: `Anúncio ${number}` });
+      expect(answer.status).toBe(201);
+      const ticket = await kit.t.inject({ method: 'GET', url: `/api/tickets/${answer.body.ticketId}`, token: admin.token });
+      const page = await kit.t.inject({ method: 'GET', url: `/api/messages/${ticket.json().uuid}`, token: admin.token });
+      const stored = (page.json() as { messages: Array<{ id: number }> }).messages.find(
+        (message) => message.id === answer.body.messageId,
+      );
+      expect(stored).toMatchObject({ sendStatus: 'sent', contact: { name: number } });
+      expect((await updated).message).toEqual(stored);
+      expect((await created).message).toEqual({
+        ...stored,
+        sendStatus: 'pending',
+        ack: 0,
+        updatedAt: (await created).message.createdAt,
+      });
+    } finally {
+      socket.close();
+    }
   });
 });

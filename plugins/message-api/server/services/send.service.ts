@@ -177,9 +177,19 @@ async function replay(
   return { ...answer, ticketStatus, messages };
 }
 
-/** Closes the ticket when the send asks for it (once: a closed ticket is left as it is); answers its status. */
-async function finishTicket(ctx: MessageApiContext, companyId: number, ticketId: number, send: ApiSend): Promise<string> {
-  const status = (await ctx.db.knex('tickets').where({ companyId, id: ticketId }).first('status'))?.status as string;
+/**
+ * Closes the ticket when the send asks for it (once: a closed ticket is left as it is); answers its status.
+ * `statusNow` is the status just read with the other tickets of a delivery batch (else it is read here).
+ */
+async function finishTicket(
+  ctx: MessageApiContext,
+  companyId: number,
+  ticketId: number,
+  send: ApiSend,
+  statusNow?: string,
+): Promise<string> {
+  const status =
+    statusNow ?? ((await ctx.db.knex('tickets').where({ companyId, id: ticketId }).first('status'))?.status as string);
   if (!send.closeTicket || status === 'closed') return status;
   await ctx.services
     .use('inbox')
@@ -282,14 +292,32 @@ function stagingConflicts(earlier: StageRequest, item: StageRequest): boolean {
 interface DeliverRequest {
   companyId: number;
   ids: number[];
+  /** The ticket the messages are on: its status after the delivery is part of the answer. */
+  ticketId: number;
 }
 
-async function deliverRequests(ctx: MessageApiContext, requests: DeliverRequest[]): Promise<DeliveryOutcome[][]> {
+/** A request's delivery outcomes and its ticket's status once delivered. */
+interface Delivered {
+  outcomes: DeliveryOutcome[];
+  ticketStatus: string | undefined;
+}
+
+/** One `deliver` for the batch, then the status of all its tickets in one read (not one per request). */
+async function deliverRequests(ctx: MessageApiContext, requests: DeliverRequest[]): Promise<Delivered[]> {
   const first = requests[0] as DeliverRequest;
   const outcomes = await runInTenant({ companyId: first.companyId }, () =>
     ctx.services.use('inbox').deliver(requests.flatMap((request) => request.ids)),
   );
-  return requests.map((request) => outcomes.filter((outcome) => request.ids.includes(outcome.messageId)));
+  const statuses = (await ctx.db
+    .knex('tickets')
+    .where({ companyId: first.companyId })
+    .whereIn('id', [...new Set(requests.map((request) => request.ticketId))])
+    .select('id', 'status')) as Array<{ id: number; status: string }>;
+  const statusOf = new Map(statuses.map((row) => [row.id, row.status]));
+  return requests.map((request) => ({
+    outcomes: outcomes.filter((outcome) => request.ids.includes(outcome.messageId)),
+    ticketStatus: statusOf.get(request.ticketId),
+  }));
 }
 
 /**
@@ -305,8 +333,8 @@ const batchersOf = perInstance((ctx: MessageApiContext) => ({
     maxInFlight: 4,
     maxBatch: 50,
   }),
-  deliver: new StatementBatcher<DeliverRequest, DeliveryOutcome[]>({
-    runOne: async (request) => (await deliverRequests(ctx, [request]))[0] as DeliveryOutcome[],
+  deliver: new StatementBatcher<DeliverRequest, Delivered>({
+    runOne: async (request) => (await deliverRequests(ctx, [request]))[0] as Delivered,
     runMany: (requests) => deliverRequests(ctx, requests),
     conflicts: (earlier, item) => earlier.companyId !== item.companyId,
     maxInFlight: 4,
@@ -370,9 +398,13 @@ export async function sendThroughApi(
       throw error;
     }
     const ids = staged.map((row) => row.messageId);
-    const outcomes = await batchersOf(ctx).deliver.submit({ companyId, ids });
     const first = staged[0] as StagedOutbound;
-    const ticketStatus = await finishTicket(ctx, companyId, first.ticketId, send);
+    const { outcomes, ticketStatus: statusNow } = await batchersOf(ctx).deliver.submit({
+      companyId,
+      ids,
+      ticketId: first.ticketId,
+    });
+    const ticketStatus = await finishTicket(ctx, companyId, first.ticketId, send, statusNow);
     await countSend(ctx, companyId);
     return {
       answer: {
