@@ -2,7 +2,7 @@ import { AppError, companyEvent, type PluginContext } from '@balcao/plugin-sdk/s
 import type { Knex } from 'knex';
 import { type AdminQueueShape, defaultSchedules, type ServiceHours } from '../../../shared/queues';
 import { AdminQueue } from '../models';
-import { buildTree, type ChatbotInput, queueOptionRows, replaceOptions } from './chatbot-tree';
+import { buildTree, type ChatbotInput, checkFileList, queueOptionRows, replaceOptions } from './chatbot-tree';
 import { normalizeSchedules } from './schedules';
 
 /** What POST and PUT /queue take (docs/product/administration.md#entities Queue). */
@@ -126,6 +126,7 @@ export async function createQueue(ctx: PluginContext, companyId: number, input: 
       scheduleType,
       trx,
     );
+    if (input.fileListId) await checkFileList(ctx, companyId, input.fileListId);
     const created = await AdminQueue.query(trx).insert({ schedules: defaultSchedules(), ...columnsOf(input) });
     await replaceOptions(ctx, companyId, created.id, null, input.chatbots ?? [], trx);
     return loadQueue(created.id, trx);
@@ -152,6 +153,7 @@ export async function updateQueue(ctx: PluginContext, companyId: number, queueId
       scheduleType,
       trx,
     );
+    if (input.fileListId && input.fileListId !== current.fileListId) await checkFileList(ctx, companyId, input.fileListId);
     await AdminQueue.query(trx)
       .findById(queueId)
       .patch({ ...columnsOf(input), updatedAt: new Date() });
