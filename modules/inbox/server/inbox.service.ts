@@ -1,4 +1,5 @@
 import { currentTenant, type InboxService, type PluginContext } from '@balcao/plugin-sdk/server';
+import { MEDIA_TYPES, type MediaType } from '../shared/types';
 import { recordLgpdConsent } from './directory/contact.service';
 import { registerDriver } from './messages/driver-registry';
 import { sendTextMessage } from './messages/message-send.service';
@@ -42,6 +43,7 @@ export function createInboxService(ctx: PluginContext): InboxService {
           : input.body,
         userId: input.userId ?? null,
         automation: input.automation ?? null,
+        media: input.media ? { ...input.media, mediaType: mediaTypeOf(input.media.mediaType) } : null,
       });
       return { messageId: message.id };
     },
@@ -57,4 +59,9 @@ export function createInboxService(ctx: PluginContext): InboxService {
     applyTicketChange: (change) => applyTicketChange(ctx, change),
     recordLgpdConsent: (contactId, at = new Date()) => recordLgpdConsent(ctx, contactId, at),
   };
+}
+
+/** A feature's media type as the inbox stores it: an unknown one is a plain document (`application`). */
+function mediaTypeOf(type: string): MediaType {
+  return (MEDIA_TYPES as readonly string[]).includes(type) ? (type as MediaType) : 'application';
 }

@@ -211,6 +211,8 @@ export interface SystemMessage {
    * `{{connection}}`. Default: the body is sent as written.
    */
   variables?: { connection?: { name: string } | null };
+  /** A stored file of the company (`ctx.storage`) sent with `body` as its caption (then `body` may be blank). */
+  media?: { storageKey: string; fileName: string; mimetype: string | null; mediaType: string } | null;
 }
 
 /**

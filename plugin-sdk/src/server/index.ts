@@ -12,6 +12,7 @@ export * from './customer-texts';
 export * from './define-plugin';
 export * from './errors';
 export * from './events';
+export * from './file-lists';
 export * from './manifest';
 export * from './outbound-http';
 export * from './owned-ids';

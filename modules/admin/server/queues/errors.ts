@@ -17,6 +17,8 @@ export const queuesErrors = defineErrors({
   ERR_CHATBOT_QUEUE_REQUIRED: 400,
   /** An option of type attendent names no user of the company. */
   ERR_CHATBOT_USER_REQUIRED: 400,
+  /** A file option's `optFileId` or a queue's `fileListId` names no file list of the company. */
+  ERR_FILE_LIST_REQUIRED: 400,
   /** An option with nested options has no message (docs/product/administration.md#states-and-transitions: a next level needs a message). */
   ERR_CHATBOT_MESSAGE_REQUIRED: 400,
 });

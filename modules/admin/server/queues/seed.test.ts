@@ -18,7 +18,9 @@ describe('the queues demo seed', () => {
     const queues = await knex('queues').where({ companyId }).orderBy('orderQueue').select('name', 'greetingMessage');
     expect(queues.every((queue: { greetingMessage: string | null }) => (queue.greetingMessage ?? '') !== '')).toBe(true);
     const options = await knex('chatbots').where({ companyId }).orderBy('id').select('name', 'chatbotId', 'queueType');
-    expect(options.filter((option: { chatbotId: number | null }) => option.chatbotId === null)).toHaveLength(3);
+    // three root options of its own, and the files module's demo option of type file
+    const roots = options.filter((option: { chatbotId: number | null }) => option.chatbotId === null);
+    expect(roots.filter((option: { queueType: string }) => option.queueType !== 'file')).toHaveLength(3);
     expect(options.filter((option: { chatbotId: number | null }) => option.chatbotId !== null)).toHaveLength(2);
     expect(await knex('companyServiceHours').where({ companyId }).first('greetingMessage')).toEqual({
       greetingMessage: expect.stringContaining('Acme'),

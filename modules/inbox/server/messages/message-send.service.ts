@@ -167,20 +167,32 @@ export interface TextMessageInput {
   isPrivate?: boolean;
   /** The automation sending it (see `OutboundOptions.automation`). */
   automation?: string | null;
+  /** A stored file of the company sent with `body` as its caption (`SystemMessage.media`). */
+  media?: { storageKey: string; fileName: string; mimetype: string | null; mediaType: MediaType } | null;
 }
 
 /**
- * Sends a text message on a ticket, whatever its status (greetings on accept, farewells on close,
+ * Sends a text message (or a stored file with its caption) on a ticket, whatever its status (greetings on accept, farewells on close,
  * transfer messages): stored, delivered through the channel driver by a job, emitted. The same path as
  * `POST /messages/:ticketId`. Throws ERR_NO_TICKET_FOUND for a ticket outside the company and
  * ERR_EMPTY_MESSAGE for a blank body.
  */
 export async function sendTextMessage(ctx: PluginContext, input: TextMessageInput): Promise<Message> {
   return inCompany(input.companyId, async () => {
-    if (input.body.trim() === '') throw new AppError('ERR_EMPTY_MESSAGE');
+    const media = input.media ?? null;
+    if (input.body.trim() === '' && !media) throw new AppError('ERR_EMPTY_MESSAGE');
     const ticket = await Ticket.query().findById(input.ticketId);
     if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-    const [message] = await storeOutbound(ctx, input.companyId, ticket, [{ body: input.body }], {
+    const draft: OutboundDraft = media
+      ? {
+          body: input.body,
+          mediaType: media.mediaType,
+          mediaPath: media.storageKey,
+          mediaName: media.fileName,
+          mimetype: media.mimetype,
+        }
+      : { body: input.body };
+    const [message] = await storeOutbound(ctx, input.companyId, ticket, [draft], {
       userId: input.userId ?? null,
       isPrivate: input.isPrivate === true,
       automation: input.automation ?? null,

@@ -2,6 +2,7 @@ import { AdminQueue, type Chatbot } from '../models';
 import { isWithinHours } from '../services/schedules';
 import { choiceOf, menuText } from './bot-texts';
 import { change, finish, optionRowsOf, queueOf, saveState, send, type Turn } from './conversation';
+import { sendFileList } from './file-list';
 import { looksLikeQuestion, waitingMessage } from './handoff';
 import { afterLanding } from './rotation';
 
@@ -123,8 +124,10 @@ export async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, g
   const rows = await optionRowsOf(turn, queue.id);
   const roots = levelOf(rows, null);
   const greeting = greet ? queue.greetingMessage : null;
+  // the queue's file list (fileListId) follows its greeting, and its menu when it has one
   if (roots.length === 1) {
     await send(turn, greeting);
+    await sendFileList(turn, queue.fileListId);
     await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
     await choose(turn, roots[0] as Chatbot, rows, steps + 1);
     return;
@@ -133,9 +136,11 @@ export async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, g
     await saveState(turn, { stage: 'options', queueId: queue.id, chatbotId: null });
     const severalQueues = (await menuQueues(turn)).length > 1;
     await askOption(turn, greeting ?? '', roots, false, severalQueues);
+    await sendFileList(turn, queue.fileListId);
     return;
   }
   await send(turn, greeting);
+  await sendFileList(turn, queue.fileListId);
   await finish(turn);
   if (queue.closeTicket) {
     await change(turn, { status: 'closed', logs: [{ type: 'closed' }] });
@@ -165,7 +170,7 @@ async function handToIntegration(turn: Turn, integrationId: number): Promise<voi
  * The contact chose `option`: its message, then what its type does — text opens its nested options (a
  * single one is chosen by itself) or ends the bot; attendent hands the ticket to the user; queue moves it
  * to that queue (which greets in turn); integration hands it to the integration; file sends the file
- * list (its message until file lists exist). closeTicket closes the ticket after the message.
+ * list `optFileId` (its message, then its files) and ends the bot. closeTicket closes the ticket after the message.
  */
 async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: number): Promise<void> {
   if (steps > MAX_AUTO_STEPS) {
@@ -186,6 +191,7 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
     return;
   }
   if (option.closeTicket) {
+    if (option.queueType === 'file') await sendFileList(turn, option.optFileId);
     await finish(turn);
     await change(turn, { status: 'closed', logs: [{ type: 'closed' }] });
     return;
@@ -220,7 +226,8 @@ async function choose(turn: Turn, option: Chatbot, rows: Chatbot[], steps: numbe
       else await finish(turn);
       return;
     default: {
-      // text without options, or file (no file-list feature is installed: the option's message only)
+      // text without options, or file: the list's message and files after the option's own message
+      if (option.queueType === 'file') await sendFileList(turn, option.optFileId);
       await finish(turn);
       const queue = turn.ticket.queueId ? await queueOf(turn, turn.ticket.queueId) : undefined;
       if (queue) await afterLanding(turn, queue);

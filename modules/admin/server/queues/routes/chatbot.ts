@@ -39,7 +39,12 @@ export default defineRoutes((app, ctx) => {
       schema: {
         summary: 'Create a chatbot option',
         errors: {
-          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          400: [
+            'ERR_CHATBOT_MESSAGE_REQUIRED',
+            'ERR_CHATBOT_QUEUE_REQUIRED',
+            'ERR_CHATBOT_USER_REQUIRED',
+            'ERR_FILE_LIST_REQUIRED',
+          ],
           404: ['ERR_NO_CHATBOT_FOUND', 'ERR_NO_QUEUE_FOUND'],
         },
         body: StrictObject({ queueId: Id, chatbotId: Type.Optional(Type.Union([Id, Type.Null()])), ...optionFields }),
@@ -56,7 +61,12 @@ export default defineRoutes((app, ctx) => {
       schema: {
         summary: 'Update a chatbot option tree',
         errors: {
-          400: ['ERR_CHATBOT_MESSAGE_REQUIRED', 'ERR_CHATBOT_QUEUE_REQUIRED', 'ERR_CHATBOT_USER_REQUIRED'],
+          400: [
+            'ERR_CHATBOT_MESSAGE_REQUIRED',
+            'ERR_CHATBOT_QUEUE_REQUIRED',
+            'ERR_CHATBOT_USER_REQUIRED',
+            'ERR_FILE_LIST_REQUIRED',
+          ],
           404: ['ERR_NO_CHATBOT_FOUND'],
         },
         params: ChatbotParams,

@@ -68,18 +68,23 @@ export async function loadOption(chatbotId: number): Promise<ChatbotNode> {
 
 /**
  * Checks what options point at: a queue option names a queue of the company, an attendent option a user
- * of the company; an option with nested options has a message (it is what the contact reads before the
+ * of the company, a file option a file list of the company; an option with nested options has a message (it is what the contact reads before the
  * next menu).
  */
 async function checkOptions(ctx: PluginContext, companyId: number, options: ChatbotInput[], trx: Knex.Transaction) {
   const queueIds = new Set<number>();
   const userIds = new Set<number>();
   const integrationIds: number[] = [];
+  const fileListIds = new Set<number>();
   const walk = (list: ChatbotInput[]) => {
     for (const option of list) {
       if (option.queueType === 'queue') {
         if (!option.optQueueId) throw new AppError('ERR_CHATBOT_QUEUE_REQUIRED');
         queueIds.add(option.optQueueId);
+      }
+      if (option.queueType === 'file') {
+        if (!option.optFileId) throw new AppError('ERR_FILE_LIST_REQUIRED');
+        fileListIds.add(option.optFileId);
       }
       if (option.queueType === 'attendent') {
         if (!option.optUserId) throw new AppError('ERR_CHATBOT_USER_REQUIRED');
@@ -111,6 +116,16 @@ async function checkOptions(ctx: PluginContext, companyId: number, options: Chat
       .pluck('id');
     if (found.length !== userIds.size) throw new AppError('ERR_CHATBOT_USER_REQUIRED');
   }
+  for (const fileListId of fileListIds) await checkFileList(ctx, companyId, fileListId);
+}
+
+/**
+ * Refuses a file list that is not the company's (ERR_FILE_LIST_REQUIRED), read through the `fileLists`
+ * service: without the files module no list exists.
+ */
+export async function checkFileList(ctx: PluginContext, companyId: number, fileListId: number): Promise<void> {
+  const found = ctx.services.has('fileLists') ? await ctx.services.use('fileLists').content(companyId, fileListId) : null;
+  if (!found) throw new AppError('ERR_FILE_LIST_REQUIRED');
 }
 
 /** The stored columns of an option input (only the target its type uses is kept). */

@@ -2,7 +2,7 @@ import { AppError, companyEvent, type PluginContext } from '@balcao/plugin-sdk/s
 import type { Knex } from 'knex';
 import { type AdminQueueShape, defaultSchedules, type ServiceHours } from '../../../shared/queues';
 import { AdminQueue } from '../models';
-import { buildTree, type ChatbotInput, queueOptionRows, replaceOptions } from './chatbot-tree';
+import { buildTree, type ChatbotInput, checkFileList, queueOptionRows, replaceOptions } from './chatbot-tree';
 import { requireCompanyIntegrations } from './integration-refs';
 import { normalizeSchedules } from './schedules';
 
@@ -128,6 +128,7 @@ export async function createQueue(ctx: PluginContext, companyId: number, input: 
       scheduleType,
       trx,
     );
+    if (input.fileListId) await checkFileList(ctx, companyId, input.fileListId);
     const created = await AdminQueue.query(trx).insert({ schedules: defaultSchedules(), ...columnsOf(input) });
     await replaceOptions(ctx, companyId, created.id, null, input.chatbots ?? [], trx);
     return loadQueue(created.id, trx);
@@ -155,6 +156,7 @@ export async function updateQueue(ctx: PluginContext, companyId: number, queueId
       scheduleType,
       trx,
     );
+    if (input.fileListId && input.fileListId !== current.fileListId) await checkFileList(ctx, companyId, input.fileListId);
     await AdminQueue.query(trx)
       .findById(queueId)
       .patch({ ...columnsOf(input), updatedAt: new Date() });

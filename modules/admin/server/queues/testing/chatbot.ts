@@ -16,6 +16,15 @@ export let agent: number;
 export const CONNECTION_ID = 501;
 /** What the recording driver was asked to send. */
 export const sent: string[] = [];
+/** The files the channel was handed, with their bytes as the driver read them from storage. */
+export const sentFiles: Array<{ fileName: string; bytes: Buffer | null }> = [];
+
+async function readAll(stream: NodeJS.ReadableStream | null): Promise<Buffer | null> {
+  if (!stream) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
+  return Buffer.concat(chunks);
+}
 let inboundSeq = 0;
 
 /** An inbound WhatsApp text as a driver reports it. */
@@ -55,6 +64,7 @@ export function useChatbotApp(): void {
     inbox.registerDriver('whatsapp', {
       async send(_target, message) {
         sent.push(message.body);
+        if (message.media) sentFiles.push({ fileName: message.media.fileName, bytes: await readAll(await message.media.open()) });
         return { channelMessageId: `out-${message.messageId}` };
       },
     });
@@ -96,6 +106,7 @@ export interface OptionSeed {
   queueType?: string;
   optQueueId?: number;
   optUserId?: number;
+  optFileId?: number;
   closeTicket?: boolean;
   options?: OptionSeed[];
 }
@@ -129,6 +140,7 @@ export async function queue(
           queueType: option.queueType ?? 'text',
           optQueueId: option.optQueueId ?? null,
           optUserId: option.optUserId ?? null,
+          optFileId: option.optFileId ?? null,
           closeTicket: option.closeTicket ?? false,
           orderOption: index,
         })
