@@ -2,6 +2,8 @@ import {
   daysUntil,
   errorCodeOf,
   errorMessage,
+  expiredDueDate,
+  formatDate,
   sessionStarted,
   showError,
   toast,
@@ -69,7 +71,9 @@ export function LoginPage() {
     const { token, user } = result.data;
     tokens.write(token);
     const remaining = daysUntil(user.company.dueDate);
-    if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
+    // a past due date: the session reaches only /financeiro-aberto, where the guards send it, with the expiry error
+    if (expiredDueDate(user)) toast.error(t('expired.textWithDate', { date: formatDate(user.company.dueDate) }));
+    else if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
     // the public-route guard performs the navigation (see post-login.ts)
     setPostLoginDestination('/tickets');
     dispatch(sessionStarted(user));
