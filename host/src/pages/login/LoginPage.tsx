@@ -3,7 +3,6 @@ import {
   errorCodeOf,
   errorMessage,
   expiredDueDate,
-  formatDate,
   sessionStarted,
   showError,
   toast,
@@ -72,7 +71,8 @@ export function LoginPage() {
     tokens.write(token);
     const remaining = daysUntil(user.company.dueDate);
     // a past due date: the session reaches only /financeiro-aberto, where the guards send it, with the expiry error
-    if (expiredDueDate(user)) toast.error(t('expired.textWithDate', { date: formatDate(user.company.dueDate) }));
+    const lapsedOn = expiredDueDate(user);
+    if (lapsedOn) toast.error(errorMessage({ status: 402, data: { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: lapsedOn } }));
     else if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
     // the public-route guard performs the navigation (see post-login.ts)
     setPostLoginDestination('/tickets');

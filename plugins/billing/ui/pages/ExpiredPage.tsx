@@ -1,6 +1,5 @@
-import { useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import { formatDate, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Flex, Result } from 'antd';
-import { invoiceDate } from '../format';
 import { InvoicesPage } from './InvoicesPage';
 import { SubscriptionPage } from './SubscriptionPage';
 
@@ -13,7 +12,7 @@ import { SubscriptionPage } from './SubscriptionPage';
 export function ExpiredPage() {
   const { t } = useTranslation('billing');
   const user = useSession();
-  const dueDate = user ? invoiceDate(user.company.dueDate).slice(0, 8) : '';
+  const dueDate = user ? formatDate(user.company.dueDate) : '';
   if (user && user.profile !== 'admin' && !user.super) {
     return <Result status="warning" title={t('expired.title')} subTitle={t('expired.userText', { date: dueDate })} />;
   }
