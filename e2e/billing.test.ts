@@ -125,4 +125,48 @@ describe('billing', () => {
     // the same session goes on: no login page
     expect(page.url()).not.toContain('/login');
   });
+
+  it('sends an expired company’s admin to /financeiro-aberto, where paying unlocks the app without a new login', {
+    timeout: 180_000,
+  }, async () => {
+    const knex = t.balcao.core.knex;
+    const acme = t.demo.companies.acme as number;
+    const lapsed = new Date(Date.now() - 3 * 86_400_000);
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const dueDate = `${lapsed.getFullYear()}-${pad(lapsed.getMonth() + 1)}-${pad(lapsed.getDate())}`;
+    await knex('companies').where({ id: acme }).update({ dueDate });
+    await t.balcao.core.sessions.invalidateCompany(acme);
+    const opening = await openPage(browser, baseUrl);
+    opened.push(opening);
+    const { page } = opening;
+    // no frame to wait for: the session reaches only the pay screen
+    await logInThroughUi(page, baseUrl, 'admin@acme.test', { waitForFrame: false });
+    const payScreen = page.getByText('Pague a fatura em aberto para liberar o acesso.', { exact: false });
+    const weakPasswordDialog = page.locator('.ant-modal-confirm, .ant-modal').locator('.ant-btn-primary');
+    await payScreen.or(weakPasswordDialog).first().waitFor({ timeout: 15_000 });
+    if (!(await payScreen.isVisible())) await weakPasswordDialog.click();
+    await payScreen.waitFor({ timeout: 15_000 });
+    expect(page.url()).toBe(`${baseUrl}/financeiro-aberto`);
+    // any other screen leads back to the pay screen
+    await page.goto(`${baseUrl}/tickets`);
+    await page.waitForURL('**/financeiro-aberto');
+
+    await page.getByRole('button', { name: 'Assine Agora!' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Nome completo').fill('Maria da Silva');
+    await dialog.getByLabel('CPF/CNPJ').fill('123.456.789-09');
+    await dialog.getByRole('button', { name: 'Próximo' }).click();
+    await dialog.getByText('Personalizado').click();
+    await dialog.getByRole('button', { name: 'Próximo' }).click();
+    await dialog.getByRole('button', { name: 'Pagar' }).click();
+    await dialog.getByTestId('pix-amount').waitFor();
+    const charge = [...(state.standIn?.charges.values() ?? [])].at(-1);
+    expect(await state.standIn?.pay(charge?.txid as string)).toBe(200);
+    await page.waitForURL(`${baseUrl}/`, { timeout: 15_000 });
+    // unlocked on the same session: the frame's other screens open
+    await page.goto(`${baseUrl}/tickets`);
+    await page.waitForURL('**/tickets');
+    expect(page.url()).not.toContain('/login');
+    expect((await knex('companies').where({ id: acme }).first('dueDate')).dueDate > dueDate).toBe(true);
+  });
 });

@@ -245,6 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
 export interface FeatureConfigDeclaration {
   id: string;
   config?: Record<string, TSchema>;
+  /** The feature's own checks of its valid values together (`definePlugin({ checkConfig })`). */
+  checkConfig?(config: never): string[];
 }
 
 const CORE_VARIABLES = new Set<string>([...Object.values(ENV_NAMES), 'BALCAO_ROOT', 'SEED_DEMO']);
@@ -298,6 +300,10 @@ export function loadFeatureConfigs(
           continue;
         }
         for (const message of describeIssues(issues)) problems.push(`${name} ${message} (got '${env[name]}')`);
+      }
+    } else if (feature.checkConfig) {
+      for (const problem of (feature.checkConfig as (config: Record<string, unknown>) => string[])(candidate)) {
+        problems.push(`${problem} (${feature.id})`);
       }
     }
     values.set(feature.id, candidate);

@@ -82,6 +82,27 @@ describe('loadFeatureConfigs', () => {
   });
 });
 
+describe("a feature's own checks (definePlugin({ checkConfig }))", () => {
+  const paired = {
+    id: 'paired',
+    config: { PAIRED_MODE: Type.Optional(Type.String()), PAIRED_KEY: Type.Optional(Type.String()) },
+    checkConfig: (config: { PAIRED_MODE?: string; PAIRED_KEY?: string }) =>
+      config.PAIRED_MODE === 'remote' && !config.PAIRED_KEY ? ['PAIRED_KEY is required when PAIRED_MODE=remote'] : [],
+  };
+
+  it('reports its problems beside the schema checks, and runs only on values the schema accepts', () => {
+    expect(problemsOf([paired], { PAIRED_MODE: 'remote' })).toEqual(['PAIRED_KEY is required when PAIRED_MODE=remote (paired)']);
+    expect(loadFeatureConfigs([paired], { PAIRED_MODE: 'remote', PAIRED_KEY: 'k' }).get('paired')).toEqual({
+      PAIRED_MODE: 'remote',
+      PAIRED_KEY: 'k',
+    });
+    expect(problemsOf([paired, demo], { PAIRED_MODE: 'remote' })).toEqual([
+      'PAIRED_KEY is required when PAIRED_MODE=remote (paired)',
+      'DEMO_TOKEN is required (demo)',
+    ]);
+  });
+});
+
 describe('the start', () => {
   it("stops with exit code 78 naming the core's and the features' bad variables together", async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'main.ts')], {
@@ -98,6 +119,24 @@ describe('the start', () => {
     expect(stderr).toContain("PORT must be an integer (got 'eighty')");
     expect(stderr).toContain("CAMPAIGN_BATCH must be integer (got 'abc')");
     expect(stderr).toContain("WHATSAPP_LEASE_TTL_MS must be >= 1000 (got '5')");
+    expect(code).toBe(78);
+  }, 60_000);
+
+  it('stops with exit code 78 for BILLING_GATEWAY=efi without its settings, naming each', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'main.ts')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, NODE_ENV: 'development', BILLING_GATEWAY: 'efi', EFI_PIX_KEY: 'pix@balcao.test' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    for (const name of ['EFI_CLIENT_ID', 'EFI_CLIENT_SECRET', 'EFI_CERTIFICATE', 'EFI_WEBHOOK_SECRET']) {
+      expect(stderr).toContain(`${name} is required when BILLING_GATEWAY=efi (billing)`);
+    }
+    expect(stderr).not.toContain('EFI_PIX_KEY is required');
     expect(code).toBe(78);
   }, 60_000);
 });

@@ -6,13 +6,14 @@ import { BrowserRouter, Route, Routes } from 'react-router';
 import { LoginPage } from '../pages/login/LoginPage';
 import { ThemeProvider } from '../theme/ThemeProvider';
 import { PageSkeleton } from './PageSkeleton';
-import { PublicOnly, RequireSession } from './session-guards';
+import { ExpiredOnly, PublicOnly, RequireSession } from './session-guards';
 
 // Only the login is in the first download. The frame (which uses the whole shared antd) loads after login.
 const SignupPage = lazy(() => import('../pages/signup/SignupPage'));
 const ForgetPasswordPage = lazy(() => import('../pages/forget-password/ForgetPasswordPage'));
 const SubscriptionExpiredPage = lazy(() => import('../pages/SubscriptionExpiredPage'));
 const AppFrame = lazy(() => import('../frame/AppFrame'));
+const ExpiredPayScreen = lazy(() => import('../frame/ExpiredPayScreen'));
 
 /** The routes of docs/product/tickets-and-inbox.md#screens-and-routes: public pages, the expired-subscription page, and the private frame. */
 export function AppRoutes() {
@@ -24,7 +25,10 @@ export function AppRoutes() {
           <Route path="/signup" element={<SignupPage />} />
           <Route path="/forgetpsw" element={<ForgetPasswordPage />} />
         </Route>
-        <Route path="/financeiro-aberto" element={<SubscriptionExpiredPage />} />
+        <Route
+          path="/financeiro-aberto"
+          element={<ExpiredOnly payScreen={<ExpiredPayScreen />} notice={<SubscriptionExpiredPage />} />}
+        />
         <Route
           path="*"
           element={

@@ -7,7 +7,7 @@ const SESSION_USER = {
   companyId: 2,
   profile: 'admin',
   super: false,
-  company: { id: 2, name: 'Acme', dueDate: '2024-03-09' },
+  company: { id: 2, name: 'Acme', dueDate: '2999-12-31' },
 };
 
 /**
@@ -19,7 +19,8 @@ async function openPage(storedToken: string | null) {
   vi.resetModules();
   const { renderShell, serveApi } = await import('../../testing/render-shell');
   const { registerShellTranslations } = await import('../i18n');
-  const { RequireSession, PublicOnly } = await import('./session-guards');
+  const { RequireSession, PublicOnly, ExpiredOnly } = await import('./session-guards');
+  const { default: ExpiredPayScreen } = await import('../frame/ExpiredPayScreen');
   const { LoginPage } = await import('../pages/login/LoginPage');
   const { default: SubscriptionExpiredPage } = await import('../pages/SubscriptionExpiredPage');
   const sdk = await import('@balcao/plugin-sdk/ui');
@@ -31,7 +32,10 @@ async function openPage(storedToken: string | null) {
         <Route element={<PublicOnly />}>
           <Route path="/login" element={<LoginPage />} />
         </Route>
-        <Route path="/financeiro-aberto" element={<SubscriptionExpiredPage />} />
+        <Route
+          path="/financeiro-aberto"
+          element={<ExpiredOnly payScreen={<ExpiredPayScreen />} notice={<SubscriptionExpiredPage />} />}
+        />
         <Route
           path="*"
           element={
@@ -75,7 +79,29 @@ describe('the private-route guard (docs/product/tickets-and-inbox.md#screens-and
     page.render('/tickets');
     expect(await screen.findByText('private page')).toBeTruthy();
     await page.sdk.store.dispatch(page.sdk.api.endpoints.getCompanyPlan.initiate(2));
+    // the session stays, limited to the pay screen (no plugin serves it here: the expiry notice and Sair)
     expect(await screen.findByText('Assinatura vencida')).toBeTruthy();
-    expect(page.sdk.store.getState().session.status).toBe('anonymous');
+    expect(screen.getByRole('button', { name: 'Sair' })).toBeTruthy();
+    expect(page.sdk.store.getState().session).toMatchObject({ status: 'authenticated', subscriptionDueDate: '2024-03-09' });
+    expect(globalThis.localStorage.getItem('token')).toBe('token-1');
+  });
+
+  it('sends a session of a company past its due date to its pay screen, and unlocks it once paid', async () => {
+    const page = await openPage('token-2');
+    const lapsed = { ...SESSION_USER, company: { ...SESSION_USER.company, dueDate: '2024-03-09' } };
+    page.serveApi(({ path }) => {
+      if (path === '/auth/me') return { status: 200, body: lapsed };
+      if (path === '/plugins') return { status: 200, body: { plugins: [] } };
+      return undefined;
+    });
+    page.render('/tickets?invoiceId=5');
+    expect(await screen.findByText('Assinatura vencida')).toBeTruthy();
+    expect(screen.getByText('A assinatura desta empresa venceu em 09/03/2024.', { exact: false })).toBeTruthy();
+    expect(screen.queryByText('private page')).toBeNull();
+    // the payment moves the due date (billing's Pix view does this on company-{id}-payment CONCLUIDA)
+    page.sdk.store.dispatch(
+      page.sdk.sessionUserChanged({ id: lapsed.id, changes: { company: { ...lapsed.company, dueDate: '2999-12-31' } } as never }),
+    );
+    expect(await screen.findByText('private page')).toBeTruthy();
   });
 });

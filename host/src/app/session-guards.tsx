@@ -53,6 +53,17 @@ function Restoring({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * /financeiro-aberto: for a signed-in company whose subscription expired, its pay screen; for one that
+ * paid meanwhile, /; without a session, the expiry notice the login or the server left.
+ */
+export function ExpiredOnly({ payScreen, notice }: { payScreen: ReactNode; notice: ReactNode }) {
+  const { status, subscriptionDueDate } = useSessionState();
+  let shown = notice;
+  if (status === 'authenticated') shown = subscriptionDueDate !== null ? payScreen : <Navigate to="/" replace />;
+  return <Restoring>{shown}</Restoring>;
+}
+
 /** Public routes (docs/product/tickets-and-inbox.md#screens-and-routes): an authenticated user goes to / (or to /tickets right after logging in). */
 export function PublicOnly() {
   const { status } = useSessionState();
@@ -67,7 +78,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const { status, endedBy, subscriptionDueDate } = useSessionState();
   const location = useLocation();
   let shown: ReactNode = children;
-  if (status !== 'authenticated') {
+  // an expired company's session reaches only the pay screen (docs/product/administration.md#expired-subscription)
+  if (status === 'authenticated' && subscriptionDueDate !== null) {
+    shown = <Navigate to={`/financeiro-aberto${location.search}`} replace />;
+  } else if (status !== 'authenticated') {
     shown =
       endedBy === 'subscription' ? (
         <Navigate to="/financeiro-aberto" replace state={{ dueDate: subscriptionDueDate }} />

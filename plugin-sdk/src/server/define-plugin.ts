@@ -57,6 +57,16 @@ export interface PluginDefinition<C extends object = object> {
   id: string;
   /** The environment variables this feature reads: validated at start, read as `ctx.config.NAME`. */
   config?: FeatureConfigSchema;
+  /**
+   * What the declared variables can't say in their schemas (one variable needing others): each problem a
+   * line naming the variables. Any problem stops the process at start, exit code 78, beside the schema's.
+   */
+  checkConfig?(config: C): string[];
+  /**
+   * Whether the feature is on for the whole platform with this configuration (default on). Off, `GET /plugins`
+   * leaves it out for every company, so its menu entries, routes and slots don't show.
+   */
+  enabled?(ctx: PluginContext<C>): boolean;
   /** Extra permissions this feature defines, with the profiles that hold them. */
   permissions?: Record<string, readonly Profile[]>;
   /** The feature's own error codes (`defineErrors` in its `errors.ts`); the loader registers them. */

@@ -3,7 +3,14 @@ import { createApi } from '@reduxjs/toolkit/query/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { SessionUser } from '../shared/session';
 import { createAuthBaseQuery } from './base-query';
-import { initialSessionState, sessionEnded, sessionSlice, sessionStarted } from './session-slice';
+import {
+  initialSessionState,
+  sessionEnded,
+  sessionSlice,
+  sessionStarted,
+  sessionUserChanged,
+  subscriptionExpired,
+} from './session-slice';
 import { createTokenStore } from './token-storage';
 
 /** A Storage in memory (the base query reads the token through it). */
@@ -21,7 +28,12 @@ function memoryStorage(): Storage {
   };
 }
 
-const user = { id: 7, name: 'Ana', companyId: 3 } as SessionUser;
+const user = {
+  id: 7,
+  name: 'Ana',
+  companyId: 3,
+  company: { id: 3, name: 'Acme', dueDate: '2999-12-31', companieSettings: [] },
+} as unknown as SessionUser;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
@@ -149,15 +161,15 @@ describe('the base query (docs/product/tickets-and-inbox.md#states-and-transitio
     expect(kit.store.getState().session.status).toBe('anonymous');
   });
 
-  it('ends the session for an expired subscription with its due date (the router shows /financeiro-aberto)', async () => {
+  it('keeps the session for an expired subscription, with its due date (the router shows /financeiro-aberto)', async () => {
     kit.tokens.write('token-1');
     const result = await kit.store.dispatch(kit.api.endpoints.unpaid.initiate());
     expect(result.error).toMatchObject({ status: 402 });
     expect(kit.server.refreshCalls).toBe(0);
-    expect(kit.tokens.read()).toBeNull();
+    expect(kit.tokens.read()).toBe('token-1');
     expect(kit.store.getState().session).toMatchObject({
-      status: 'anonymous',
-      endedBy: 'subscription',
+      status: 'authenticated',
+      endedBy: null,
       subscriptionDueDate: '2024-03-09',
     });
   });
@@ -168,14 +180,34 @@ describe('the base query (docs/product/tickets-and-inbox.md#states-and-transitio
     const result = await kit.store.dispatch(kit.api.endpoints.notes.initiate('a'));
     expect(result.error).toMatchObject({ status: 403 });
     expect(kit.tokens.read()).toBeNull();
+    expect(kit.store.getState().session).toMatchObject({
+      status: 'anonymous',
+      endedBy: 'subscription',
+      subscriptionDueDate: '2024-03-09',
+    });
+  });
+
+  it('ends a session not yet known with that reason, and keeps it when the socket reports the end afterwards', async () => {
+    kit.store.dispatch(sessionEnded('expired'));
+    kit.store.dispatch(subscriptionExpired('2024-03-09'));
+    expect(kit.store.getState().session).toMatchObject({
+      status: 'anonymous',
+      endedBy: 'subscription',
+      subscriptionDueDate: '2024-03-09',
+    });
+    kit.store.dispatch(sessionEnded('expired'));
     expect(kit.store.getState().session).toMatchObject({ endedBy: 'subscription', subscriptionDueDate: '2024-03-09' });
   });
 
-  it('keeps that reason when something else (the socket) reports the ended session afterwards', async () => {
-    kit.tokens.write('token-1');
-    await kit.store.dispatch(kit.api.endpoints.unpaid.initiate());
-    kit.store.dispatch(sessionEnded('expired'));
-    expect(kit.store.getState().session).toMatchObject({ endedBy: 'subscription', subscriptionDueDate: '2024-03-09' });
+  it('unlocks the session when the company is paid (its due date moves), and locks a past due date at start', () => {
+    kit.store.dispatch(subscriptionExpired('2024-03-09'));
+    const state = () => kit.store.getState().session;
+    const id = state().user?.id as number;
+    const company = (state().user as SessionUser).company;
+    kit.store.dispatch(sessionUserChanged({ id, changes: { company: { ...company, dueDate: '2999-01-01' } } }));
+    expect(state()).toMatchObject({ status: 'authenticated', subscriptionDueDate: null });
+    kit.store.dispatch(sessionStarted({ ...(state().user as SessionUser), company: { ...company, dueDate: '2024-03-09' } }));
+    expect(state().subscriptionDueDate).toBe('2024-03-09');
   });
 
   it('leaves the session calls alone: a refused login neither refreshes nor ends anything', async () => {

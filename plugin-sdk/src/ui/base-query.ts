@@ -53,8 +53,8 @@ function expiredSubscription(status: unknown, body: unknown): string | null | un
  * a 403 refreshes the token (`POST /auth/refresh_token`, one refresh in flight at a time) and retries the
  * call once when it failed for `ERR_TOKEN_EXPIRED`; a 401, or a refresh that fails, removes the token
  * and ends the session (the router then shows /login). A 402 `ERR_SUBSCRIPTION_EXPIRED`, from a call or
- * from the refresh, ends it too, with `subscriptionExpired(dueDate)` (the router then shows
- * /financeiro-aberto).
+ * from the refresh, dispatches `subscriptionExpired(dueDate)` and keeps the token: a signed-in session
+ * stays, limited to the pay screen (the router then shows /financeiro-aberto).
  */
 export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQueryKit {
   const { baseUrl, tokens } = options;
@@ -73,10 +73,15 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
   });
 
   /** Ends the session when an answer says the subscription expired; true when it did. */
-  const endIfSubscriptionExpired = (dispatch: Dispatch, status: unknown, body: unknown): boolean => {
+  const endIfSubscriptionExpired = (dispatch: Dispatch, getState: () => unknown, status: unknown, body: unknown): boolean => {
     const dueDate = expiredSubscription(status, body);
     if (dueDate === undefined) return false;
-    tokens.clear();
+    // a signed-in session keeps its token: it still reaches the pay screen, and works everywhere once paid
+    const signedIn = (getState() as { session?: { status?: string } }).session?.status === 'authenticated';
+    if (!signedIn) {
+      tokens.clear();
+      dispatch(sessionEnded('subscription'));
+    }
     dispatch(subscriptionExpired(dueDate));
     return true;
   };
@@ -94,7 +99,8 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
         });
         if (!response.ok) {
           const body: unknown = response.status === 402 ? await response.json().catch(() => null) : null;
-          return endIfSubscriptionExpired(dispatch, response.status, body) ? 'subscription' : 'refused';
+          // a refresh refused: no token is left to keep, so the session ends, with the subscription as reason
+          return endIfSubscriptionExpired(dispatch, () => ({}), response.status, body) ? 'subscription' : 'refused';
         }
         const session = (await response.json()) as Partial<AuthResponse>;
         if (typeof session.token !== 'string' || !session.user) return 'refused';
@@ -131,7 +137,7 @@ export function createAuthBaseQuery(options: AuthBaseQueryOptions): AuthBaseQuer
       if (errorCodeOf(result.error) === 'ERR_TOKEN_EXPIRED') result = await raw(args, api, extraOptions);
     }
     if (result.error?.status === 401) endSession(api.dispatch);
-    if (result.error) endIfSubscriptionExpired(api.dispatch, result.error.status, result.error.data);
+    if (result.error) endIfSubscriptionExpired(api.dispatch, api.getState, result.error.status, result.error.data);
     return result;
   };
 

@@ -119,6 +119,7 @@ export {
 } from './realtime';
 export { dayProblem, hoursValid, ServiceHoursEditor, type ServiceHoursEditorProps } from './service-hours';
 export {
+  expiredDueDate,
   type SessionEndReason,
   type SessionState,
   type SessionStatus,

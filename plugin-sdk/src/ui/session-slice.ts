@@ -19,13 +19,29 @@ export interface SessionState {
   status: SessionStatus;
   user: SessionUser | null;
   endedBy: SessionEndReason | null;
-  /** The due date (`YYYY-MM-DD`) of a subscription that ended the session, when the server said it. */
+  /**
+   * The due date (`YYYY-MM-DD`) of an expired subscription: of the signed-in company, whose session then
+   * reaches only the pay screen (/financeiro-aberto), or of one that ended the session.
+   */
   subscriptionDueDate: string | null;
 }
 
 /** The initial session: restoring when a token is stored, anonymous otherwise. */
 export function initialSessionState(hasToken: boolean): SessionState {
   return { status: hasToken ? 'restoring' : 'anonymous', user: null, endedBy: null, subscriptionDueDate: null };
+}
+
+/** Today's calendar day on this device, `YYYY-MM-DD`. */
+function localToday(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The due date of the user's company when it is past (the super user's never is), else null. */
+export function expiredDueDate(user: SessionUser): string | null {
+  const dueDate = user.company?.dueDate;
+  return !user.super && typeof dueDate === 'string' && dueDate < localToday() ? dueDate : null;
 }
 
 /** The session slice: who is logged in. The token itself lives in local storage, not in the store. */
@@ -38,7 +54,7 @@ export const sessionSlice = createSlice({
       state.status = 'authenticated';
       state.user = action.payload;
       state.endedBy = null;
-      state.subscriptionDueDate = null;
+      state.subscriptionDueDate = expiredDueDate(action.payload);
     },
     /**
      * A field of the session user changed on the server (a preference saved from a screen): the session's copy
@@ -48,6 +64,8 @@ export const sessionSlice = createSlice({
     sessionUserChanged(state, action: PayloadAction<{ id: number; changes: Partial<SessionUser> }>) {
       if (state.user?.id !== action.payload.id) return;
       state.user = { ...state.user, ...action.payload.changes, id: state.user.id };
+      // a payment moves the company's due date: the session unlocks with it
+      if (state.subscriptionDueDate !== null) state.subscriptionDueDate = expiredDueDate(state.user);
     },
     /**
      * The session is over; the token has already been removed. A session already ended keeps its first
@@ -60,8 +78,15 @@ export const sessionSlice = createSlice({
       state.endedBy = action.payload;
       state.subscriptionDueDate = null;
     },
-    /** The server refused the session for an expired subscription (402 `ERR_SUBSCRIPTION_EXPIRED`). */
+    /**
+     * The server answered 402 `ERR_SUBSCRIPTION_EXPIRED`. A signed-in session stays, limited to the pay
+     * screen (the router shows /financeiro-aberto); a session not yet known ends with that reason.
+     */
     subscriptionExpired(state, action: PayloadAction<string | null>) {
+      if (state.status === 'authenticated' && state.user) {
+        state.subscriptionDueDate = action.payload ?? state.user.company?.dueDate ?? null;
+        return;
+      }
       state.status = 'anonymous';
       state.user = null;
       state.endedBy = 'subscription';

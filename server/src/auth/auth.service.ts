@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { AppError, companyEvent, ROOMS, type SessionUser } from '@balcao/plugin-sdk/server';
 import type { CoreServices } from '../core-services';
 import { createTenancyService } from '../tenancy/company-creator';
-import { today } from './authenticator';
 import { decoyHash, verifyPassword } from './passwords';
 import { hashSecret, newRefreshToken, parseRefreshCookie, sameHash } from './tokens';
 
@@ -57,9 +56,8 @@ export class AuthService {
     const company = await this.core.sessions.company(row.companyId);
     if (!company) throw new AppError('ERR_INVALID_CREDENTIALS');
     if (!company.status && !row.super) throw new AppError('ERR_COMPANY_INACTIVE');
-    if (!row.super && company.dueDate < today()) {
-      throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: company.dueDate });
-    }
+    // An expired subscription still logs in: the session reaches only the routes marked allowExpired (the
+    // pay screen, /auth/me, GET /plugins) and every other answers 402 (docs/product/administration.md#expired-subscription).
 
     // One session per user (docs/product/tickets-and-inbox.md#states-and-transitions session takeover): older sessions end now and are told why.
     await this.revokeUserSessions(row.id, 'takeover');
@@ -96,7 +94,6 @@ export class AuthService {
     const user = await this.core.sessions.user(row.userId, row.companyId);
     if (!company || !user) throw new AppError('ERR_SESSION_EXPIRED');
     if (!company.status && !user.super) throw new AppError('ERR_COMPANY_INACTIVE');
-    if (!user.super && company.dueDate < today()) throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: company.dueDate });
 
     const claimed = await this.knex('refreshTokens')
       .where({ id: row.id })

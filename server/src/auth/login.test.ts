@@ -80,12 +80,17 @@ describe('POST /auth/login', () => {
     expect(res.json()).toEqual({ error: 'ERR_INVALID_CREDENTIALS' });
   });
 
-  it('refuses a company past its due date with 402 ERR_SUBSCRIPTION_EXPIRED and the due date', async () => {
+  it('logs a company past its due date in on a session that answers 402 and the due date outside the pay screen', async () => {
     const yesterday = dayFromToday(-1);
     const company = await createCompany(t, { dueDate: yesterday });
     const res = await login({ email: company.userEmail, password: TEST_PASSWORD });
-    expect(res.statusCode).toBe(402);
-    expect(res.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().user).toMatchObject({ companyId: company.companyId, company: { dueDate: yesterday } });
+    const me = await t.inject({ method: 'GET', url: '/api/auth/me', token: res.json().token });
+    expect(me.statusCode).toBe(200);
+    const queues = await t.inject({ method: 'GET', url: '/api/queue', token: res.json().token });
+    expect(queues.statusCode).toBe(402);
+    expect(queues.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
   });
 
   it('lets a company due today in (the subscription runs through its due date)', async () => {
@@ -100,9 +105,9 @@ describe('POST /auth/login', () => {
     const yesterday = dayFromToday(-1);
     await t.balcao.core.knex('companies').where({ id: company.companyId }).update({ dueDate: yesterday });
     await t.balcao.core.sessions.invalidateCompany(company.companyId);
-    const me = await t.inject({ method: 'GET', url: '/api/auth/me', token: session.token });
-    expect(me.statusCode).toBe(402);
-    expect(me.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
+    const queues = await t.inject({ method: 'GET', url: '/api/queue', token: session.token });
+    expect(queues.statusCode).toBe(402);
+    expect(queues.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
   });
 
   it('lets the super user of company 1 (due 2999-12-31) in, even were the platform company past due', async () => {

@@ -213,7 +213,7 @@ describe('POST /auth/refresh_token', () => {
     expect(res.json()).toEqual({ error: 'ERR_SESSION_EXPIRED' });
   });
 
-  it('refuses to refresh into a company that expired (402) or was deactivated (403)', async () => {
+  it('refreshes into an expired company with its limited session, and refuses a deactivated one (403)', async () => {
     const company = await createCompany(t);
     const user = await t.login(company.userEmail, TEST_PASSWORD);
     const admin = await t.login(company.adminEmail, TEST_PASSWORD);
@@ -222,8 +222,11 @@ describe('POST /auth/refresh_token', () => {
     await knex('companies').where({ id: company.companyId }).update({ dueDate: yesterday });
     await sessions.invalidateCompany(company.companyId);
     const expired = await refresh(user.cookie);
-    expect(expired.statusCode).toBe(402);
-    expect(expired.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
+    expect(expired.statusCode).toBe(200);
+    expect((await me(expired.json().token)).statusCode).toBe(200);
+    const queues = await t.inject({ method: 'GET', url: '/api/queue', token: expired.json().token });
+    expect(queues.statusCode).toBe(402);
+    expect(queues.json()).toEqual({ error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: yesterday });
 
     await knex('companies')
       .where({ id: company.companyId })
@@ -234,25 +237,19 @@ describe('POST /auth/refresh_token', () => {
     expect(inactive.json()).toEqual({ error: 'ERR_COMPANY_INACTIVE' });
   });
 
-  it('keeps a session refused for an expired subscription usable once the company is renewed', async () => {
-    const company = await createCompany(t);
-    const user = await t.login(company.userEmail, TEST_PASSWORD);
+  it('unlocks the same expired session once the company is renewed, without a new login', async () => {
+    const company = await createCompany(t, { dueDate: dayFromToday(-1) });
+    const admin = await t.login(company.adminEmail, TEST_PASSWORD);
     const { knex, sessions } = t.balcao.core;
-    await knex('companies')
-      .where({ id: company.companyId })
-      .update({ dueDate: dayFromToday(-1) });
-    await sessions.invalidateCompany(company.companyId);
-    expect((await refresh(user.cookie)).statusCode).toBe(402);
-    const tokenId = user.cookie.replace(/^jrt=/, '').split('.')[0];
-    expect(await knex('refreshTokens').where({ id: tokenId }).first('usedAt')).toEqual({ usedAt: null });
-
+    const queues = () => t.inject({ method: 'GET', url: '/api/queue', token: admin.token });
+    expect((await queues()).statusCode).toBe(402);
     await knex('companies')
       .where({ id: company.companyId })
       .update({ dueDate: dayFromToday(30) });
     await sessions.invalidateCompany(company.companyId);
-    const renewed = await refresh(user.cookie);
+    expect((await queues()).statusCode).toBe(200);
+    const renewed = await refresh(admin.cookie);
     expect(renewed.statusCode).toBe(200);
-    expect((await me(renewed.json().token)).statusCode).toBe(200);
   });
 });
 

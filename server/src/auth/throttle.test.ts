@@ -132,7 +132,8 @@ describe('per account', () => {
     await sessions.invalidateCompany(lite);
     try {
       for (let round = 0; round < MAX_FAILURES + 1; round++) {
-        expect((await login(email, 'demo1234', freshIp())).statusCode).toBe(402);
+        // the expired company's limited session (it reaches only the pay screen)
+        expect((await login(email, 'demo1234', freshIp())).statusCode).toBe(200);
       }
     } finally {
       await knex('companies').where({ id: lite }).update({ dueDate: due });

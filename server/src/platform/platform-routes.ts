@@ -159,15 +159,17 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
           }),
         },
       },
-      config: { access: 'authenticated' },
+      // an expired company's session loads the plugins too: the pay screen is a plugin's page
+      config: { access: 'authenticated', allowExpired: true },
     },
     async (request) => {
       const company = request.auth?.company;
       if (!company) throw new AppError('ERR_UNAUTHENTICATED');
       const listed: PluginListing[] = [];
-      for (const { discovered } of plugins()) {
+      for (const { discovered, definition, ctx } of plugins()) {
         const { manifest } = discovered;
         if (manifest.kind !== 'plugin') continue;
+        if (definition.enabled && !definition.enabled(ctx)) continue;
         if (manifest.planFlag && !company.flags[manifest.planFlag]) continue;
         const hasRemote = manifest.ui !== undefined && existsSync(path.join(discovered.uiDist, 'mf-manifest.json'));
         listed.push({

@@ -2,6 +2,7 @@ import {
   daysUntil,
   errorCodeOf,
   errorMessage,
+  expiredDueDate,
   sessionStarted,
   showError,
   toast,
@@ -74,7 +75,10 @@ export function LoginPage() {
     tokens.write(token);
     forgetSupportChatVisitor();
     const remaining = daysUntil(user.company.dueDate);
-    if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
+    // a past due date: the session reaches only /financeiro-aberto, where the guards send it, with the expiry error
+    const lapsedOn = expiredDueDate(user);
+    if (lapsedOn) toast.error(errorMessage({ status: 402, data: { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: lapsedOn } }));
+    else if (remaining < EXPIRY_WARNING_DAYS) toast.warning(t('login.expiresSoon', { count: Math.max(remaining, 0) }));
     // the public-route guard performs the navigation (see post-login.ts)
     setPostLoginDestination('/tickets');
     dispatch(sessionStarted(user));

@@ -60,12 +60,26 @@ describe('the configured gateway', () => {
     expect(
       (await kit.api(kit.admin, 'POST', '/subscription', { firstName: 'Ana', zipcode: '12345678909', plan: { id: 1 } })).status,
     ).toBe(404);
+    // and the plugin list leaves billing out, so its menu entries (Financeiro, Assinatura) don't show
+    const listing = await kit.t.inject({ method: 'GET', url: '/api/plugins', token: kit.admin.token });
+    expect(listing.statusCode).toBe(200);
+    expect(listing.json().plugins.map((plugin: { id: string }) => plugin.id)).not.toContain('billing');
+  });
+
+  it('manual and the other gateways: the plugin list names billing', async () => {
+    process.env.BILLING_GATEWAY = 'manual';
+    kit = await billingKit();
+    const listing = await kit.t.inject({ method: 'GET', url: '/api/plugins', token: kit.admin.token });
+    expect(listing.json().plugins.map((plugin: { id: string }) => plugin.id)).toContain('billing');
   });
 
   it('efi: refuses to start without its credentials, naming them', async () => {
     process.env.BILLING_GATEWAY = 'efi';
-    await expect(billingKit()).rejects.toThrow(
-      /BILLING_GATEWAY=efi needs EFI_CLIENT_ID, EFI_CLIENT_SECRET, EFI_PIX_KEY, EFI_CERTIFICATE, EFI_WEBHOOK_SECRET/,
-    );
+    const refusal = billingKit();
+    await expect(refusal).rejects.toThrow(/Invalid configuration/);
+    const message = await refusal.catch((error: Error) => error.message);
+    for (const name of ['EFI_CLIENT_ID', 'EFI_CLIENT_SECRET', 'EFI_PIX_KEY', 'EFI_CERTIFICATE', 'EFI_WEBHOOK_SECRET']) {
+      expect(message).toContain(`${name} is required when BILLING_GATEWAY=efi (billing)`);
+    }
   });
 });
