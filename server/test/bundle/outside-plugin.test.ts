@@ -76,6 +76,7 @@ describe('an outside plugin on the production bundle', () => {
         ...process.env,
         NODE_ENV: 'production',
         JWT_SECRET: 'outside-plugin-test-'.padEnd(48, 'x'),
+        FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
         DATABASE_URL: db.url,
         REDIS_PREFIX: redisPrefix,
         PORT: String(port),
