@@ -47,9 +47,19 @@ interface Worker {
   stop(): Promise<void>;
 }
 
+/**
+ * The workers' node flags: by default the old-space cap docs/operations.md tells production workers to run
+ * with; BENCH_WORKER_NODE_ARGS replaces them (e.g. `--cpu-prof --cpu-prof-dir=…` to profile, or an empty
+ * value for V8's default heap limit).
+ */
+function workerNodeArgs(): string[] {
+  return (process.env.BENCH_WORKER_NODE_ARGS ?? WORKER_NODE_ARGS).split(' ').filter(Boolean);
+}
+
+const WORKER_NODE_ARGS = '--max-old-space-size=256';
+
 function startWorker(env: Record<string, string>): Worker {
-  // BENCH_WORKER_NODE_ARGS: extra node flags for the workers (e.g. `--cpu-prof --cpu-prof-dir=…` to profile them)
-  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const nodeArgs = workerNodeArgs();
   const child = spawn(process.execPath, [...nodeArgs, path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
     cwd: REPO_ROOT,
     env: {
@@ -355,9 +365,9 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
       target: '≤ 50 MB',
       value: `${growth.toFixed(0)} MB`,
       ok: growth <= 50,
-      detail: rss
+      detail: `${rss
         .map((r, i) => `worker ${i + 1}: ${r.start.toFixed(0)} → ${r.end.toFixed(0)} MB (peak ${r.peak.toFixed(0)})`)
-        .join('; '),
+        .join('; ')}; workers' node flags: ${workerNodeArgs().join(' ') || "none (V8's default heap limit)"}`,
     });
 
     log('campaigns: the same size with three kill -9…');
