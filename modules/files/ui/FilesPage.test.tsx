@@ -18,7 +18,7 @@ const list = (id: number, name: string, options: FileList['options'] = []): File
   updatedAt: '2026-01-01T00:00:00.000Z',
 });
 
-const stored = [list(1, 'Catálogo'), list(2, 'Promoções')];
+let stored: FileList[] = [];
 
 /** The list route answering as the server does: names containing the search, one page. */
 const listRoute = (call: ApiCall) => {
@@ -32,7 +32,10 @@ const signInAs = (fields = {}) => signIn({ namespace: 'files', translations: { p
 beforeAll(() => registerPermissions({ 'files:manage': ['admin'] }));
 
 describe('FilesPage', () => {
-  beforeEach(() => signInAs());
+  beforeEach(() => {
+    stored = [list(1, 'Catálogo'), list(2, 'Promoções')];
+    return signInAs();
+  });
 
   it('lists the file lists and searches them by name', async () => {
     const calls = serveApi(listRoute);
@@ -104,6 +107,42 @@ describe('FilesPage', () => {
     expect(form.get('id')).toBe('7');
     expect(form.get('typeArch')).toBe('fileList');
     expect((form.get('files') as File).name).toBe('manual.pdf');
+  });
+
+  it('edits a list keeping its options by id, and a failed upload then retried changes the same list', async () => {
+    const option = { id: 3, name: 'Tabela', path: 'files/1/a.pdf', mediaType: 'application', fileName: 'tabela.pdf', url: null };
+    stored[0] = list(1, 'Catálogo', [option]);
+    let uploads = 0;
+    const calls = serveApi(
+      listRoute,
+      (call) => (call.method === 'PUT' && call.path === '/files/1' ? { status: 200, body: stored[0] } : undefined),
+      (call) => {
+        if (call.path !== '/files/uploadList/1') return undefined;
+        uploads += 1;
+        return uploads === 1
+          ? { status: 415, body: { error: 'ERR_FILE_LIST_MEDIA_TYPE' } }
+          : { status: 200, body: list(1, 'Catálogo', [{ ...option, fileName: 'nova.pdf' }]) };
+      },
+    );
+    renderPage(<FilesPage />);
+    await screen.findByText('Catálogo');
+    fireEvent.click(screen.getAllByLabelText('Editar')[0] as HTMLElement);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Editar lista de arquivos')).toBeTruthy();
+    expect(await within(dialog).findByText('tabela.pdf')).toBeTruthy();
+    const input = dialog.querySelector('input[type="file"]') as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['x'], 'nova.pdf', { type: 'application/pdf' })] } });
+    await within(dialog).findByText('A enviar: nova.pdf');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText(/Tipo de arquivo não aceito/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Lista de arquivos salva')).toBeTruthy();
+    const puts = calls.filter((call) => call.method === 'PUT');
+    expect(puts.map((call) => call.path)).toEqual(['/files/1', '/files/1']);
+    expect(puts[0]?.body).toMatchObject({ options: [{ id: 3, name: 'Tabela' }] });
+    expect((puts[0]?.body as { options?: unknown } | undefined)?.options).toEqual([{ id: 3, name: 'Tabela' }]);
+    expect(calls.filter((call) => call.method === 'POST' && call.path === '/files')).toEqual([]);
+    expect(uploads).toBe(2);
   });
 
   it('deletes a list only after the confirmation', async () => {

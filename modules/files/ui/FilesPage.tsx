@@ -178,9 +178,12 @@ function FileListDialog({ open, list, onClose }: { open: boolean; list: FileList
   const [update] = useUpdateFileListMutation();
   const [upload] = useUploadFileOptionMutation();
   const [saving, setSaving] = useState(false);
+  // the list as last saved here: after a failed upload, trying again changes it instead of creating another
+  const [saved, setSaved] = useState<FileList | null>(null);
 
   useEffect(() => {
     if (!open) return;
+    setSaved(null);
     form.setFieldsValue({
       name: list?.name ?? '',
       message: list?.message ?? '',
@@ -189,7 +192,8 @@ function FileListDialog({ open, list, onClose }: { open: boolean; list: FileList
   }, [open, list, form]);
 
   const submit = async (values: DialogValues) => {
-    const options = values.options ?? [];
+    // the store's options, not `values`: a submit only carries registered fields, and an option's id has none
+    const options = (form.getFieldValue('options') as OptionValues[] | undefined) ?? [];
     const body = {
       name: values.name,
       message: values.message,
@@ -198,10 +202,16 @@ function FileListDialog({ open, list, onClose }: { open: boolean; list: FileList
     };
     setSaving(true);
     try {
-      const saved = list ? await update({ id: list.id, body }).unwrap() : await create(body).unwrap();
+      const current = saved ?? list;
+      const answer = current ? await update({ id: current.id, body }).unwrap() : await create(body).unwrap();
+      setSaved(answer);
+      for (const [index, option] of answer.options.entries()) form.setFieldValue(['options', index, 'id'], option.id);
       for (const [index, option] of options.entries()) {
-        const optionId = saved.options[index]?.id;
-        if (option.file && optionId !== undefined) await upload({ listId: saved.id, optionId, file: option.file }).unwrap();
+        const optionId = answer.options[index]?.id;
+        if (!option.file || optionId === undefined) continue;
+        const uploaded = await upload({ listId: answer.id, optionId, file: option.file }).unwrap();
+        form.setFieldValue(['options', index, 'file'], undefined);
+        form.setFieldValue(['options', index, 'fileName'], uploaded.options[index]?.fileName ?? option.file.name);
       }
       toast.success(t('saved'));
       onClose();
@@ -215,7 +225,7 @@ function FileListDialog({ open, list, onClose }: { open: boolean; list: FileList
   return (
     <Modal
       open={open}
-      title={t(list ? 'dialog.edit' : 'dialog.add')}
+      title={t(list || saved ? 'dialog.edit' : 'dialog.add')}
       onCancel={onClose}
       onOk={() => form.submit()}
       okText={t('dialog.save')}
@@ -263,8 +273,8 @@ function FileListDialog({ open, list, onClose }: { open: boolean; list: FileList
 function OptionRow({ index, onRemove }: { index: number; onRemove(): void }) {
   const { t } = useTranslation('files');
   const form = Form.useFormInstance<DialogValues>();
-  const fileName = Form.useWatch(['options', index, 'fileName'], form) as string | null | undefined;
-  const picked = Form.useWatch(['options', index, 'file'], form) as File | undefined;
+  const fileName = Form.useWatch(['options', index, 'fileName'], { form, preserve: true }) as string | null | undefined;
+  const picked = Form.useWatch(['options', index, 'file'], { form, preserve: true }) as File | undefined;
   return (
     <Card size="small">
       <Flex wrap gap={8} align="flex-start">
