@@ -1,7 +1,10 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type ApiCall, renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
-import { registerPermissions } from '@balcao/plugin-sdk/ui';
+import { connectCompanySocket, disconnectCompanySocket, registerPermissions } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Server } from 'socket.io';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FilesPage } from './FilesPage';
 import en from './locales/en.json';
 import es from './locales/es.json';
@@ -92,7 +95,7 @@ describe('FilesPage', () => {
     expect(await within(dialog).findByText('A enviar: manual.pdf')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
 
-    expect(await screen.findByText('Lista de arquivos salva')).toBeTruthy();
+    expect(await screen.findByText('Lista de arquivos salva', undefined, { timeout: 5_000 })).toBeTruthy();
     const save = calls.find((call) => call.method === 'POST' && call.path === '/files');
     expect(save?.body).toEqual({
       name: 'Manuais',
@@ -136,7 +139,7 @@ describe('FilesPage', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
     expect(await screen.findByText(/Tipo de arquivo não aceito/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
-    expect(await screen.findByText('Lista de arquivos salva')).toBeTruthy();
+    expect(await screen.findByText('Lista de arquivos salva', undefined, { timeout: 5_000 })).toBeTruthy();
     const puts = calls.filter((call) => call.method === 'PUT');
     expect(puts.map((call) => call.path)).toEqual(['/files/1', '/files/1']);
     expect(puts[0]?.body).toMatchObject({ options: [{ id: 3, name: 'Tabela' }] });
@@ -166,5 +169,44 @@ describe('FilesPage', () => {
     renderPage(<FilesPage />);
     expect(await screen.findByText('Você não tem acesso a esta página')).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+});
+
+describe('FilesPage live', () => {
+  // a real socket.io server standing in for the core's company namespace (company 1 of the test session)
+  const http = createServer();
+  const io = new Server(http, { cors: { origin: true } });
+  let origin = '';
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    disconnectCompanySocket();
+    await new Promise<void>((resolve) => io.close(() => resolve()));
+  });
+
+  it('follows company-{id}-file: a created list appears, a deleted one goes', async () => {
+    stored = [list(1, 'Catálogo'), list(2, 'Promoções')];
+    await signInAs();
+    serveApi(listRoute);
+    const connected = new Promise<void>((resolve) => io.of('/1').once('connection', () => resolve()));
+    connectCompanySocket({
+      companyId: 1,
+      userId: 1,
+      origin,
+      readToken: () => 'token',
+      renewToken: async () => true,
+      onSessionRefused: () => undefined,
+    });
+    await connected;
+    renderPage(<FilesPage />);
+    await screen.findByText('Catálogo');
+    io.of('/1').emit('company-1-file', { action: 'create', files: list(9, 'Vídeos') });
+    expect(await screen.findByText('Vídeos')).toBeTruthy();
+    io.of('/1').emit('company-1-file', { action: 'delete', fileId: 1 });
+    await waitFor(() => expect(screen.queryByText('Catálogo')).toBeNull());
+    expect(screen.getByText('Promoções')).toBeTruthy();
   });
 });
