@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ApiCall, renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
+import { type ApiCall, narrowScreen, renderPage, serveApi, signIn } from '@balcao/plugin-sdk/testing/ui';
 import { connectCompanySocket, disconnectCompanySocket, registerPermissions } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Server } from 'socket.io';
@@ -161,6 +161,20 @@ describe('FilesPage', () => {
     fireEvent.click(within(confirm).getByRole('button', { name: 'Excluir' }));
     expect(await screen.findByText('Lista de arquivos excluída')).toBeTruthy();
     expect(calls.filter((call) => call.method === 'DELETE').map((call) => call.path)).toEqual(['/files/1']);
+  });
+
+  it('shows a card list instead of the table on a narrow screen', async () => {
+    const wide = narrowScreen();
+    try {
+      serveApi(listRoute);
+      const { container } = renderPage(<FilesPage />);
+      expect(await screen.findByText('Catálogo')).toBeTruthy();
+      expect(container.querySelector('table')).toBeNull();
+      expect(container.querySelector('.ant-list')).not.toBeNull();
+      expect(screen.getAllByLabelText('Editar')).toHaveLength(2);
+    } finally {
+      wide();
+    }
   });
 
   it('shows the no-access view to a user of profile user', async () => {
