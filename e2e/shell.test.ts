@@ -72,8 +72,8 @@ describe('login and the app frame', () => {
     await page.getByRole('menuitem', { name: 'Atendimentos' }).waitFor();
     await page.getByText('v4.2.0').waitFor();
     // a documented route whose feature isn't installed says so instead of "page not found"
-    // (/files: no feature serves it yet, and no plan flag gates it)
-    await page.goto(`${baseUrl}/files`);
+    // (/prompts: no feature serves it yet, and Acme's plan has its flag)
+    await page.goto(`${baseUrl}/prompts`);
     await page.getByText('Recurso indisponível').waitFor();
     expect(await page.getByText('Página não encontrada').count()).toBe(0);
     const hello = page.getByRole('menuitem', { name: 'Olá' });
