@@ -132,14 +132,16 @@ export async function updateFileList(
     if (!list) throw new AppError('ERR_NO_FILE_LIST_FOUND');
     const current = await FileOption.query(trx).where({ fileId: id });
     const known = new Map(current.map((option) => [option.id, option]));
+    await FileList.query(trx).findById(id).patch({ name: input.name.trim(), message: input.message, updatedAt: new Date() });
+    // a body without `options` changes the name and message only: leaving the list out never deletes its files
+    if (input.options === undefined) return [];
     const kept = new Set<number>();
-    for (const option of input.options ?? []) {
+    for (const option of input.options) {
       if (option.id == null) continue;
       if (!known.has(option.id)) throw new AppError('ERR_NO_FILE_OPTION_FOUND');
       kept.add(option.id);
     }
-    await FileList.query(trx).findById(id).patch({ name: input.name.trim(), message: input.message, updatedAt: new Date() });
-    for (const [index, option] of (input.options ?? []).entries()) {
+    for (const [index, option] of input.options.entries()) {
       if (option.id == null) {
         await FileOption.query(trx).insert({ fileId: id, name: option.name.trim(), orderOption: index });
       } else {
@@ -174,15 +176,14 @@ export async function deleteFileList(ctx: PluginContext, companyId: number, id: 
   await announce(ctx, companyId, { action: 'delete', fileId: id });
 }
 
-/** Content types an option may hold: images (not SVG), audio, video, PDF and office documents. */
+/**
+ * Content types an option may hold: images (not SVG), audio, video, PDF and Office Open XML documents
+ * (.docx, .xlsx, .pptx). The older binary Office formats read as a generic compound file, the same as an
+ * installer package, so they are refused.
+ */
 function allowedType(mime: string): boolean {
   if (/^(image|audio|video)\//.test(mime)) return mime !== 'image/svg+xml';
-  return (
-    mime === 'application/pdf' ||
-    mime.startsWith('application/vnd.openxmlformats-officedocument.') ||
-    mime === 'application/msword' ||
-    mime === 'application/vnd.ms-excel'
-  );
+  return mime === 'application/pdf' || mime.startsWith('application/vnd.openxmlformats-officedocument.');
 }
 
 /** The inbox's media type of a content type. */
@@ -213,11 +214,18 @@ export async function uploadOptionFile(
     .trim()
     .slice(-120);
   const name = safe || `file.${type.ext}`;
-  const key = `files/${id}/${optionId}-${Date.now().toString(36)}-${name.replace(/\s+/g, '_')}`;
+  // the stored key ends in the content's extension, so the file is served as what it is, not as its name says
+  const stem = name.replace(/\.[^.]*$/, '').replace(/\s+/g, '_') || 'file';
+  const key = `files/${id}/${optionId}-${Date.now().toString(36)}-${stem}.${type.ext}`;
   await ctx.storage.put(companyId, key, file.data, { maxBytes: FILE_OPTION_MAX_BYTES });
-  await FileOption.query()
-    .findById(optionId)
+  const patched = await FileOption.query()
+    .where({ id: optionId, fileId: id })
     .patch({ path: key, originalName: name, mimetype: type.mime, mediaType: mediaTypeOf(type.mime) });
+  if (patched === 0) {
+    // a PUT removed the option meanwhile: nothing points at the stored file
+    await ctx.storage.delete(companyId, key);
+    throw new AppError('ERR_NO_FILE_OPTION_FOUND');
+  }
   if (option.path && option.path !== key) await ctx.storage.delete(companyId, option.path);
   const files = await load(ctx, companyId, id);
   await announce(ctx, companyId, { action: 'update', files });

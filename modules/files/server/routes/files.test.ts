@@ -77,6 +77,8 @@ describe('file lists', () => {
       const withFile = uploaded.json() as FileListJson;
       expect(withFile.options[0]).toMatchObject({ id: first.id, mediaType: 'application', fileName: 'tabela.png' });
       expect(withFile.options[0]?.url).toMatch(/^\/api\/media\//);
+      // stored under the content's extension, so it is served as a PDF
+      expect(withFile.options[0]?.path).toMatch(/\.pdf$/);
       expect((await announced).files.options[0]?.path).toBe(withFile.options[0]?.path);
       const stored = await t.balcao.core.storage.stat(admin.user.companyId, withFile.options[0]?.path as string);
       expect(stored?.size).toBe(demoPdf('Tabela').length);
@@ -99,6 +101,14 @@ describe('file lists', () => {
       expect(edited.statusCode).toBe(200);
       const after = edited.json() as FileListJson;
       expect(after.options.map((option) => [option.name, option.path !== null])).toEqual([
+        ['Tabela 2026', true],
+        ['Novo', false],
+      ]);
+
+      // a save without the options changes the name and message only: no option or file is lost
+      const renamed = await call(admin, 'PUT', `/files/${list.id}`, { name: 'Tabela de preços 2026', message: 'Segue a tabela' });
+      expect(renamed.statusCode).toBe(200);
+      expect((renamed.json() as FileListJson).options.map((option) => [option.name, option.path !== null])).toEqual([
         ['Tabela 2026', true],
         ['Novo', false],
       ]);
