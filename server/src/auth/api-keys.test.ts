@@ -35,7 +35,8 @@ describe('API keys', () => {
     expect(key.startsWith(apiKey.hint.replace('…', ''))).toBe(true);
 
     const row = await t.balcao.core.knex('apiKeys').where({ id: apiKey.id }).first();
-    const secret = key.split('_')[2];
+    // the secret's alphabet has `_` too: it is everything after the id
+    const secret = key.split('_').slice(2).join('_');
     expect(row.secretHash).toBe(createHash('sha256').update(secret).digest('hex'));
     expect(JSON.stringify(row)).not.toContain(secret);
 
@@ -91,6 +92,37 @@ describe('API keys', () => {
     expect(revoked.body.revokedAt).toEqual(expect.any(String));
     // at once, though the key was cached by its last use
     expect(await call(key, 'GET', '/tickets')).toEqual({ status: 401, body: { error: 'ERR_API_KEY_REVOKED' } });
+  });
+
+  it('stops working when its creator is no longer an admin, and with an inactive company even a super user’s', async () => {
+    const knex = t.balcao.core.knex;
+    const { passwordHash } = await knex('users').where({ email: 'admin@acme.test' }).first('passwordHash');
+    const person = async (email: string, companyId: number, isSuper: boolean) => {
+      const [row] = await knex('users')
+        .insert({ companyId, name: email, email, passwordHash, profile: 'admin', super: isSuper })
+        .returning('id');
+      return { id: row.id as number, session: await t.login(email) };
+    };
+    const stamp = Date.now();
+    const demoted = await person(`demoted-${stamp}@acme.test`, t.demo.companies.acme as number, false);
+    const { key } = await createKey(demoted.session, ['tickets:read']);
+    expect((await call(key, 'GET', '/tickets')).status).toBe(200);
+    await knex('users').where({ id: demoted.id }).update({ profile: 'user' });
+    await t.balcao.core.sessions.invalidateUser(demoted.id);
+    expect(await call(key, 'GET', '/tickets')).toEqual({ status: 401, body: { error: 'ERR_API_KEY_INVALID' } });
+
+    const lite = t.demo.companies.lite as number;
+    const superUser = await person(`super-${stamp}@lite.test`, lite, true);
+    const { key: superKey } = await createKey(superUser.session, ['tickets:read']);
+    expect((await call(superKey, 'GET', '/tickets')).status).toBe(200);
+    await knex('companies').where({ id: lite }).update({ status: false });
+    await t.balcao.core.sessions.invalidateCompany(lite);
+    try {
+      expect(await call(superKey, 'GET', '/tickets')).toEqual({ status: 403, body: { error: 'ERR_COMPANY_INACTIVE' } });
+    } finally {
+      await knex('companies').where({ id: lite }).update({ status: true });
+      await t.balcao.core.sessions.invalidateCompany(lite);
+    }
   });
 
   it('keeps companies apart: another company’s admin neither sees nor revokes the key', async () => {

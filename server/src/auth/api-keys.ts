@@ -125,7 +125,7 @@ export class ApiKeyService {
     return (await this.list(companyId, id))[0] as ApiKeyInfo;
   }
 
-  /** Checks a key: its secret, not revoked, its admin still in the company, the company active. */
+  /** Checks a key: its secret, not revoked, its creator still an admin of the company, the company active. */
   async authenticate(token: string): Promise<KeyAuthenticated | AuthFailure> {
     const match = KEY_FORMAT.exec(token);
     if (!match) return { ok: false, status: 401, error: 'ERR_API_KEY_INVALID' };
@@ -141,8 +141,10 @@ export class ApiKeyService {
       this.sessions.user(row.createdBy, row.companyId),
       this.sessions.company(row.companyId),
     ]);
-    if (!user || !company) return { ok: false, status: 401, error: 'ERR_API_KEY_INVALID' };
-    if (!company.status && !user.super) return { ok: false, status: 403, error: 'ERR_COMPANY_INACTIVE' };
+    // the key acts as its admin: one no longer admin (or gone) makes it invalid, as a deleted one does
+    if (!user || !company || user.profile !== 'admin') return { ok: false, status: 401, error: 'ERR_API_KEY_INVALID' };
+    // a key never carries super-user powers, so a super user's key stops with its inactive company too
+    if (!company.status) return { ok: false, status: 403, error: 'ERR_COMPANY_INACTIVE' };
     this.touch(id);
     return {
       ok: true,

@@ -234,6 +234,33 @@ describe('POST /api/messages/send', () => {
     expect(echoSends().get(messageId)).toBe(1);
   });
 
+  it('keeps an Idempotency-Key to its caller: two keys of one company with one key and body both send', async () => {
+    const { id } = await connection();
+    const admin = await kit.t.login('admin@acme.test');
+    const apiKey = async (name: string) =>
+      (
+        await kit.t.inject({
+          method: 'POST',
+          url: '/api/api-keys',
+          token: admin.token,
+          payload: { name, scopes: ['messages:send'] },
+        })
+      ).json().key as string;
+    const [erp, crm] = [await apiKey('ERP'), await apiKey('CRM')];
+    const number = freshNumber();
+    const payload = { number, body: 'mesmo pedido', whatsappId: id };
+    const headers = { 'idempotency-key': `shared-${number}` };
+    const first = await send(erp, payload, headers);
+    const second = await send(crm, payload, headers);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.body.messageId).not.toBe(first.body.messageId);
+    expect(echoSends().get(second.body.messageId)).toBe(1);
+    // each caller's retry still answers its own send
+    expect((await send(crm, payload, headers)).body.messageId).toBe(second.body.messageId);
+    expect((await send(erp, payload, headers)).body.messageId).toBe(first.body.messageId);
+  });
+
   it('limits each token per window with RateLimit headers and 429', async () => {
     const { token } = await connection();
     const other = await connection();

@@ -127,10 +127,16 @@ interface StoredRequest {
   createdAt: Date;
 }
 
-async function storedRequest(ctx: MessageApiContext, companyId: number, key: string): Promise<StoredRequest | null> {
+/**
+ * The caller's record of a key. A record without a caller was written before records had one: it still
+ * answers its company's callers until the retention purges it (the caller's own record comes first).
+ */
+async function storedRequest(ctx: MessageApiContext, caller: ApiCaller, key: string): Promise<StoredRequest | null> {
   const row = (await ctx.db
     .knex('messageApiRequests')
-    .where({ companyId, idempotencyKey: key })
+    .where({ companyId: caller.companyId, idempotencyKey: key })
+    .andWhere((query) => query.where({ caller: caller.identity }).orWhereNull('caller'))
+    .orderByRaw('"caller" IS NULL')
     .first('requestHash', 'response', 'createdAt')) as StoredRequest | undefined;
   return row ?? null;
 }
@@ -211,7 +217,8 @@ interface StageRequest {
   newTicket: StageOutboundOptions['newTicket'];
   /** Keyed 0…n-1 in the request's order. */
   items: StageOutboundItem[];
-  idempotency: { key: string; hash: string } | null;
+  /** `caller` is the caller's identity: a key is the caller's own, another caller may use it too. */
+  idempotency: { caller: string; key: string; hash: string } | null;
 }
 
 /** The record a retry with the same key answers from (its messages' states and the ticket's status are read again). */
@@ -264,6 +271,7 @@ async function stageRequests(ctx: MessageApiContext, requests: StageRequest[]): 
             ? [
                 {
                   companyId: request.companyId,
+                  caller: request.idempotency.caller,
                   idempotencyKey: request.idempotency.key,
                   requestHash: request.idempotency.hash,
                   response: JSON.stringify(recordedAnswer(split[index] as StagedOutbound[], request.connection.id)),
@@ -278,13 +286,15 @@ async function stageRequests(ctx: MessageApiContext, requests: StageRequest[]): 
   return byRequest(staged);
 }
 
-/** Whether two requests can't share a staging: another company, connection or ticket options, or the same key. */
+/** Whether two requests can't share a staging: another company, connection or ticket options, or one caller's same key. */
 function stagingConflicts(earlier: StageRequest, item: StageRequest): boolean {
   return (
     earlier.companyId !== item.companyId ||
     earlier.connection.id !== item.connection.id ||
     JSON.stringify(earlier.newTicket) !== JSON.stringify(item.newTicket) ||
-    (earlier.idempotency !== null && earlier.idempotency.key === item.idempotency?.key)
+    (earlier.idempotency !== null &&
+      earlier.idempotency.key === item.idempotency?.key &&
+      earlier.idempotency.caller === item.idempotency.caller)
   );
 }
 
@@ -360,7 +370,7 @@ export async function sendThroughApi(
   return runInTenant({ companyId }, async () => {
     const hash = requestHash(send);
     if (idempotencyKey !== null) {
-      const stored = await storedRequest(ctx, companyId, idempotencyKey);
+      const stored = await storedRequest(ctx, caller, idempotencyKey);
       if (stored) return { answer: await replay(ctx, companyId, stored, send, hash), replayed: true };
     }
     if (send.body.trim() === '' && send.files.length === 0) throw new AppError('ERR_MESSAGE_API_EMPTY');
@@ -388,11 +398,11 @@ export async function sendThroughApi(
         connection,
         newTicket: { status: send.userId !== null ? 'open' : 'pending', userId: send.userId, queueId: send.queueId },
         items,
-        idempotency: idempotencyKey === null ? null : { key: idempotencyKey, hash },
+        idempotency: idempotencyKey === null ? null : { caller: caller.identity, key: idempotencyKey, hash },
       });
     } catch (error) {
       if (idempotencyKey !== null && isUniqueViolation(error)) {
-        const stored = await storedRequest(ctx, companyId, idempotencyKey);
+        const stored = await storedRequest(ctx, caller, idempotencyKey);
         if (stored) return { answer: await replay(ctx, companyId, stored, send, hash), replayed: true };
       }
       throw error;
