@@ -225,6 +225,72 @@ describe('the payment', () => {
     expect(await chargePoll(kit.ctx)).toBe(0);
   });
 
+  it('expires a charge only when the gateway says it is unpaid, and still credits one paid after expiry', async () => {
+    const invoiceId = await acmeInvoice(8);
+    const late = (await kit.api(kit.admin, 'POST', '/subscription', { ...payer, invoiceId })).body.txid as string;
+    const pastExpiry = { expiresAt: new Date(Date.now() - 2 * 3_600_000) };
+    await kit.knex('billingCharges').where({ txid: late }).update(pastExpiry);
+    // paid at the gateway after its expiry, its webhook lost: the poll confirms instead of expiring it
+    standIn().webhookUrl = null;
+    try {
+      await standIn().pay(late);
+    } finally {
+      standIn().webhookUrl = webhookAddress(kit.ctx, base, kit.state.webhookSecret as string);
+    }
+    expect(await chargePoll(kit.ctx)).toBe(1);
+    expect(await kit.knex('billingCharges').where({ txid: late }).first('status')).toEqual({ status: 'CONCLUIDA' });
+    expect(await kit.knex('invoices').where({ id: invoiceId }).first('status')).toEqual({ status: 'paid' });
+
+    const nextInvoiceId = await acmeInvoice(9);
+    const txid = (await kit.api(kit.admin, 'POST', '/subscription', { ...payer, invoiceId: nextInvoiceId })).body.txid as string;
+    await kit.knex('billingCharges').where({ txid }).update(pastExpiry);
+    // the gateway doesn't answer: nothing is known, the charge stays waiting
+    const atGateway = standIn().charges.get(txid);
+    standIn().charges.delete(txid);
+    try {
+      await chargePoll(kit.ctx);
+    } finally {
+      if (atGateway) standIn().charges.set(txid, atGateway);
+    }
+    expect(await kit.knex('billingCharges').where({ txid }).first('status')).toEqual({ status: 'ATIVA' });
+    // the gateway answers it is unpaid: expired
+    await chargePoll(kit.ctx);
+    expect(await kit.knex('billingCharges').where({ txid }).first('status')).toEqual({ status: 'EXPIRADA' });
+    // paid anyway, and the webhook comes: the money counts
+    expect(await standIn().pay(txid)).toBe(200);
+    expect(await kit.knex('billingCharges').where({ txid }).first('status')).toEqual({ status: 'CONCLUIDA' });
+    expect(await kit.knex('invoices').where({ id: nextInvoiceId }).first('status')).toEqual({ status: 'paid' });
+    expect(await webhook(txid)).toEqual({ status: 409, body: { error: 'ERR_BILLING_WEBHOOK_REPLAY' } });
+  });
+
+  it('polls the least recently checked charges first, so older waiting ones never starve a newer one', async () => {
+    const invoiceId = await acmeInvoice(10);
+    const waiting = Array.from({ length: 200 }, (_, n) => ({
+      companyId: kit.acmeId,
+      invoiceId,
+      gateway: 'efi',
+      txid: `FILLER${String(n).padStart(20, '0')}`,
+      amount: '1.00',
+      copyPaste: 'x',
+      expiresAt: new Date(Date.now() + 3_600_000),
+    }));
+    await kit.knex('billingCharges').insert(waiting);
+    try {
+      const txid = (await kit.api(kit.admin, 'POST', '/subscription', { ...payer, invoiceId })).body.txid as string;
+      standIn().webhookUrl = null;
+      try {
+        await standIn().pay(txid);
+      } finally {
+        standIn().webhookUrl = webhookAddress(kit.ctx, base, kit.state.webhookSecret as string);
+      }
+      // the first run checks the 200 older ones (the gateway knows none of them), the second reaches it
+      expect((await chargePoll(kit.ctx)) + (await chargePoll(kit.ctx))).toBe(1);
+      expect(await kit.knex('invoices').where({ id: invoiceId }).first('status')).toEqual({ status: 'paid' });
+    } finally {
+      await kit.knex('billingCharges').whereLike('txid', 'FILLER%').del();
+    }
+  });
+
   it('moves a company that paid the custom plan to a private plan of the bought counts, its flags kept', async () => {
     const custom = await kit.api(kit.admin, 'POST', '/subscription', {
       ...payer,
