@@ -121,6 +121,22 @@ describe('the price', () => {
   });
 });
 
+describe('the payer', () => {
+  it('refuses a CPF/CNPJ (zipcode) of neither 11 nor 14 digits before it reaches the gateway', async () => {
+    const invoiceId = await acmeInvoice(1);
+    const calls = standIn().calls.length;
+    for (const zipcode of ['123.456.789-012', '12.345.678/0001-9', '1234567890123']) {
+      const answer = await kit.api(kit.admin, 'POST', '/subscription', { ...payer, zipcode, invoiceId });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ error: 'ERR_VALIDATION', details: [{ field: 'body.zipcode' }] });
+    }
+    expect(standIn().calls.length).toBe(calls);
+    expect(
+      (await kit.api(kit.admin, 'POST', '/subscription', { ...payer, zipcode: '12.345.678/0001-95', invoiceId })).status,
+    ).toBe(200);
+  });
+});
+
 describe('the payment', () => {
   it('renews once for a webhook received three times, and tells the company’s browsers CONCLUIDA', async () => {
     const invoiceId = await acmeInvoice(6);
