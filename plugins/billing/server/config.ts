@@ -38,6 +38,19 @@ export function gatewayName(config: BillingConfig & { env: string }): GatewayNam
   return config.BILLING_GATEWAY ?? (config.env === 'production' ? 'off' : 'efi-standin');
 }
 
+/**
+ * What checkConfig refuses of BILLING_GATEWAY (exit 78 at start): the stand-in gateway in production, where
+ * it would let any admin "pay" through the demo route, and `efi` without each of its settings. NODE_ENV is
+ * read as the core reads it (main.ts loads both configurations from the same environment).
+ */
+export function gatewayProblems(config: BillingConfig, nodeEnv = process.env.NODE_ENV): string[] {
+  if (config.BILLING_GATEWAY === 'efi-standin' && nodeEnv === 'production')
+    return ['BILLING_GATEWAY=efi-standin is for the demo and tests, not production'];
+  if (config.BILLING_GATEWAY === 'efi')
+    return missingEfiSettings(config).map((name) => `${name} is required when BILLING_GATEWAY=efi`);
+  return [];
+}
+
 /** What `BILLING_GATEWAY=efi` needs that the schema alone can't require: each missing name. */
 export function missingEfiSettings(config: BillingConfig): string[] {
   const needed = ['EFI_CLIENT_ID', 'EFI_CLIENT_SECRET', 'EFI_PIX_KEY', 'EFI_CERTIFICATE', 'EFI_WEBHOOK_SECRET'] as const;

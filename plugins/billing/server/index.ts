@@ -1,5 +1,5 @@
 import { definePlugin } from '@balcao/plugin-sdk/server';
-import { type BillingContext, billingConfig, gatewayName, missingEfiSettings } from './config';
+import { type BillingContext, billingConfig, gatewayName, gatewayProblems } from './config';
 import { billingErrors } from './errors';
 import { seedBillingDemo } from './seed/demo';
 import { seedBillingFixtures } from './seed/fixtures';
@@ -15,11 +15,8 @@ import { closeBilling, openBilling } from './services/state';
 export default definePlugin({
   id: 'billing',
   config: billingConfig,
-  // `efi` without its settings stops the start (exit 78) naming each missing variable, like any bad variable
-  checkConfig: (config) =>
-    config.BILLING_GATEWAY === 'efi'
-      ? missingEfiSettings(config).map((name) => `${name} is required when BILLING_GATEWAY=efi`)
-      : [],
+  // `efi` without its settings, or the stand-in in production, stops the start (exit 78) like any bad variable
+  checkConfig: (config) => gatewayProblems(config),
   // without a gateway nothing of billing shows: GET /plugins leaves it out, so its menu entries hide
   enabled: (ctx) => gatewayName(ctx.config) !== 'off',
   errors: billingErrors,

@@ -124,11 +124,12 @@ export function registerPasswordResetRoutes(app: FastifyInstance, core: CoreServ
 
 /**
  * Request URLs as logs may show them: the reset path carries a password and a code, and an event stream
- * (EventSource can't send headers) its session token in the query (`sessionToken`, `token`).
+ * (EventSource can't send headers) its session token in the query (`sessionToken`, `token`), and the
+ * billing webhook its shared secret (`hmac`, Efí can't send headers either).
  */
 export function redactUrl(url: string): string {
   return url
     .replace(/\/resetpasswords\/.*/, '/resetpasswords/[redacted]')
     .replace(/\/forgetpassword\/[^?]*/, '/forgetpassword/[redacted]')
-    .replace(/([?&](?:sessionToken|token)=)[^&#]*/gi, '$1[redacted]');
+    .replace(/([?&](?:sessionToken|token|hmac)=)[^&#]*/gi, '$1[redacted]');
 }

@@ -1,4 +1,5 @@
 import { AppError, access, defineRoutes, NoBody } from '@balcao/plugin-sdk/server';
+import { type BillingContext, gatewayName } from '../config';
 import { chargeStatus } from '../services/checkout.service';
 import { sessionOf } from '../services/enabled';
 import { confirmCharge } from '../services/payments.service';
@@ -9,9 +10,10 @@ import { billingState } from '../services/state';
  * The demo's "pay with your bank app" (docs/billing.md "Demo"): only with the stand-in Efí gateway, an
  * admin pays one of their company's charges there; the stand-in then posts Efí's webhook, which confirms
  * the payment as in production (by querying the charge). Without a listening address to post to (a test
- * app), the payment is confirmed the same way directly.
+ * app), the payment is confirmed the same way directly. With any other gateway the route doesn't exist.
  */
 export default defineRoutes((app, ctx) => {
+  if (gatewayName((ctx as BillingContext).config) !== 'efi-standin') return;
   app.post(
     '/billing/demo/charges/:txid/pay',
     {

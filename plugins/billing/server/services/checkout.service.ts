@@ -115,6 +115,13 @@ export async function startCheckout(
   const { knex } = ctx.db;
   const gateway = billingState(ctx).gateway;
   if (!gateway?.charges) throw new AppError('ERR_BILLING_MANUAL_GATEWAY');
+  // the gateway takes a CPF (11 digits) or a CNPJ (14) and refuses anything else with a 502-worthy answer
+  const documentDigits = input.zipcode.replace(/\D/g, '').length;
+  if (documentDigits !== 11 && documentDigits !== 14) {
+    throw new AppError('ERR_VALIDATION', {
+      details: [{ field: 'body.zipcode', message: 'must be a CPF (11 digits) or a CNPJ (14)' }],
+    });
+  }
   const invoice = await invoiceToPay(knex, session, input);
   const answer = (charge: {
     txid: string;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { gatewayProblems } from '../config';
 import { type BillingKit, billingKit } from '../testing/kit';
 
 /**
@@ -71,6 +72,18 @@ describe('the configured gateway', () => {
     kit = await billingKit();
     const listing = await kit.t.inject({ method: 'GET', url: '/api/plugins', token: kit.admin.token });
     expect(listing.json().plugins.map((plugin: { id: string }) => plugin.id)).toContain('billing');
+    // the demo's pay route exists only with the stand-in gateway
+    const demoPay = await kit.api(kit.admin, 'POST', '/billing/demo/charges/ANYTXID0000000000000000001/pay');
+    expect(demoPay).toEqual({ status: 404, body: { error: 'ERR_NOT_FOUND' } });
+  });
+
+  it('efi-standin: refused in production, where any admin could pay through the demo route', () => {
+    const standIn = { BILLING_GATEWAY: 'efi-standin' } as Parameters<typeof gatewayProblems>[0];
+    expect(gatewayProblems(standIn, 'production')).toEqual([
+      'BILLING_GATEWAY=efi-standin is for the demo and tests, not production',
+    ]);
+    expect(gatewayProblems(standIn, 'development')).toEqual([]);
+    expect(gatewayProblems({ ...standIn, BILLING_GATEWAY: 'manual' }, 'production')).toEqual([]);
   });
 
   it('efi: refuses to start without its credentials, naming them', async () => {

@@ -17,27 +17,33 @@ export async function invoiceRun(ctx: BillingContext): Promise<number> {
 
 /**
  * The safety net behind the webhook (every minute, one worker): charges still waiting are queried at the
- * gateway, and a paid one is confirmed as a webhook would (a webhook Efí gave up on is not a lost
- * payment). Charges past their expiry by an hour are closed as EXPIRADA.
+ * gateway, least recently checked first (a page of 200 a minute reaches every charge in turn), and a paid
+ * one is confirmed as a webhook would (a webhook Efí gave up on is not a lost payment). A charge past its
+ * expiry by an hour closes as EXPIRADA only when the gateway answers that it isn't paid; a gateway that
+ * doesn't answer leaves it ATIVA for the next run.
  */
 export async function chargePoll(ctx: BillingContext): Promise<number> {
   const { gateway } = billingState(ctx);
   if (!gateway?.charges) return 0;
   const { knex } = ctx.db;
-  await knex('billingCharges')
+  const waiting = (await knex('billingCharges')
     .where('status', 'ATIVA')
-    .andWhere('expiresAt', '<', new Date(Date.now() - 3_600_000))
-    .update({ status: 'EXPIRADA', updatedAt: knex.fn.now() });
-  const waiting = (await knex('billingCharges').where('status', 'ATIVA').orderBy('id').limit(200).select('txid')) as Array<{
-    txid: string;
-  }>;
+    .orderBy([{ column: 'updatedAt' }, { column: 'id' }])
+    .limit(200)
+    .select('id', 'txid', 'expiresAt')) as Array<{ id: number; txid: string; expiresAt: Date }>;
+  const expiredBefore = Date.now() - 3_600_000;
   let confirmed = 0;
-  for (const { txid } of waiting) {
+  for (const { id, txid, expiresAt } of waiting) {
+    // checked now, whatever the outcome: the next run starts with the others
+    await knex('billingCharges').where({ id, status: 'ATIVA' }).update({ updatedAt: knex.fn.now() });
     try {
       const queried = await gateway.queryCharge(txid);
-      if (queried.status !== 'CONCLUIDA') continue;
-      await confirmCharge(ctx, txid, 'poll');
-      confirmed += 1;
+      if (queried.status === 'CONCLUIDA') {
+        await confirmCharge(ctx, txid, 'poll');
+        confirmed += 1;
+      } else if (new Date(expiresAt).getTime() < expiredBefore) {
+        await knex('billingCharges').where({ id, status: 'ATIVA' }).update({ status: 'EXPIRADA', updatedAt: knex.fn.now() });
+      }
     } catch (error) {
       // refusals are logged where they happen; an unreachable gateway is tried again next minute
       if (!(error instanceof AppError)) ctx.log.warn({ txid, err: (error as Error).message }, 'charge poll failed');

@@ -150,6 +150,9 @@ async function refuse(
   throw new AppError(code);
 }
 
+/** The charge states a gateway's CONCLUIDA can still confirm. */
+const CONFIRMABLE = ['ATIVA', 'EXPIRADA'];
+
 interface ChargeRow {
   id: number;
   companyId: number;
@@ -164,7 +167,8 @@ interface ChargeRow {
  * browser), the charge is queried at the gateway, and it counts only when the gateway says CONCLUIDA
  * and both the charge's amount and the transfers received equal what we charged. The charge row is
  * locked while it turns CONCLUIDA, so the same news three times pays once; a charge already confirmed
- * is a replay. Refusals are logged and change nothing.
+ * is a replay. An EXPIRADA charge still counts when the gateway says it was paid (a payment arriving
+ * after the poll closed it is money received). Refusals are logged and change nothing.
  */
 export async function confirmCharge(
   ctx: PluginContext,
@@ -175,7 +179,7 @@ export async function confirmCharge(
   const charge = (await knex('billingCharges').where({ txid }).first()) as ChargeRow | undefined;
   if (!charge) return refuse(ctx, 'ERR_BILLING_WEBHOOK_UNKNOWN_TXID', { txid, source });
   const about = { txid, source, companyId: charge.companyId, invoiceId: charge.invoiceId };
-  if (charge.status !== 'ATIVA') return refuse(ctx, 'ERR_BILLING_WEBHOOK_REPLAY', about);
+  if (!CONFIRMABLE.includes(charge.status)) return refuse(ctx, 'ERR_BILLING_WEBHOOK_REPLAY', about);
   const gateway = billingState(ctx).gateway;
   if (!gateway?.charges) throw new AppError('ERR_BILLING_MANUAL_GATEWAY');
   let queried: Awaited<ReturnType<typeof gateway.queryCharge>>;
@@ -199,7 +203,7 @@ export async function confirmCharge(
   }
   const outcome = await knex.transaction(async (trx) => {
     const locked = (await trx('billingCharges').where({ id: charge.id }).forUpdate().first('status')) as { status: string };
-    if (locked.status !== 'ATIVA') return 'replay' as const;
+    if (!CONFIRMABLE.includes(locked.status)) return 'replay' as const;
     await trx('billingCharges')
       .where({ id: charge.id })
       .update({
