@@ -110,4 +110,55 @@ describe('the dispatcher', () => {
     });
     expect(edit).toMatchObject({ status: 409, body: { error: 'ERR_SCHEDULE_SENDING' } });
   });
+
+  it('keeps an edited sent schedule sent, and ends one cut to fewer sends than made', async () => {
+    const [number] = numbers(1, '55475');
+    const [contactId] = await kit.contacts([number as string]);
+    const sendAt = clock.now().toISOString();
+    const once = await kit.api('POST', '/schedules', { body: 'Uma vez', sendAt, contactId });
+    await drain();
+    expect(await row(once.body.id)).toMatchObject({ status: 'ENVIADA', sentCount: 1 });
+    const edited = await kit.api('PUT', `/schedules/${once.body.id}`, { body: 'Uma vez, corrigido', sendAt, contactId });
+    expect(edited).toMatchObject({ status: 200, body: { status: 'ENVIADA', sentCount: 1 } });
+    await drain();
+    expect(kit.provider.perRecipient().get(number as string)).toBe(1);
+
+    const repeated = await kit.api('POST', '/schedules', {
+      body: 'Três vezes',
+      sendAt,
+      contactId,
+      valorIntervalo: 1,
+      enviarQuantasVezes: 3,
+    });
+    await drain();
+    expect(await row(repeated.body.id)).toMatchObject({ status: 'PENDENTE', sentCount: 1 });
+    const next = (await row(repeated.body.id)).sendAt;
+    const cut = await kit.api('PUT', `/schedules/${repeated.body.id}`, {
+      body: 'Três vezes',
+      sendAt: new Date(next).toISOString(),
+      contactId,
+      valorIntervalo: 1,
+      enviarQuantasVezes: 1,
+    });
+    expect(cut).toMatchObject({ status: 200, body: { status: 'ENVIADA', sentCount: 1 } });
+    clock.advance(2 * 86_400_000);
+    await drain();
+    expect(kit.provider.perRecipient().get(number as string)).toBe(2);
+  });
+
+  it('takes the claim back from a lapsed lease on edit, so the old body is not linked', async () => {
+    const [contactId] = await kit.contacts(numbers(1, '55476'));
+    const created = await kit.api('POST', '/schedules', { body: 'Antigo', sendAt: clock.now().toISOString(), contactId });
+    await kit
+      .knex('schedules')
+      .where({ id: created.body.id })
+      .update({ leaseUntil: new Date(Date.now() - 1_000), leaseToken: '00000000-0000-4000-8000-0000000000aa' });
+    const edit = await kit.api('PUT', `/schedules/${created.body.id}`, {
+      body: 'Novo',
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+      contactId,
+    });
+    expect(edit.status).toBe(200);
+    expect(await row(created.body.id)).toMatchObject({ leaseToken: null, leaseUntil: null, body: 'Novo' });
+  });
 });

@@ -249,7 +249,8 @@ export async function createSchedule(
 }
 
 /**
- * `PUT /schedules/:id`: the new fields start the schedule over (PENDENTE, nothing sent of the new plan).
+ * `PUT /schedules/:id`: a new time starts the schedule over (PENDENTE, nothing sent of the new plan); the
+ * same time keeps the sends already made (ENVIADA when they reach the new count).
  * Refused while an occurrence is being sent (a live lease): its message may already be on its way.
  */
 export async function updateSchedule(
@@ -263,20 +264,27 @@ export async function updateSchedule(
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   const timeChanged = fields.sendAt.getTime() !== new Date(current.sendAt).getTime();
   if (timeChanged && fields.sendAt.getTime() < Date.now() - PAST_TOLERANCE_MS) throw new AppError('ERR_SCHEDULE_DATE_PAST');
+  // the same time keeps what was already sent: a sent schedule edited stays sent, and fewer sends than
+  // already made ends it, rather than sending its past-due occurrence again
+  const sentCount = timeChanged ? 0 : current.sentCount;
+  const done = sentCount >= totalSends(fields);
   const updated = await Schedule.query()
     .where({ id })
     .where((q) => q.whereNull('leaseUntil').orWhere('leaseUntil', '<', new Date()))
     .whereNull('messageId')
     .patch({
       ...fields,
-      status: 'PENDENTE',
-      sentCount: timeChanged ? 0 : current.sentCount,
+      status: done ? 'ENVIADA' : 'PENDENTE',
+      sentCount,
       attempts: 0,
       error: null,
+      // a claimer whose lease lapsed loses its claim: it cannot link a message of the old fields
+      leaseUntil: null,
+      leaseToken: null,
       updatedAt: new Date(),
     });
   if (updated === 0) throw new AppError('ERR_SCHEDULE_SENDING');
-  await wakeIfDue(ctx, fields.dueAt);
+  if (!done) await wakeIfDue(ctx, fields.dueAt);
   return announce(ctx, companyId, id, 'update');
 }
 
