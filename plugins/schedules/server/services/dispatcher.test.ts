@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeClock, numbers, type SchedulesKit, schedulesKit } from '../testing/kit';
+import { fakeClock, multipartFile, numbers, type SchedulesKit, schedulesKit } from '../testing/kit';
 
 /**
  * The dispatcher with a clock the test moves (its loops off: each pass is `runOnce`): recurrence, the
@@ -160,5 +160,49 @@ describe('the dispatcher', () => {
     });
     expect(edit.status).toBe(200);
     expect(await row(created.body.id)).toMatchObject({ leaseToken: null, leaseUntil: null, body: 'Novo' });
+  });
+
+  it("keeps a sent occurrence's file when the schedule's media is replaced, removed or deleted", async () => {
+    const [contactId] = await kit.contacts(numbers(1, '55477'));
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const upload = (id: number) =>
+      kit.t.inject({
+        method: 'POST',
+        url: `/api/schedules/${id}/media-upload`,
+        token: kit.adminToken,
+        ...multipartFile({ name: 'foto.png', type: 'image/png', data: png }),
+      });
+    const exists = async (key: string) => (await kit.ctx.storage.get(kit.companyId, key)) !== null;
+    const sendAt = clock.now().toISOString();
+    const created = await kit.api('POST', '/schedules', {
+      body: 'Com foto',
+      sendAt,
+      contactId,
+      valorIntervalo: 1,
+      enviarQuantasVezes: 2,
+    });
+    const id = created.body.id as number;
+    expect((await upload(id)).statusCode).toBe(200);
+    await drain();
+    const sentKey = (await row(id)).mediaPath as string;
+    const message = await kit.knex('messages').where({ companyId: kit.companyId, contactId }).first();
+    expect(message.mediaPath).toBe(sentKey);
+
+    expect((await upload(id)).statusCode).toBe(200);
+    expect(await exists(sentKey)).toBe(true);
+    const unsentKey = (await row(id)).mediaPath as string;
+    expect((await kit.api('DELETE', `/schedules/${id}/media-upload`)).status).toBe(200);
+    expect(await exists(unsentKey)).toBe(false);
+    expect(await exists(sentKey)).toBe(true);
+
+    const other = await kit.api('POST', '/schedules', { body: 'Outra foto', sendAt, contactId });
+    expect((await upload(other.body.id)).statusCode).toBe(200);
+    await drain();
+    const otherKey = (await row(other.body.id)).mediaPath as string;
+    expect((await kit.api('DELETE', `/schedules/${other.body.id}`)).status).toBe(204);
+    expect(await exists(otherKey)).toBe(true);
   });
 });

@@ -293,8 +293,24 @@ export async function deleteSchedule(ctx: PluginContext, companyId: number, id: 
   const current = await Schedule.query().findById(id);
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   await Schedule.query().deleteById(id);
-  if (current.mediaPath) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath) await dropMedia(ctx, companyId, current.mediaPath, false);
   emitSchedule(ctx, companyId, { action: 'delete', scheduleId: id });
+}
+
+/** Whether an occurrence is being sent: its claimer may have read the file's key and stage it still. */
+function inFlight(schedule: Schedule): boolean {
+  return schedule.messageId !== null || (schedule.leaseUntil !== null && new Date(schedule.leaseUntil).getTime() > Date.now());
+}
+
+/**
+ * Deletes a schedule's replaced or removed file unless a sent occurrence's message still shows it (each
+ * message stores the schedule's key as its media) or an occurrence in flight may still store it; such a
+ * file stays in the company's storage with the messages.
+ */
+async function dropMedia(ctx: PluginContext, companyId: number, key: string, sending: boolean): Promise<void> {
+  if (sending) return;
+  const shown = await ctx.db.knex('messages').where({ companyId, mediaPath: key }).first('id');
+  if (!shown) await ctx.storage.delete(companyId, key);
 }
 
 /** Content types a schedule may attach: images, audio, video, PDF and office documents. */
@@ -334,7 +350,7 @@ export async function attachMedia(
   const key = `schedules/${id}/${Date.now().toString(36)}-${name.replace(/\s+/g, '_')}`;
   await ctx.storage.put(companyId, key, file.data, { maxBytes: SCHEDULE_MEDIA_MAX_BYTES });
   await Schedule.query().findById(id).patch({ mediaPath: key, mediaName: name, mediaMimetype: type.mime, updatedAt: new Date() });
-  if (current.mediaPath && current.mediaPath !== key) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath && current.mediaPath !== key) await dropMedia(ctx, companyId, current.mediaPath, inFlight(current));
   return announce(ctx, companyId, id, 'update');
 }
 
@@ -343,6 +359,6 @@ export async function detachMedia(ctx: PluginContext, companyId: number, id: num
   const current = await Schedule.query().findById(id);
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   await Schedule.query().findById(id).patch({ mediaPath: null, mediaName: null, mediaMimetype: null, updatedAt: new Date() });
-  if (current.mediaPath) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath) await dropMedia(ctx, companyId, current.mediaPath, inFlight(current));
   return announce(ctx, companyId, id, 'update');
 }
