@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeClock, multipartFile, numbers, type SchedulesKit, schedulesKit } from '../testing/kit';
+import { PLAN_OFF_WAIT_MS } from './dispatcher';
 
 /**
  * The dispatcher with a clock the test moves (its loops off: each pass is `runOnce`): recurrence, the
@@ -204,5 +205,29 @@ describe('the dispatcher', () => {
     const otherKey = (await row(other.body.id)).mediaPath as string;
     expect((await kit.api('DELETE', `/schedules/${other.body.id}`)).status).toBe(204);
     expect(await exists(otherKey)).toBe(true);
+  });
+
+  it('puts back, uncounted and a few minutes later, the schedules of a plan without useSchedules', async () => {
+    const lite = kit.t.demo.companies.lite;
+    const [contact] = await kit
+      .knex('contacts')
+      .insert({ companyId: lite, name: 'Pessoa Lite', number: numbers(1, '55478')[0], channel: 'whatsapp' })
+      .returning('id');
+    const now = clock.now();
+    const [schedule] = await kit
+      .knex('schedules')
+      .insert({ companyId: lite, body: 'Sem plano', sendAt: now, dueAt: now, contactId: contact.id })
+      .returning('id');
+    const passes = async () => {
+      for (let i = 0; i < 3; i++) await kit.dispatcher.runOnce();
+    };
+    await passes();
+    const waiting = await row(schedule.id);
+    expect(waiting).toMatchObject({ status: 'PENDENTE', attempts: 0, leaseToken: null, leaseUntil: null });
+    expect(new Date(waiting.dueAt).getTime()).toBe(now.getTime() + PLAN_OFF_WAIT_MS);
+    clock.advance(PLAN_OFF_WAIT_MS + 1_000);
+    await passes();
+    expect(await row(schedule.id)).toMatchObject({ status: 'PENDENTE', attempts: 0, leaseToken: null });
+    await kit.knex('schedules').where({ id: schedule.id }).delete();
   });
 });

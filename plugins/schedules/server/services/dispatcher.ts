@@ -38,6 +38,8 @@ export function dispatcherOptions(config: SchedulesConfig): DispatcherOptions {
 export const MAX_ATTEMPTS = 5;
 /** The first retry's wait; each next one doubles it. */
 const RETRY_BASE_MS = 30_000;
+/** How long a schedule of a company whose plan lacks useSchedules waits before it is looked at again. */
+export const PLAN_OFF_WAIT_MS = 5 * 60_000;
 /** Failures that no retry will mend. */
 const PERMANENT_ERRORS = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_INVALID_NUMBER', 'ERR_NO_WAPP_FOUND']);
 /**
@@ -223,10 +225,20 @@ export class ScheduleDispatcher {
     };
   }
 
-  /** Sends one company's claimed schedules: those of a plan without useSchedules wait (their lease passes). */
+  /**
+   * Sends one company's claimed schedules. Those of a plan without useSchedules go back unclaimed, their
+   * claim not counted as a try, and wait PLAN_OFF_WAIT_MS before the next look: the flag may come back.
+   */
   private async sendCompany(companyId: number, rows: ClaimedRow[], token: string): Promise<void> {
     const { ctx } = this;
-    if (!(await ctx.plans.has(companyId, 'useSchedules'))) return;
+    if (!(await ctx.plans.has(companyId, 'useSchedules'))) {
+      await ctx.db.knex.raw(
+        `UPDATE schedules SET lease_until = NULL, lease_token = NULL, attempts = GREATEST(attempts - 1, 0),
+           due_at = GREATEST(due_at, ?) WHERE company_id = ? AND lease_token = ?`,
+        [new Date(this.clock.now().getTime() + PLAN_OFF_WAIT_MS), companyId, token],
+      );
+      return;
+    }
     const { knex } = ctx.db;
     const contacts = new Map(
       (
