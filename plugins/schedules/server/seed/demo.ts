@@ -49,6 +49,7 @@ export async function seedSchedulesDemo(
       await Schedule.query().insert({
         body: entry.body,
         sendAt,
+        anchorAt: sendAt,
         // due as the service makes it: a business-days schedule moves to the company's next opening
         dueAt: dueTime(sendAt, tipoDias, hours),
         contactId: contacts[index % contacts.length] as number,

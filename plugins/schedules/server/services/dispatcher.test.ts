@@ -230,4 +230,28 @@ describe('the dispatcher', () => {
     expect(await row(schedule.id)).toMatchObject({ status: 'PENDENTE', attempts: 0, leaseToken: null });
     await kit.knex('schedules').where({ id: schedule.id }).delete();
   });
+
+  it('keeps a monthly schedule of the 31st on the 31st after a short month', async () => {
+    const [number] = numbers(1, '55479');
+    const [contactId] = await kit.contacts([number as string]);
+    const first = new Date(new Date().getFullYear() + 1, 0, 31, 9);
+    const created = await kit.api('POST', '/schedules', {
+      body: 'Todo dia 31',
+      sendAt: first.toISOString(),
+      contactId,
+      intervalo: 3,
+      valorIntervalo: 1,
+      enviarQuantasVezes: 3,
+    });
+    const id = created.body.id as number;
+    clock.set(new Date(first.getTime() + 1_000));
+    await drain();
+    const february = new Date((await row(id)).sendAt);
+    expect([february.getMonth(), february.getDate()]).toEqual([1, new Date(first.getFullYear(), 2, 0).getDate()]);
+    clock.set(new Date(february.getTime() + 1_000));
+    await drain();
+    const march = new Date((await row(id)).sendAt);
+    expect([march.getMonth(), march.getDate(), march.getHours()]).toEqual([2, 31, 9]);
+    expect(kit.provider.perRecipient().get(number as string)).toBe(2);
+  });
 });

@@ -53,6 +53,7 @@ interface ClaimedRow {
   companyId: number;
   body: string;
   sendAt: Date;
+  anchorAt: Date | null;
   contactId: number;
   userId: number | null;
   ticketUserId: number | null;
@@ -189,7 +190,7 @@ export class ScheduleDispatcher {
        )
        UPDATE schedules s SET lease_until = ?, lease_token = ?, attempts = s.attempts + 1
        FROM picked WHERE s.id = picked.id
-       RETURNING s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.contact_id AS "contactId",
+       RETURNING s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.anchor_at AS "anchorAt", s.contact_id AS "contactId",
          s.user_id AS "userId", s.ticket_user_id AS "ticketUserId", s.queue_id AS "queueId", s.whatsapp_id AS "whatsappId",
          s.intervalo, s.valor_intervalo AS "valorIntervalo", s.enviar_quantas_vezes AS "enviarQuantasVezes",
          s.tipo_dias AS "tipoDias", s.open_ticket AS "openTicket", s.status_ticket AS "statusTicket", s.assinar,
@@ -389,7 +390,10 @@ export class ScheduleDispatcher {
             error: null,
           });
         } else {
-          const sendAt = nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
+          // counted from the first send, so a month's shorter length does not carry into the next ones
+          const sendAt = row.anchorAt
+            ? nextOccurrence(new Date(row.anchorAt), row.intervalo, row.valorIntervalo, sentCount)
+            : nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
           hours ??= await companyServiceHours(knex, companyId);
           rows.push({
             ...kept,

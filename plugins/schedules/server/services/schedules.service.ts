@@ -243,7 +243,7 @@ export async function createSchedule(
 ): Promise<ScheduleJson> {
   const fields = await normalize(ctx, companyId, input);
   if (fields.sendAt.getTime() < Date.now() - PAST_TOLERANCE_MS) throw new AppError('ERR_SCHEDULE_DATE_PAST');
-  const created = await Schedule.query().insert({ ...fields, userId, status: 'PENDENTE' });
+  const created = await Schedule.query().insert({ ...fields, anchorAt: fields.sendAt, userId, status: 'PENDENTE' });
   await wakeIfDue(ctx, fields.dueAt);
   return announce(ctx, companyId, created.id, 'create');
 }
@@ -276,6 +276,7 @@ export async function updateSchedule(
       ...fields,
       status: done ? 'ENVIADA' : 'PENDENTE',
       sentCount,
+      anchorAt: timeChanged ? fields.sendAt : (current.anchorAt ?? current.sendAt),
       attempts: 0,
       error: null,
       // a claimer whose lease lapsed loses its claim: it cannot link a message of the old fields
