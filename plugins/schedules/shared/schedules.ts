@@ -30,18 +30,21 @@ export function totalSends(schedule: { valorIntervalo: number; enviarQuantasVeze
   return schedule.valorIntervalo > 0 ? Math.max(1, schedule.enviarQuantasVezes) : 1;
 }
 
-/** The occurrence after `sendAt`: `valorIntervalo` days, weeks or months later (a month keeps the day, or the month's last). */
-export function nextOccurrence(sendAt: Date, intervalo: number, valorIntervalo: number): Date {
-  const next = new Date(sendAt.getTime());
+/**
+ * The occurrence `count` intervals after `anchor` (the first send): `valorIntervalo` days, weeks or months
+ * each. Counted from the anchor, a month keeps the anchor's day (or the month's last) and never drifts.
+ */
+export function nextOccurrence(anchor: Date, intervalo: number, valorIntervalo: number, count = 1): Date {
+  const next = new Date(anchor.getTime());
   if (intervalo === INTERVAL_UNITS.months) {
     const day = next.getDate();
     next.setDate(1);
-    next.setMonth(next.getMonth() + valorIntervalo);
+    next.setMonth(next.getMonth() + valorIntervalo * count);
     const lastDay = new Date(next.getFullYear(), next.getMonth() + 1, 0).getDate();
     next.setDate(Math.min(day, lastDay));
     return next;
   }
-  next.setDate(next.getDate() + valorIntervalo * (intervalo === INTERVAL_UNITS.weeks ? 7 : 1));
+  next.setDate(next.getDate() + valorIntervalo * count * (intervalo === INTERVAL_UNITS.weeks ? 7 : 1));
   return next;
 }
 

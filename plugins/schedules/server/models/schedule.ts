@@ -26,6 +26,8 @@ export class Schedule extends TenantModel {
   declare status: ScheduleStatus;
   declare sentAt: Date | null;
   declare sentCount: number;
+  /** The first send time of the current plan: occurrences are counted from it. */
+  declare anchorAt: Date | null;
   declare ticketId: number | null;
   declare messageId: number | null;
   declare attempts: number;

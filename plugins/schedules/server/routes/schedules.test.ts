@@ -160,6 +160,14 @@ describe('schedule rules', () => {
     expect(loopback.status).toBe(200);
   });
 
+  it('declares ERR_SCHEDULE_OUTSIDE_WINDOW among the 400s of create and edit in the OpenAPI document', async () => {
+    const doc = (await kit.t.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    const created = JSON.stringify(doc.paths['/schedules'].post.responses['400']);
+    const edited = JSON.stringify(doc.paths['/schedules/{id}'].put.responses['400']);
+    expect(created).toContain('ERR_SCHEDULE_OUTSIDE_WINDOW');
+    expect(edited).toContain('ERR_SCHEDULE_OUTSIDE_WINDOW');
+  });
+
   it('is refused to a company whose plan lacks useSchedules', async () => {
     const lite = await kit.t.login('admin@lite.test');
     const res = await kit.api('GET', '/schedules', undefined, lite.token);

@@ -1,5 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dueTime } from '../../shared/schedules';
+import { companyServiceHours } from '../services/schedules.service';
 import { seedSchedulesDemo } from './demo';
 
 /** The demo lives in Acme's calendar: a few schedules this week (one monthly, business days) and one sent. */
@@ -24,6 +26,13 @@ describe('the schedules demo', () => {
     expect(schedules.map((schedule) => schedule.status).sort()).toEqual(['ENVIADA', 'PENDENTE', 'PENDENTE', 'PENDENTE']);
     expect(schedules.filter((schedule) => schedule.valorIntervalo > 0 && schedule.tipoDias === 5)).toHaveLength(1);
     expect(schedules.every((schedule) => schedule.contact.name.length > 0)).toBe(true);
+    const hours = await companyServiceHours(t.balcao.core.knex, t.demo.companies.acme);
+    const rows = (await t.balcao.core.knex('schedules').where({ companyId: t.demo.companies.acme })) as Array<{
+      sendAt: Date;
+      dueAt: Date;
+      tipoDias: number;
+    }>;
+    for (const row of rows) expect(row.dueAt).toEqual(dueTime(new Date(row.sendAt), row.tipoDias, hours));
 
     const plugin = t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'schedules');
     await seedSchedulesDemo(plugin?.ctx as never, { companies: t.demo.companies });
@@ -31,5 +40,14 @@ describe('the schedules demo', () => {
       Number((await t.balcao.core.knex('schedules').where({ companyId }).count({ n: '*' }).first())?.n);
     expect(await count(t.demo.companies.acme)).toBe(4);
     expect(await count(t.demo.companies.lite)).toBe(0);
+
+    // seeded on a Wednesday, the business-days one (3 days on, 09:00) falls on Saturday: due at Monday's opening
+    const wednesday = new Date();
+    wednesday.setDate(wednesday.getDate() + ((3 - wednesday.getDay() + 7) % 7));
+    await t.balcao.core.knex('schedules').where({ companyId: t.demo.companies.acme }).delete();
+    await seedSchedulesDemo(plugin?.ctx as never, { companies: t.demo.companies }, wednesday);
+    const business = await t.balcao.core.knex('schedules').where({ companyId: t.demo.companies.acme, tipoDias: 5 }).first();
+    expect(new Date(business.sendAt).getDay()).toBe(6);
+    expect(new Date(business.dueAt).getDay()).toBe(1);
   });
 });

@@ -1,5 +1,7 @@
 import { type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
+import { dueTime } from '../../shared/schedules';
 import { Schedule } from '../models/schedule';
+import { companyServiceHours } from '../services/schedules.service';
 
 const DAY = 86_400_000;
 
@@ -15,7 +17,11 @@ const DEMO = [
  * Acme's schedules (idempotent): a few for its first contacts in the coming week (one monthly, on business
  * days only) and one already sent, on Acme's default connection. Skipped when Acme has no contact or connection.
  */
-export async function seedSchedulesDemo(ctx: PluginContext, demo: { companies: Record<string, number> }): Promise<void> {
+export async function seedSchedulesDemo(
+  ctx: PluginContext,
+  demo: { companies: Record<string, number> },
+  today = new Date(),
+): Promise<void> {
   const companyId = demo.companies.acme;
   if (!companyId) return;
   const { knex } = ctx.db;
@@ -34,22 +40,25 @@ export async function seedSchedulesDemo(ctx: PluginContext, demo: { companies: R
   if (!connection || contacts.length === 0) return;
   await runInTenant({ companyId }, async () => {
     if ((await Schedule.query().resultSize()) > 0) return;
-    const today = new Date();
+    const hours = await companyServiceHours(knex, companyId);
     for (const [index, entry] of DEMO.entries()) {
       const sendAt = new Date(today.getFullYear(), today.getMonth(), today.getDate(), entry.hour);
       sendAt.setTime(sendAt.getTime() + entry.days * DAY);
       const sent = 'sent' in entry && entry.sent;
+      const tipoDias = 'monthly' in entry ? 5 : 4;
       await Schedule.query().insert({
         body: entry.body,
         sendAt,
-        dueAt: sendAt,
+        anchorAt: sendAt,
+        // due as the service makes it: a business-days schedule moves to the company's next opening
+        dueAt: dueTime(sendAt, tipoDias, hours),
         contactId: contacts[index % contacts.length] as number,
         userId: admin?.id ?? null,
         whatsappId: connection.id,
         intervalo: 3,
         valorIntervalo: 'monthly' in entry ? 1 : 0,
         enviarQuantasVezes: 'monthly' in entry ? 12 : 1,
-        tipoDias: 'monthly' in entry ? 5 : 4,
+        tipoDias,
         assinar: index === 0,
         status: sent ? 'ENVIADA' : 'PENDENTE',
         sentAt: sent ? sendAt : null,

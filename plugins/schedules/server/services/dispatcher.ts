@@ -38,6 +38,8 @@ export function dispatcherOptions(config: SchedulesConfig): DispatcherOptions {
 export const MAX_ATTEMPTS = 5;
 /** The first retry's wait; each next one doubles it. */
 const RETRY_BASE_MS = 30_000;
+/** How long a schedule of a company whose plan lacks useSchedules waits before it is looked at again. */
+export const PLAN_OFF_WAIT_MS = 5 * 60_000;
 /** Failures that no retry will mend. */
 const PERMANENT_ERRORS = new Set(['ERR_WAPP_INVALID_CONTACT', 'ERR_INVALID_NUMBER', 'ERR_NO_WAPP_FOUND']);
 /**
@@ -51,6 +53,7 @@ interface ClaimedRow {
   companyId: number;
   body: string;
   sendAt: Date;
+  anchorAt: Date | null;
   contactId: number;
   userId: number | null;
   ticketUserId: number | null;
@@ -187,7 +190,7 @@ export class ScheduleDispatcher {
        )
        UPDATE schedules s SET lease_until = ?, lease_token = ?, attempts = s.attempts + 1
        FROM picked WHERE s.id = picked.id
-       RETURNING s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.contact_id AS "contactId",
+       RETURNING s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.anchor_at AS "anchorAt", s.contact_id AS "contactId",
          s.user_id AS "userId", s.ticket_user_id AS "ticketUserId", s.queue_id AS "queueId", s.whatsapp_id AS "whatsappId",
          s.intervalo, s.valor_intervalo AS "valorIntervalo", s.enviar_quantas_vezes AS "enviarQuantasVezes",
          s.tipo_dias AS "tipoDias", s.open_ticket AS "openTicket", s.status_ticket AS "statusTicket", s.assinar,
@@ -223,10 +226,20 @@ export class ScheduleDispatcher {
     };
   }
 
-  /** Sends one company's claimed schedules: those of a plan without useSchedules wait (their lease passes). */
+  /**
+   * Sends one company's claimed schedules. Those of a plan without useSchedules go back unclaimed, their
+   * claim not counted as a try, and wait PLAN_OFF_WAIT_MS before the next look: the flag may come back.
+   */
   private async sendCompany(companyId: number, rows: ClaimedRow[], token: string): Promise<void> {
     const { ctx } = this;
-    if (!(await ctx.plans.has(companyId, 'useSchedules'))) return;
+    if (!(await ctx.plans.has(companyId, 'useSchedules'))) {
+      await ctx.db.knex.raw(
+        `UPDATE schedules SET lease_until = NULL, lease_token = NULL, attempts = GREATEST(attempts - 1, 0),
+           due_at = GREATEST(due_at, ?) WHERE company_id = ? AND lease_token = ?`,
+        [new Date(this.clock.now().getTime() + PLAN_OFF_WAIT_MS), companyId, token],
+      );
+      return;
+    }
     const { knex } = ctx.db;
     const contacts = new Map(
       (
@@ -377,7 +390,10 @@ export class ScheduleDispatcher {
             error: null,
           });
         } else {
-          const sendAt = nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
+          // counted from the first send, so a month's shorter length does not carry into the next ones
+          const sendAt = row.anchorAt
+            ? nextOccurrence(new Date(row.anchorAt), row.intervalo, row.valorIntervalo, sentCount)
+            : nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
           hours ??= await companyServiceHours(knex, companyId);
           rows.push({
             ...kept,

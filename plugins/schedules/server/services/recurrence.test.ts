@@ -16,6 +16,9 @@ describe('recurrence', () => {
     expect(nextOccurrence(at(2026, 3, 10, 9), 2, 2)).toEqual(at(2026, 3, 24, 9));
     expect(nextOccurrence(at(2026, 1, 31, 9), 3, 1)).toEqual(at(2026, 2, 28, 9));
     expect(nextOccurrence(at(2026, 11, 15, 18, 30), 3, 2)).toEqual(at(2027, 1, 15, 18, 30));
+    // counted from the first send, a monthly 31st comes back to the 31st after a short month
+    expect(nextOccurrence(at(2026, 1, 31, 9), 3, 1, 2)).toEqual(at(2026, 3, 31, 9));
+    expect(nextOccurrence(at(2026, 3, 10, 9), 2, 1, 3)).toEqual(at(2026, 3, 31, 9));
   });
 });
 

@@ -243,13 +243,14 @@ export async function createSchedule(
 ): Promise<ScheduleJson> {
   const fields = await normalize(ctx, companyId, input);
   if (fields.sendAt.getTime() < Date.now() - PAST_TOLERANCE_MS) throw new AppError('ERR_SCHEDULE_DATE_PAST');
-  const created = await Schedule.query().insert({ ...fields, userId, status: 'PENDENTE' });
+  const created = await Schedule.query().insert({ ...fields, anchorAt: fields.sendAt, userId, status: 'PENDENTE' });
   await wakeIfDue(ctx, fields.dueAt);
   return announce(ctx, companyId, created.id, 'create');
 }
 
 /**
- * `PUT /schedules/:id`: the new fields start the schedule over (PENDENTE, nothing sent of the new plan).
+ * `PUT /schedules/:id`: a new time starts the schedule over (PENDENTE, nothing sent of the new plan); the
+ * same time keeps the sends already made (ENVIADA when they reach the new count).
  * Refused while an occurrence is being sent (a live lease): its message may already be on its way.
  */
 export async function updateSchedule(
@@ -263,20 +264,28 @@ export async function updateSchedule(
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   const timeChanged = fields.sendAt.getTime() !== new Date(current.sendAt).getTime();
   if (timeChanged && fields.sendAt.getTime() < Date.now() - PAST_TOLERANCE_MS) throw new AppError('ERR_SCHEDULE_DATE_PAST');
+  // the same time keeps what was already sent: a sent schedule edited stays sent, and fewer sends than
+  // already made ends it, rather than sending its past-due occurrence again
+  const sentCount = timeChanged ? 0 : current.sentCount;
+  const done = sentCount >= totalSends(fields);
   const updated = await Schedule.query()
     .where({ id })
     .where((q) => q.whereNull('leaseUntil').orWhere('leaseUntil', '<', new Date()))
     .whereNull('messageId')
     .patch({
       ...fields,
-      status: 'PENDENTE',
-      sentCount: timeChanged ? 0 : current.sentCount,
+      status: done ? 'ENVIADA' : 'PENDENTE',
+      sentCount,
+      anchorAt: timeChanged ? fields.sendAt : (current.anchorAt ?? current.sendAt),
       attempts: 0,
       error: null,
+      // a claimer whose lease lapsed loses its claim: it cannot link a message of the old fields
+      leaseUntil: null,
+      leaseToken: null,
       updatedAt: new Date(),
     });
   if (updated === 0) throw new AppError('ERR_SCHEDULE_SENDING');
-  await wakeIfDue(ctx, fields.dueAt);
+  if (!done) await wakeIfDue(ctx, fields.dueAt);
   return announce(ctx, companyId, id, 'update');
 }
 
@@ -285,8 +294,24 @@ export async function deleteSchedule(ctx: PluginContext, companyId: number, id: 
   const current = await Schedule.query().findById(id);
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   await Schedule.query().deleteById(id);
-  if (current.mediaPath) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath) await dropMedia(ctx, companyId, current.mediaPath, false);
   emitSchedule(ctx, companyId, { action: 'delete', scheduleId: id });
+}
+
+/** Whether an occurrence is being sent: its claimer may have read the file's key and stage it still. */
+function inFlight(schedule: Schedule): boolean {
+  return schedule.messageId !== null || (schedule.leaseUntil !== null && new Date(schedule.leaseUntil).getTime() > Date.now());
+}
+
+/**
+ * Deletes a schedule's replaced or removed file unless a sent occurrence's message still shows it (each
+ * message stores the schedule's key as its media) or an occurrence in flight may still store it; such a
+ * file stays in the company's storage with the messages.
+ */
+async function dropMedia(ctx: PluginContext, companyId: number, key: string, sending: boolean): Promise<void> {
+  if (sending) return;
+  const shown = await ctx.db.knex('messages').where({ companyId, mediaPath: key }).first('id');
+  if (!shown) await ctx.storage.delete(companyId, key);
 }
 
 /** Content types a schedule may attach: images, audio, video, PDF and office documents. */
@@ -326,7 +351,7 @@ export async function attachMedia(
   const key = `schedules/${id}/${Date.now().toString(36)}-${name.replace(/\s+/g, '_')}`;
   await ctx.storage.put(companyId, key, file.data, { maxBytes: SCHEDULE_MEDIA_MAX_BYTES });
   await Schedule.query().findById(id).patch({ mediaPath: key, mediaName: name, mediaMimetype: type.mime, updatedAt: new Date() });
-  if (current.mediaPath && current.mediaPath !== key) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath && current.mediaPath !== key) await dropMedia(ctx, companyId, current.mediaPath, inFlight(current));
   return announce(ctx, companyId, id, 'update');
 }
 
@@ -335,6 +360,6 @@ export async function detachMedia(ctx: PluginContext, companyId: number, id: num
   const current = await Schedule.query().findById(id);
   if (!current) throw new AppError('ERR_NO_SCHEDULE_FOUND');
   await Schedule.query().findById(id).patch({ mediaPath: null, mediaName: null, mediaMimetype: null, updatedAt: new Date() });
-  if (current.mediaPath) await ctx.storage.delete(companyId, current.mediaPath);
+  if (current.mediaPath) await dropMedia(ctx, companyId, current.mediaPath, inFlight(current));
   return announce(ctx, companyId, id, 'update');
 }
