@@ -108,6 +108,62 @@ describe('a stand-in that fails never holds the inbox up', () => {
   });
 });
 
+describe('a malformed answer is a failure of the integration, never a stuck ticket', () => {
+  const nested = (depth: number): object => ({ text: [depth === 0 ? 'fundo' : nested(depth - 1)] });
+  it.each([
+    ['deep', { body: nested(50) }],
+    ['typebot-long-session', { body: { sessionId: 's'.repeat(300), messages: [] } }],
+    ['typebot-nul-session', { body: { sessionId: 'a\u0000b', messages: [] } }],
+  ] as const)('%s: recorded as invalid answer and handed back', async (name, answer) => {
+    const typebot = name.startsWith('typebot');
+    standIn.on(typebot ? `/mal/${name}/api/v1/typebots/bot/startChat` : `/mal/${name}`, answer);
+    const id = await integration(
+      typebot
+        ? { type: 'typebot', name: `mal ${name}`, urlN8N: `${standIn.url}/mal/${name}`, typebotSlug: 'bot' }
+        : { type: 'webhook', name: `mal ${name}`, urlN8N: `${standIn.url}/mal/${name}` },
+    );
+    const ticketId = await handedTo(id, `mal-${name}`);
+    await kit.say(`mal-${name}`, 'oi');
+    await until(async () => (await ticketOf(ticketId)).useIntegration === false);
+    expect((await sessionOf(ticketId)).lastError).toBe('invalid answer');
+  });
+
+  it('skips Typebot bubbles of an unknown shape and sends the rest', async () => {
+    standIn.on('/mal/tb-shape/api/v1/typebots/bot/startChat', {
+      body: {
+        sessionId: 'shape-1',
+        messages: [
+          { type: 'text', content: { richText: 'não é lista' } },
+          { type: 'text', content: { richText: [{ children: 'nem isto' }] } },
+          { type: 'text', content: { richText: [{ text: 'certo' }] } },
+          null,
+        ],
+        input: { type: 'choice input', items: 'x' },
+      },
+    });
+    const id = await integration({ type: 'typebot', name: 'forma', urlN8N: `${standIn.url}/mal/tb-shape`, typebotSlug: 'bot' });
+    const ticketId = await handedTo(id, 'tb-shape');
+    await kit.say('tb-shape', 'oi');
+    await until(async () => (await kit.botTexts(ticketId)).includes('certo'));
+    expect(await ticketOf(ticketId)).toMatchObject({ useIntegration: true });
+    expect((await sessionOf(ticketId)).lastError).toBeNull();
+  });
+
+  it('sends at most 20 texts of one answer, without NUL characters', async () => {
+    const texts = Array.from({ length: 1_000 }, (_, index) => `linha\u0000 ${index}`);
+    standIn.on('/mal/many', { body: { messages: texts } });
+    const id = await integration({ type: 'webhook', name: 'muitas', urlN8N: `${standIn.url}/mal/many` });
+    const ticketId = await handedTo(id, 'many');
+    await kit.say('many', 'oi');
+    await until(async () => (await kit.botTexts(ticketId)).length >= 20);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = await kit.botTexts(ticketId);
+    expect(sent).toHaveLength(20);
+    expect(sent[0]).toBe('linha 0');
+    expect(sent[19]).toBe('linha 19');
+  });
+});
+
 describe('Typebot', () => {
   it('starts a session, continues it, spaces its bubbles, restarts and finishes on the keywords', async () => {
     let sessions = 0;
@@ -157,7 +213,7 @@ describe('Typebot', () => {
     await until(async () => (await kit.botTexts(ticketId)).length >= 3, 10_000);
     const texts = await kit.botTexts(ticketId);
     expect(texts).toEqual(['Olá, tudo bem?', 'https://cdn.example/logo.png', '1 - Vendas\n2 - Suporte']);
-    const start = standIn.received.find((entry) => entry.path.endsWith('/startChat'));
+    const start = standIn.received.find((entry) => entry.path === '/typebot/api/v1/typebots/atendimento/startChat');
     expect(start?.json).toMatchObject({ message: { type: 'text', text: 'oi' }, prefilledVariables: { ticketId } });
     // the bubbles are delayed jobs, typebotDelayMessage apart
     const sent: Array<{ createdAt: Date }> = await kit
@@ -285,6 +341,15 @@ describe('Dialogflow ES', () => {
       status: 400,
       body: { error: 'ERR_INTEGRATION_LANGUAGE_REQUIRED' },
     });
+  });
+
+  it('answers a malformed detectIntent reply with no texts, not a 500', async () => {
+    standIn.on('/v2/projects/odd-bot/agent/sessions/ticket-0:detectIntent', {
+      body: { queryResult: { fulfillmentMessages: 'não é lista', fulfillmentText: 42 } },
+    });
+    const odd = JSON.stringify({ ...JSON.parse(account()), project_id: 'odd-bot' });
+    const tried = await kit.api('POST', '/queueIntegration/testSession', { jsonContent: odd, language: 'pt-BR' });
+    expect(tried).toMatchObject({ status: 200, body: { ok: true, messages: [] } });
   });
 });
 

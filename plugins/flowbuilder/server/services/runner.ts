@@ -3,7 +3,7 @@ import type { FlowbuilderContext } from '../config';
 import { IntegrationSession, QueueIntegration } from '../models';
 import { askDialogflow, parseServiceAccount } from './clients/dialogflow';
 import { askTypebot } from './clients/typebot';
-import { type IntegrationAnswer, IntegrationFailure, type IntegrationTurn } from './clients/types';
+import { type IntegrationAnswer, IntegrationFailure, type IntegrationTurn, sanitizeAnswer } from './clients/types';
 import { askWebhook } from './clients/webhook';
 import { integrationHttp } from './http';
 import { secretsKey, unseal } from './secrets';
@@ -88,11 +88,14 @@ export async function askIntegration(
   }
 }
 
-/** Why an integration failed, as recorded on the session (a code of at most 40 characters). */
-export function failureReason(error: unknown): string | null {
+/**
+ * Why an integration failed, as recorded on the session (a code of at most 40 characters). Anything else
+ * thrown while reading an answer comes of an answer we cannot use: 'invalid answer'.
+ */
+export function failureReason(error: unknown): string {
   if (error instanceof OutboundHttpError) return error.failure;
   if (error instanceof IntegrationFailure) return error.reason.slice(0, 40);
-  return null;
+  return 'invalid answer';
 }
 
 async function recordSession(
@@ -236,11 +239,13 @@ async function converse(
   };
   let reply: IntegrationAnswer;
   try {
-    reply = await askIntegration(ctx, integration, turn);
+    reply = sanitizeAnswer(await askIntegration(ctx, integration, turn));
   } catch (error) {
     const reason = failureReason(error);
-    if (reason === null) throw error;
-    ctx.log.warn({ ticketId, integrationId: integration.id, reason }, 'integration failed; the ticket goes back to its queue');
+    ctx.log.warn(
+      { ticketId, integrationId: integration.id, reason, err: error },
+      'integration failed; the ticket goes back to its queue',
+    );
     await recordSession(ctx, companyId, ticketId, integration.id, {
       lastMessageId: messageId,
       lastError: reason,
