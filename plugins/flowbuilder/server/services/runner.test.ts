@@ -73,6 +73,28 @@ describe('webhook and n8n', () => {
   });
 });
 
+describe('one turn at a time per ticket', () => {
+  it('two quick messages are answered one after the other', async () => {
+    const arrivals: number[] = [];
+    standIn.on('/serial', (request) => {
+      arrivals.push(Date.now());
+      return { delayMs: 300, body: { text: `eco ${request.json.message.body}` } };
+    });
+    const id = await integration({ type: 'webhook', name: 'em série', urlN8N: `${standIn.url}/serial` });
+    const ticketId = await handedTo(id, 'serial');
+    await kit.say('serial', 'um');
+    await kit.say('serial', 'dois');
+    await until(async () => (await kit.botTexts(ticketId)).includes('eco dois'), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // the later turn starts only once the earlier has its answer (a turn that finds a newer message
+    // answered already skips its own, so one or two calls)
+    expect(arrivals.length).toBeGreaterThanOrEqual(1);
+    for (const [index, at] of arrivals.entries()) {
+      if (index > 0) expect(at - (arrivals[index - 1] as number)).toBeGreaterThanOrEqual(250);
+    }
+  });
+});
+
 describe('a stand-in that fails never holds the inbox up', () => {
   it.each([
     ['slow', { delayMs: 3_000, body: { text: 'tarde demais' } }, 'timeout'],

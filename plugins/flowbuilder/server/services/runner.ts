@@ -147,9 +147,14 @@ async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: 
 
 const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
+/** Advisory-lock space of a ticket's integration turns (any constant of our own). */
+const TURN_LOCK_SPACE = 0x696e7467; // "intg"
+
 /**
  * Answers one customer message (or, with `opening`, opens the conversation at the hand-off that followed
  * `messageId`) — the `integration-answer` job. Runs once per message: the session remembers the last one answered.
+ * A ticket's turns run one at a time (the answer jobs run several at once): a per-ticket advisory lock is
+ * held until the turn's own writes, made on other connections, are committed, so the next turn reads them.
  */
 export async function answer(
   ctx: FlowbuilderContext,
@@ -157,6 +162,19 @@ export async function answer(
   ticketId: number,
   messageId: number | null,
   opening = false,
+): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [TURN_LOCK_SPACE, ticketId]);
+    await answerLocked(ctx, companyId, ticketId, messageId, opening);
+  });
+}
+
+async function answerLocked(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticketId: number,
+  messageId: number | null,
+  opening: boolean,
 ): Promise<void> {
   const ticket = await loadTicket(ctx, companyId, ticketId);
   if (!ticket || !inIntegration(ticket)) return;
