@@ -435,6 +435,23 @@ describe('handed over by the chatbot', () => {
     expect(forwarded).toEqual(['preciso de ajuda']);
   });
 
+  it('keeps the ticket with people when the plan has no integrations', async () => {
+    const { planId } = await kit.knex('companies').where({ id: kit.acme }).first('planId');
+    const sessions = kit.t.balcao.core.sessions;
+    await kit.knex('plans').where({ id: planId }).update({ useIntegrations: false });
+    await sessions.invalidateCompany(kit.acme);
+    try {
+      const { ticketId } = await kit.say('hand-no-plan', 'oi');
+      await kit.say('hand-no-plan', '1');
+      await until(async () => (await kit.botTexts(ticketId)).includes('Fila do bot'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await ticketOf(ticketId)).toMatchObject({ useIntegration: false, status: 'pending' });
+    } finally {
+      await kit.knex('plans').where({ id: planId }).update({ useIntegrations: true });
+      await sessions.invalidateCompany(kit.acme);
+    }
+  });
+
   it('refuses an integration the company does not have on a queue or an option', async () => {
     const missing = await kit.api('POST', '/queue', {
       name: 'Sem integração',
