@@ -117,11 +117,22 @@ export function allowListProblems(entries: readonly string[]): string[] {
  * Whether an address is one a tenant's URL may not reach by default: anything but public unicast — loopback,
  * private (RFC 1918), unique local (ULA), link-local and the metadata addresses, unspecified, carrier-grade
  * NAT, multicast, broadcast, reserved, and the IPv6 forms that carry an IPv4 address (mapped, NAT64, 6to4,
- * Teredo), which could smuggle one of the others.
+ * Teredo, IPv4-compatible ::/96), which could smuggle one of the others.
  */
 export function isSpecialAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return true;
   if (METADATA_ADDRESSES.includes(address.toLowerCase())) return true;
+  // IPv4-compatible IPv6 (::/96, e.g. ::7f00:1), deprecated but still routed to the IPv4 address by some
+  // stacks: ipaddr.js calls it unicast (written dotted, ::a.b.c.d, it reads it as IPv4-mapped instead)
+  const raw = ipaddr.parse(address);
+  if (
+    raw.kind() === 'ipv6' &&
+    raw
+      .toByteArray()
+      .slice(0, 12)
+      .every((byte) => byte === 0)
+  )
+    return true;
   const parsed = ipaddr.process(address); // an IPv4-mapped IPv6 address is judged as its IPv4 address
   return parsed.range() !== 'unicast';
 }

@@ -1,6 +1,7 @@
 import { AppError, access, defineRoutes, IdParams, NoQuery, Type } from '@balcao/plugin-sdk/server';
 import type { FlowbuilderContext } from '../config';
 import { askDialogflow, parseServiceAccount } from '../services/clients/dialogflow';
+import { sanitizeAnswer } from '../services/clients/types';
 import { integrationHttp } from '../services/http';
 import * as integrations from '../services/integrations.service';
 import { failureReason } from '../services/runner';
@@ -78,10 +79,9 @@ export default defineRoutes((app, rawCtx) => {
             sessionId: null,
           },
         );
-        return { ok: true, messages: answer.messages };
+        return { ok: true, messages: sanitizeAnswer(answer).messages };
       } catch (error) {
         const reason = failureReason(error);
-        if (reason === null) throw error;
         throw new AppError('ERR_INTEGRATION_UNREACHABLE', { reason });
       }
     },

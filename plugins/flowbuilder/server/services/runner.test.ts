@@ -73,6 +73,28 @@ describe('webhook and n8n', () => {
   });
 });
 
+describe('one turn at a time per ticket', () => {
+  it('two quick messages are answered one after the other', async () => {
+    const arrivals: number[] = [];
+    standIn.on('/serial', (request) => {
+      arrivals.push(Date.now());
+      return { delayMs: 300, body: { text: `eco ${request.json.message.body}` } };
+    });
+    const id = await integration({ type: 'webhook', name: 'em série', urlN8N: `${standIn.url}/serial` });
+    const ticketId = await handedTo(id, 'serial');
+    await kit.say('serial', 'um');
+    await kit.say('serial', 'dois');
+    await until(async () => (await kit.botTexts(ticketId)).includes('eco dois'), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // the later turn starts only once the earlier has its answer (a turn that finds a newer message
+    // answered already skips its own, so one or two calls)
+    expect(arrivals.length).toBeGreaterThanOrEqual(1);
+    for (const [index, at] of arrivals.entries()) {
+      if (index > 0) expect(at - (arrivals[index - 1] as number)).toBeGreaterThanOrEqual(250);
+    }
+  });
+});
+
 describe('a stand-in that fails never holds the inbox up', () => {
   it.each([
     ['slow', { delayMs: 3_000, body: { text: 'tarde demais' } }, 'timeout'],
@@ -105,6 +127,62 @@ describe('a stand-in that fails never holds the inbox up', () => {
     await kit.say('private', 'oi');
     await until(async () => (await ticketOf(ticketId)).useIntegration === false);
     expect((await sessionOf(ticketId)).lastError).toBe('blocked-address');
+  });
+});
+
+describe('a malformed answer is a failure of the integration, never a stuck ticket', () => {
+  const nested = (depth: number): object => ({ text: [depth === 0 ? 'fundo' : nested(depth - 1)] });
+  it.each([
+    ['deep', { body: nested(50) }],
+    ['typebot-long-session', { body: { sessionId: 's'.repeat(300), messages: [] } }],
+    ['typebot-nul-session', { body: { sessionId: 'a\u0000b', messages: [] } }],
+  ] as const)('%s: recorded as invalid answer and handed back', async (name, answer) => {
+    const typebot = name.startsWith('typebot');
+    standIn.on(typebot ? `/mal/${name}/api/v1/typebots/bot/startChat` : `/mal/${name}`, answer);
+    const id = await integration(
+      typebot
+        ? { type: 'typebot', name: `mal ${name}`, urlN8N: `${standIn.url}/mal/${name}`, typebotSlug: 'bot' }
+        : { type: 'webhook', name: `mal ${name}`, urlN8N: `${standIn.url}/mal/${name}` },
+    );
+    const ticketId = await handedTo(id, `mal-${name}`);
+    await kit.say(`mal-${name}`, 'oi');
+    await until(async () => (await ticketOf(ticketId)).useIntegration === false);
+    expect((await sessionOf(ticketId)).lastError).toBe('invalid answer');
+  });
+
+  it('skips Typebot bubbles of an unknown shape and sends the rest', async () => {
+    standIn.on('/mal/tb-shape/api/v1/typebots/bot/startChat', {
+      body: {
+        sessionId: 'shape-1',
+        messages: [
+          { type: 'text', content: { richText: 'não é lista' } },
+          { type: 'text', content: { richText: [{ children: 'nem isto' }] } },
+          { type: 'text', content: { richText: [{ text: 'certo' }] } },
+          null,
+        ],
+        input: { type: 'choice input', items: 'x' },
+      },
+    });
+    const id = await integration({ type: 'typebot', name: 'forma', urlN8N: `${standIn.url}/mal/tb-shape`, typebotSlug: 'bot' });
+    const ticketId = await handedTo(id, 'tb-shape');
+    await kit.say('tb-shape', 'oi');
+    await until(async () => (await kit.botTexts(ticketId)).includes('certo'));
+    expect(await ticketOf(ticketId)).toMatchObject({ useIntegration: true });
+    expect((await sessionOf(ticketId)).lastError).toBeNull();
+  });
+
+  it('sends at most 20 texts of one answer, without NUL characters', async () => {
+    const texts = Array.from({ length: 1_000 }, (_, index) => `linha\u0000 ${index}`);
+    standIn.on('/mal/many', { body: { messages: texts } });
+    const id = await integration({ type: 'webhook', name: 'muitas', urlN8N: `${standIn.url}/mal/many` });
+    const ticketId = await handedTo(id, 'many');
+    await kit.say('many', 'oi');
+    await until(async () => (await kit.botTexts(ticketId)).length >= 20);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const sent = await kit.botTexts(ticketId);
+    expect(sent).toHaveLength(20);
+    expect(sent[0]).toBe('linha 0');
+    expect(sent[19]).toBe('linha 19');
   });
 });
 
@@ -157,7 +235,7 @@ describe('Typebot', () => {
     await until(async () => (await kit.botTexts(ticketId)).length >= 3, 10_000);
     const texts = await kit.botTexts(ticketId);
     expect(texts).toEqual(['Olá, tudo bem?', 'https://cdn.example/logo.png', '1 - Vendas\n2 - Suporte']);
-    const start = standIn.received.find((entry) => entry.path.endsWith('/startChat'));
+    const start = standIn.received.find((entry) => entry.path === '/typebot/api/v1/typebots/atendimento/startChat');
     expect(start?.json).toMatchObject({ message: { type: 'text', text: 'oi' }, prefilledVariables: { ticketId } });
     // the bubbles are delayed jobs, typebotDelayMessage apart
     const sent: Array<{ createdAt: Date }> = await kit
@@ -286,6 +364,15 @@ describe('Dialogflow ES', () => {
       body: { error: 'ERR_INTEGRATION_LANGUAGE_REQUIRED' },
     });
   });
+
+  it('answers a malformed detectIntent reply with no texts, not a 500', async () => {
+    standIn.on('/v2/projects/odd-bot/agent/sessions/ticket-0:detectIntent', {
+      body: { queryResult: { fulfillmentMessages: 'não é lista', fulfillmentText: 42 } },
+    });
+    const odd = JSON.stringify({ ...JSON.parse(account()), project_id: 'odd-bot' });
+    const tried = await kit.api('POST', '/queueIntegration/testSession', { jsonContent: odd, language: 'pt-BR' });
+    expect(tried).toMatchObject({ status: 200, body: { ok: true, messages: [] } });
+  });
 });
 
 describe('handed over by the chatbot', () => {
@@ -346,6 +433,23 @@ describe('handed over by the chatbot', () => {
     await until(async () => (await kit.botTexts(option.ticketId)).includes('webhook: preciso de ajuda'));
     const forwarded = standIn.received.filter((entry) => entry.path === '/hand-hook').map((entry) => entry.json.message.body);
     expect(forwarded).toEqual(['preciso de ajuda']);
+  });
+
+  it('keeps the ticket with people when the plan has no integrations', async () => {
+    const { planId } = await kit.knex('companies').where({ id: kit.acme }).first('planId');
+    const sessions = kit.t.balcao.core.sessions;
+    await kit.knex('plans').where({ id: planId }).update({ useIntegrations: false });
+    await sessions.invalidateCompany(kit.acme);
+    try {
+      const { ticketId } = await kit.say('hand-no-plan', 'oi');
+      await kit.say('hand-no-plan', '1');
+      await until(async () => (await kit.botTexts(ticketId)).includes('Fila do bot'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await ticketOf(ticketId)).toMatchObject({ useIntegration: false, status: 'pending' });
+    } finally {
+      await kit.knex('plans').where({ id: planId }).update({ useIntegrations: true });
+      await sessions.invalidateCompany(kit.acme);
+    }
   });
 
   it('refuses an integration the company does not have on a queue or an option', async () => {

@@ -3,7 +3,7 @@ import type { FlowbuilderContext } from '../config';
 import { IntegrationSession, QueueIntegration } from '../models';
 import { askDialogflow, parseServiceAccount } from './clients/dialogflow';
 import { askTypebot } from './clients/typebot';
-import { type IntegrationAnswer, IntegrationFailure, type IntegrationTurn } from './clients/types';
+import { type IntegrationAnswer, IntegrationFailure, type IntegrationTurn, sanitizeAnswer } from './clients/types';
 import { askWebhook } from './clients/webhook';
 import { integrationHttp } from './http';
 import { secretsKey, unseal } from './secrets';
@@ -88,11 +88,14 @@ export async function askIntegration(
   }
 }
 
-/** Why an integration failed, as recorded on the session (a code of at most 40 characters). */
-export function failureReason(error: unknown): string | null {
+/**
+ * Why an integration failed, as recorded on the session (a code of at most 40 characters). Anything else
+ * thrown while reading an answer comes of an answer we cannot use: 'invalid answer'.
+ */
+export function failureReason(error: unknown): string {
   if (error instanceof OutboundHttpError) return error.failure;
   if (error instanceof IntegrationFailure) return error.reason.slice(0, 40);
-  return null;
+  return 'invalid answer';
 }
 
 async function recordSession(
@@ -144,9 +147,14 @@ async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: 
 
 const same = (a: string, b: string) => a.trim().toLocaleLowerCase() === b.trim().toLocaleLowerCase();
 
+/** Advisory-lock space of a ticket's integration turns (any constant of our own). */
+const TURN_LOCK_SPACE = 0x696e7467; // "intg"
+
 /**
  * Answers one customer message (or, with `opening`, opens the conversation at the hand-off that followed
  * `messageId`) — the `integration-answer` job. Runs once per message: the session remembers the last one answered.
+ * A ticket's turns run one at a time (the answer jobs run several at once): a per-ticket advisory lock is
+ * held until the turn's own writes, made on other connections, are committed, so the next turn reads them.
  */
 export async function answer(
   ctx: FlowbuilderContext,
@@ -154,6 +162,19 @@ export async function answer(
   ticketId: number,
   messageId: number | null,
   opening = false,
+): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [TURN_LOCK_SPACE, ticketId]);
+    await answerLocked(ctx, companyId, ticketId, messageId, opening);
+  });
+}
+
+async function answerLocked(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticketId: number,
+  messageId: number | null,
+  opening: boolean,
 ): Promise<void> {
   const ticket = await loadTicket(ctx, companyId, ticketId);
   if (!ticket || !inIntegration(ticket)) return;
@@ -236,11 +257,13 @@ async function converse(
   };
   let reply: IntegrationAnswer;
   try {
-    reply = await askIntegration(ctx, integration, turn);
+    reply = sanitizeAnswer(await askIntegration(ctx, integration, turn));
   } catch (error) {
     const reason = failureReason(error);
-    if (reason === null) throw error;
-    ctx.log.warn({ ticketId, integrationId: integration.id, reason }, 'integration failed; the ticket goes back to its queue');
+    ctx.log.warn(
+      { ticketId, integrationId: integration.id, reason, err: error },
+      'integration failed; the ticket goes back to its queue',
+    );
     await recordSession(ctx, companyId, ticketId, integration.id, {
       lastMessageId: messageId,
       lastError: reason,

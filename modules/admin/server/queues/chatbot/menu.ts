@@ -156,6 +156,8 @@ export async function enterQueue(turn: Turn, queue: AdminQueue, steps: number, g
  */
 async function handToIntegration(turn: Turn, integrationId: number): Promise<void> {
   await finish(turn);
+  // without the plan's integrations nothing would answer the ticket: it waits in its queue for people
+  if (!(await turn.ctx.plans.has(turn.companyId, 'useIntegrations'))) return;
   if (await change(turn, { useIntegration: true, integrationId })) {
     await turn.ctx.events.publish('ticket.integrationStarted', {
       companyId: turn.companyId,

@@ -93,10 +93,14 @@ export async function askDialogflow(
   if (answer.status !== 200) throw new IntegrationFailure(`status ${answer.status}`);
   const reply = answer.json<DetectIntentReply>();
   if (!reply || typeof reply !== 'object') throw new IntegrationFailure('invalid JSON');
-  const result = reply.queryResult ?? {};
-  const texts = (result.fulfillmentMessages ?? [])
-    .flatMap((message) => message.text?.text ?? [])
-    .filter((text) => text.trim() !== '');
-  if (texts.length === 0 && result.fulfillmentText) texts.push(result.fulfillmentText);
+  const result = reply.queryResult && typeof reply.queryResult === 'object' ? reply.queryResult : {};
+  // a shape other than the documented one (not a list, not a string) is skipped, never trusted
+  const fulfillment = Array.isArray(result.fulfillmentMessages) ? result.fulfillmentMessages : [];
+  const texts = fulfillment
+    .flatMap((message) => (Array.isArray(message?.text?.text) ? message.text.text : []))
+    .filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+  if (texts.length === 0 && typeof result.fulfillmentText === 'string' && result.fulfillmentText.trim() !== '') {
+    texts.push(result.fulfillmentText);
+  }
   return { messages: texts, sessionId: session };
 }

@@ -25,25 +25,36 @@ interface TypebotReply {
 }
 
 /** A paragraph of Typebot's rich text as plain text (its marks — bold, links — are dropped). */
-function plain(node: RichNode): string {
+function plain(node: RichNode, depth = 0): string {
+  if (!node || typeof node !== 'object') return '';
   if (typeof node.text === 'string') return node.text;
-  return (node.children ?? []).map(plain).join('');
+  if (!Array.isArray(node.children) || depth >= 8) return '';
+  return node.children.map((child) => plain(child, depth + 1)).join('');
 }
+
+const stringOr = (value: unknown, fallback: string): string => (typeof value === 'string' ? value : fallback);
 
 /** Typebot's bubbles as the texts a chat channel sends: text bubbles, media by their address, choices numbered. */
 export function typebotTexts(reply: TypebotReply): string[] {
   const texts: string[] = [];
-  for (const message of reply.messages ?? []) {
-    const content = message.content ?? {};
+  // a shape other than the documented one (not a list, not a string) is skipped, never trusted
+  const messages = Array.isArray(reply.messages) ? reply.messages : [];
+  for (const message of messages) {
+    if (!message || typeof message !== 'object') continue;
+    const content = message.content && typeof message.content === 'object' ? message.content : {};
     if (message.type === 'text') {
-      const text = content.richText ? content.richText.map(plain).join('\n') : (content.markdown ?? content.plainText ?? '');
+      const text = Array.isArray(content.richText)
+        ? content.richText.map((node) => plain(node)).join('\n')
+        : stringOr(content.markdown, stringOr(content.plainText, ''));
       if (text.trim() !== '') texts.push(text);
     } else if (typeof content.url === 'string' && content.url !== '') {
       texts.push(content.url);
     }
   }
-  const items = reply.input?.type === 'choice input' ? (reply.input.items ?? []) : [];
-  if (items.length > 0) texts.push(items.map((item, index) => `${index + 1} - ${item.content ?? ''}`).join('\n'));
+  const items = reply.input?.type === 'choice input' && Array.isArray(reply.input.items) ? reply.input.items : [];
+  if (items.length > 0) {
+    texts.push(items.map((item, index) => `${index + 1} - ${stringOr(item?.content, '')}`).join('\n'));
+  }
   return texts;
 }
 
