@@ -1,6 +1,6 @@
 /**
  * The internal chat in real browsers: the admin and the agent of Acme, each signed in in a browser context of
- * their own, write to each other live; the agent's unread dot on the menu and count on the top bar clear once
+ * their own, write to each other live, a picture included; the agent's unread dot on the menu and count on the top bar clear once
  * the unread chat is opened; only the owner can delete, and the agent's list loses the chat at once; a narrow
  * screen shows the Chats and Mensagens tabs. Texts are asserted in Portuguese, the default.
  */
@@ -102,6 +102,16 @@ describe('the internal chat', () => {
     expect(answers.filter((answer) => answer.startsWith('POST') && answer.includes('/messages '))).toEqual([
       expect.stringMatching(/ 200$/),
     ]);
+    // a picture sent from the clip button reaches the agent as an image its signed link really serves
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAEElEQVR4nGP4z8AARAwQCgAf7gP9i18U1AAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    await admin.page.locator('input[type="file"]').setInputFiles({ name: 'etiqueta.png', mimeType: 'image/png', buffer: png });
+    const picture = agent.page.getByTestId('chat-messages').getByRole('img', { name: 'etiqueta.png' });
+    await picture.waitFor();
+    // decoded by the browser: 2 px wide once the file came back through its link
+    await expect.poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(2);
     // both had the chat open and visible: nobody is left with an unread dot
     await admin.page.waitForTimeout(300);
     expect(

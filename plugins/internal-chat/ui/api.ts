@@ -14,7 +14,7 @@ export function unreadsOf(chat: Chat | undefined, userId: number | undefined): n
  * total by what the event says for sure: a new chat by its count, a message of someone else by one.
  */
 export function applyToList(list: ChatList, event: ChatEvent, userId: number | undefined, searchParam: string): void {
-  if (event.action === 'typing') return;
+  if (event.action === 'typing' || event.action === 'reload') return;
   const id = event.action === 'delete' ? event.id : event.chat.id;
   const index = list.records.findIndex((chat) => chat.id === id);
   const before = index >= 0 ? unreadsOf(list.records[index], userId) : 0;
@@ -65,9 +65,18 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['InternalChat'] }).i
       forceRefetch: ({ currentArg, previousArg }) => currentArg?.pageNumber !== previousArg?.pageNumber,
       providesTags: ['InternalChat'],
       onCacheEntryAdded: (arg, lifecycle) =>
-        streamSocketEvent<ChatList, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) =>
-          applyToList(draft, event, sessionOf(lifecycle.getState())?.id, arg.searchParam),
-        ),
+        streamSocketEvent<ChatList, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) => {
+          if (event.action === 'reload') {
+            // the first page again, in place of every page loaded (the page resets its paging on the same event);
+            // after the patch in progress, never inside it
+            queueMicrotask(() => {
+              const first = { searchParam: arg.searchParam, pageNumber: 1 };
+              lifecycle.dispatch(chatApi.endpoints.internalChatList.initiate(first, { forceRefetch: true, subscribe: false }));
+            });
+            return;
+          }
+          applyToList(draft, event, sessionOf(lifecycle.getState())?.id, arg.searchParam);
+        }),
     }),
     internalChatByUuid: build.query<Chat, string>({
       query: (uuid) => `/chats/u/${encodeURIComponent(uuid)}`,
@@ -75,6 +84,12 @@ export const chatApi = api.enhanceEndpoints({ addTagTypes: ['InternalChat'] }).i
       onCacheEntryAdded: (_uuid, lifecycle) =>
         streamSocketEvent<Chat, ChatEvent>(lifecycle, { channel: 'chat' }, (draft, event) => {
           if (event.action === 'typing') return;
+          if (event.action === 'reload') {
+            queueMicrotask(() => {
+              lifecycle.dispatch(chatApi.endpoints.internalChatByUuid.initiate(_uuid, { forceRefetch: true, subscribe: false }));
+            });
+            return;
+          }
           if (event.action === 'delete') {
             if (event.id === draft.id) draft.deleted = true;
           } else if (event.chat.id === draft.id) Object.assign(draft, event.chat);

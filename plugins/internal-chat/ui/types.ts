@@ -51,6 +51,8 @@ export type ChatEvent =
   | { action: 'create' | 'update'; chat: Chat }
   | { action: 'new-message'; chat: Chat; newMessage: ChatMessage }
   | { action: 'delete'; id: number }
+  /** Only on `company-{id}-chat`: member lists changed (a user renamed or deleted): read the list again. */
+  | { action: 'reload' }
   /** Only on `company-{id}-chat-{chatId}`: a member is writing (shown for a few seconds). */
   | { action: 'typing'; chatId: number; userId: number; name: string };
 

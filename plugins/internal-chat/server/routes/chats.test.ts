@@ -285,4 +285,32 @@ describe('live channels', () => {
     expect(outsiderEvents.filter(({ event }) => event === `company-${c}-chat-${chat.id}`)).toEqual([]);
     expect(own.status).toBe(200);
   });
+
+  it("tells a changed user's chat partners to reload their lists, and every screen when a user is deleted", async () => {
+    const c = kit.companyId;
+    const hash = ((await kit.knex('users').where({ id: kit.agent.id }).first('passwordHash')) as { passwordHash: string })
+      .passwordHash;
+    await kit
+      .knex('users')
+      .insert({ companyId: c, name: 'Nina Nova', email: 'nina@acme.test', passwordHash: hash, profile: 'user' });
+    const strangerSocket = await connect((await kit.t.login('nina@acme.test')).token);
+    const strangerEvents = recordEvents(strangerSocket);
+    const adminSocket = await connect(kit.admin.token);
+    await newChat('Parceiros', [kit.agent.id]);
+
+    // the agent changes: the admin, who shares a chat with them, reloads; Nina, who shares none, hears nothing
+    const reload = nextEvent<{ action: string }>(adminSocket, `company-${c}-chat`, (p) => p.action === 'reload');
+    expect((await kit.api(kit.admin, 'PUT', `/users/${kit.agent.id}`, { name: 'Alex Agente' })).status).toBe(200);
+    expect(await reload).toEqual({ action: 'reload' });
+    expect(strangerEvents.filter(({ payload }) => (payload as { action?: string }).action === 'reload')).toEqual([]);
+
+    // a deleted user's memberships are gone with them: every screen of the company reloads, Nina's too
+    const [leaving] = (await kit
+      .knex('users')
+      .insert({ companyId: c, name: 'Saulo Saindo', email: 'leaving@acme.test', passwordHash: hash, profile: 'user' })
+      .returning('id')) as Array<{ id: number }>;
+    const everyone = nextEvent<{ action: string }>(strangerSocket, `company-${c}-chat`, (p) => p.action === 'reload');
+    expect((await kit.api(kit.admin, 'DELETE', `/users/${leaving?.id}`)).status).toBe(204);
+    expect(await everyone).toEqual({ action: 'reload' });
+  });
 });

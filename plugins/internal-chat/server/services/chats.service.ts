@@ -420,6 +420,34 @@ export async function markRead(
 }
 
 /**
+ * A user changed (renamed, moved, deleted: `user.updated`): the member lists other screens show of the chats
+ * the user is in are stale, so those chats' members get `action: 'reload'` on `company-{id}-chat` and read
+ * their list again. A deleted user's chats are no longer known (the memberships went with the user), so then
+ * every screen of the company reloads; deletions are rare.
+ */
+export async function announceMemberChange(ctx: PluginContext, companyId: number, userId: number): Promise<void> {
+  const knex = ctx.db.knex;
+  const user = await knex('users').where({ companyId, id: userId }).first('id');
+  if (!user) {
+    ctx.realtime.emit(companyId, companyEvent(companyId, 'chat'), { action: 'reload' });
+    return;
+  }
+  const members: Array<{ userId: number }> = await knex('chatUsers as mine')
+    .join('chatUsers as theirs', 'theirs.chatId', 'mine.chatId')
+    .where({ 'mine.companyId': companyId, 'mine.userId': userId })
+    .distinct('theirs.userId as userId');
+  if (members.length === 0) return;
+  ctx.realtime.emit(
+    companyId,
+    companyEvent(companyId, 'chat'),
+    { action: 'reload' },
+    {
+      rooms: members.map((member) => ROOMS.user(member.userId)),
+    },
+  );
+}
+
+/**
  * `POST /chats/:id/typing`: tells the chat's other members that the caller is writing (an `action: 'typing'`
  * on `company-{id}-chat-{chatId}`). Nothing is stored; screens show it for a few seconds.
  */

@@ -1,4 +1,12 @@
-import { skipToken, useDebouncedValue, useNarrowScreen, useTranslation } from '@balcao/plugin-sdk/ui';
+import {
+  companyEvent,
+  skipToken,
+  subscribeSocketEvent,
+  useDebouncedValue,
+  useNarrowScreen,
+  useSession,
+  useTranslation,
+} from '@balcao/plugin-sdk/ui';
 import { Card, Empty, Flex, Skeleton, Tabs } from 'antd';
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
@@ -6,7 +14,7 @@ import { useChatByUuidQuery, useChatsQuery, useDeleteChatMutation } from '../api
 import { ChatDialog } from '../components/ChatDialog';
 import { ChatList } from '../components/ChatList';
 import { MessagesPanel } from '../components/MessagesPanel';
-import type { Chat } from '../types';
+import type { Chat, ChatEvent } from '../types';
 
 /** The page's height: the content area below the top bar (56 px) and its padding. */
 const PAGE_HEIGHT = 'calc(100vh - 56px - 32px)';
@@ -25,6 +33,14 @@ export default function ChatsPage() {
   const searchParam = useDebouncedValue(search);
   const [pageNumber, setPageNumber] = useState(1);
   useEffect(() => setPageNumber(1), [searchParam]);
+  const companyId = useSession()?.companyId;
+  // a reload replaces the loaded pages with the first (api.ts): paging starts over from it
+  useEffect(() => {
+    if (companyId === undefined) return;
+    return subscribeSocketEvent<ChatEvent>(companyEvent(companyId, 'chat'), (event) => {
+      if (event.action === 'reload') setPageNumber(1);
+    });
+  }, [companyId]);
   const list = useChatsQuery({ searchParam, pageNumber });
   const opened = useChatByUuidQuery(uuid ?? skipToken);
   const [deleteChat] = useDeleteChatMutation();
