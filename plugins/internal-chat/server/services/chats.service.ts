@@ -343,7 +343,9 @@ export interface StoredChatFile {
 
 /**
  * `POST /chats/:id/messages` (and its file form): a member writes; every other member's unread count grows by
- * one and the chat's last message and time change, in one transaction.
+ * one, the sender's goes back to 0, and the chat's last message and time change. The writes are one statement:
+ * the chat's row and its members' rows stay locked only for it, so the members of a busy chat writing at once
+ * queue behind one statement each, not behind a transaction's round trips.
  */
 export async function sendMessage(
   ctx: PluginContext,
@@ -354,35 +356,80 @@ export async function sendMessage(
   file?: StoredChatFile,
 ): Promise<ChatMessageJson> {
   const knex = ctx.db.knex;
-  await memberChat(knex, companyId, chatId, senderId);
+  const before = await memberChat(knex, companyId, chatId, senderId);
   const message = text.trim();
   if (message === '' && !file) throw new AppError('ERR_CHAT_MESSAGE_EMPTY');
-  const id = await knex.transaction(async (trx) => {
-    const [row] = (await trx('chatMessages')
-      .insert({
-        companyId,
-        chatId,
-        senderId,
-        message,
-        mediaPath: file?.key ?? null,
-        mediaName: file?.name ?? null,
-        mediaType: file?.type ?? null,
-      })
-      .returning('id')) as Array<{ id: number }>;
-    await trx('chats')
-      .where({ companyId, id: chatId })
-      .update({ lastMessage: message || (file?.name ?? ''), updatedAt: trx.fn.now() });
-    await trx('chatUsers').where({ companyId, chatId }).whereNot('userId', senderId).increment('unreads', 1);
-    // the sender has read everything up to their own message
-    await trx('chatUsers').where({ companyId, chatId, userId: senderId }).update({ unreads: 0, lastReadAt: trx.fn.now() });
-    return (row as { id: number }).id;
+  const lastMessage = message || (file?.name ?? '');
+  const written = (await knex.raw(
+    `WITH m AS (
+       INSERT INTO chat_messages (company_id, chat_id, sender_id, message, media_path, media_name, media_type)
+       VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at
+     ), c AS (
+       UPDATE chats SET last_message = ?, updated_at = now() WHERE company_id = ? AND id = ? RETURNING updated_at
+     ), u AS (
+       UPDATE chat_users
+       SET unreads = CASE WHEN user_id = ? THEN 0 ELSE unreads + 1 END,
+           last_read_at = CASE WHEN user_id = ? THEN now() ELSE last_read_at END
+       WHERE company_id = ? AND chat_id = ?
+       RETURNING user_id, unreads, last_read_at
+     )
+     SELECT m.id, m.created_at AS "createdAt", c.updated_at AS "updatedAt",
+       (SELECT json_agg(json_build_object('userId', u.user_id, 'unreads', u.unreads, 'lastReadAt', u.last_read_at)) FROM u)
+         AS members
+     FROM m, c`,
+    [
+      companyId,
+      chatId,
+      senderId,
+      message,
+      file?.key ?? null,
+      file?.name ?? null,
+      file?.type ?? null,
+      lastMessage,
+      companyId,
+      chatId,
+      senderId,
+      senderId,
+      companyId,
+      chatId,
+    ],
+  )) as {
+    rows: Array<{
+      id: number;
+      createdAt: Date;
+      updatedAt: Date;
+      members: Array<{ userId: number; unreads: number; lastReadAt: string | null }>;
+    }>;
+  };
+  const row = written.rows[0];
+  // the chat went between the membership check and the write: as if it never existed
+  if (!row) throw new AppError('ERR_NO_CHAT_FOUND');
+  const sender = before.users.find((member) => member.userId === senderId);
+  const newMessage = messageJson(ctx, companyId, {
+    id: row.id,
+    chatId,
+    senderId,
+    senderName: sender?.user.name ?? null,
+    message,
+    mediaPath: file?.key ?? null,
+    mediaName: file?.name ?? null,
+    mediaType: file?.type ?? null,
+    createdAt: row.createdAt,
   });
-  const row = (await knex('chatMessages as m')
-    .leftJoin('users as u', 'u.id', 'm.senderId')
-    .where({ 'm.companyId': companyId, 'm.id': id })
-    .first(messageColumns)) as MessageRow;
-  const newMessage = messageJson(ctx, companyId, row);
-  const chat = (await loadChat(knex, companyId, chatId)) as ChatJson;
+  // the members as written; one who joined since the check (a name not known here) reads the chat again
+  const counted = new Map(row.members.map((member) => [member.userId, member]));
+  const known = before.users.every((member) => counted.has(member.userId)) && counted.size === before.users.length;
+  const chat: ChatJson = known
+    ? {
+        ...before,
+        lastMessage,
+        updatedAt: iso(row.updatedAt) as string,
+        users: before.users.map((member) => {
+          const now = counted.get(member.userId) as { unreads: number; lastReadAt: string | null };
+          return { ...member, unreads: now.unreads, lastReadAt: iso(now.lastReadAt) };
+        }),
+      }
+    : ((await loadChat(knex, companyId, chatId)) as ChatJson);
   announce(
     ctx,
     companyId,
