@@ -1,8 +1,9 @@
-import { AppError, runInTenant } from '@balcao/plugin-sdk/server';
-import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { AppError, type PluginContext, runInTenant } from '@balcao/plugin-sdk/server';
+import { createTestApp, deleteRedisKeys, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobsProbe } from '../../test/jobs/fixtures/jobs-probe/server/probe';
 import { createCompany, waitFor } from '../../test/realtime/helpers';
+import { JobRunner } from './job-runner';
 
 /**
  * Jobs on bee-queue and real Redis (docs/architecture.md#jobs): enqueued, delayed, processed in the job's company
@@ -214,6 +215,54 @@ describe('graceful shutdown', () => {
       expect(local.tagged('held')).toHaveLength(1);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('a worker that dies mid-job', () => {
+  it('leaves its job to another worker once its heartbeat stops, run to the end there', async () => {
+    const prefix = `stall-${process.pid}-${Date.now()}`;
+    const redisUrl = t.balcao.core.config.redisUrl;
+    const log = t.balcao.core.log;
+    const started: string[] = [];
+    const finished: string[] = [];
+    const runner = (name: string, hang: boolean) => {
+      const jobs = new JobRunner({ redisUrl, prefix, isWorker: true, log, hasFlag: async () => true, stallIntervalMs: 400 });
+      jobs.register(
+        'stall-probe',
+        null,
+        {
+          work: {
+            handler: async (data) => {
+              started.push(`${name}:${String(data.tag)}`);
+              // the first worker never finishes: it is about to "die"
+              if (hang) await new Promise(() => {});
+              finished.push(`${name}:${String(data.tag)}`);
+            },
+          },
+        },
+        {} as PluginContext,
+      ); // the handler reads no context
+      return jobs;
+    };
+    const dying = runner('a', true);
+    await dying.start();
+    await dying.enqueue('stall-probe', 'work', { tag: 'once' });
+    await waitFor(() => (started.includes('a:once') ? true : null), { what: 'the first worker took the job' });
+    // its connections go without finishing the job: from Redis' side, as a kill -9 looks
+    await dying.close(1).catch(() => {});
+
+    const survivor = runner('b', false);
+    await survivor.start();
+    try {
+      await waitFor(() => (finished.includes('b:once') ? true : null), {
+        what: 'the job run again by the survivor',
+        timeoutMs: 10_000,
+      });
+      expect(started).toEqual(['a:once', 'b:once']);
+    } finally {
+      await survivor.close();
+      await deleteRedisKeys(redisUrl, prefix);
     }
   });
 });

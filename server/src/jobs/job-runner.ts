@@ -33,7 +33,15 @@ export interface JobRunnerOptions {
   isWorker: boolean;
   log: FastifyBaseLogger;
   hasFlag(companyId: number, flag: AnyPlanFlag): Promise<boolean>;
+  /**
+   * How long a running job may go without its worker's heartbeat before another worker takes it back
+   * (bee-queue's `stallInterval`); default 5 s. Every process of a deployment uses the same value.
+   */
+  stallIntervalMs?: number;
 }
+
+/** bee-queue's own default: a worker that stops beating for 5 s has died. */
+const DEFAULT_STALL_INTERVAL_MS = 5_000;
 
 /**
  * Background jobs on bee-queue: one queue per feature (fewer Redis connections than one per job),
@@ -58,6 +66,7 @@ export class JobRunner {
       activateDelayedJobs: this.options.isWorker,
       removeOnSuccess: true,
       removeOnFailure: false,
+      stallInterval: this.options.stallIntervalMs ?? DEFAULT_STALL_INTERVAL_MS,
     });
     queue.on('error', (error) => this.options.log.error({ err: error, featureId }, 'job queue error'));
     this.features.set(featureId, { featureId, planFlag, jobs, ctx, queue });
@@ -71,6 +80,14 @@ export class JobRunner {
     for (const feature of this.features.values()) {
       const concurrency = Math.max(1, ...Object.values(feature.jobs).map((job) => job.concurrency ?? 1));
       feature.queue.process(concurrency, (job) => this.run(feature, job));
+      // a worker killed mid-job leaves the job "active" with nobody beating for it: every worker looks for
+      // such jobs twice a stall interval and puts them back in line, so a kill -9 delays a job, never loses it
+      const stallMs = this.options.stallIntervalMs ?? DEFAULT_STALL_INTERVAL_MS;
+      void feature.queue
+        .checkStalledJobs(Math.max(1, Math.floor(stallMs / 2)))
+        .catch((error: unknown) =>
+          this.options.log.error({ err: error, featureId: feature.featureId }, 'stalled job check failed'),
+        );
     }
   }
 
