@@ -4,10 +4,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { AppError, type StorageService } from '@balcao/plugin-sdk/server';
+import { S3StandIn } from '@balcao/plugin-sdk/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDiskStorage } from './local-disk';
 import { S3Storage } from './s3';
-import { S3StandIn } from './testing/s3-stand-in';
 
 /** Every file under a folder, relative to it. */
 function filesUnder(dir: string): string[] {

@@ -3,14 +3,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 
 /** One object as the stand-in keeps it. */
-export interface StoredObject {
+export interface StoredS3Object {
   body: Buffer;
   lastModified: Date;
   etag: string;
 }
 
 /** A request the stand-in answered, for assertions on what our client sent. */
-export interface SeenRequest {
+export interface SeenS3Request {
   method: string;
   bucket: string;
   key: string;
@@ -19,15 +19,17 @@ export interface SeenRequest {
 }
 
 /**
- * A local stand-in for the few S3 calls Balcão's S3 driver makes — PutObject, GetObject, HeadObject,
+ * A local stand-in for the few S3 calls Balcão's S3 driver (`STORAGE_DRIVER=s3`) makes — PutObject, GetObject, HeadObject,
  * DeleteObject, DeleteObjects and ListObjectsV2 — in path style, over plain HTTP. It checks each
  * request's Signature Version 4 the way S3 does (the canonical request, the signing key from the secret,
  * the payload's hash when it is signed), so a test proves the real AWS client signs what it sends with
- * the credentials given; anything else answers S3's XML errors.
+ * the credentials given; anything else answers S3's XML errors. A test app on it:
+ * `createTestApp({ config: { storageDriver: 's3', s3Endpoint: await standIn.start(), s3Bucket: 'balcao',
+ * s3AccessKeyId, s3SecretAccessKey, s3Region, s3ForcePathStyle: true } })`.
  */
 export class S3StandIn {
-  readonly buckets = new Map<string, Map<string, StoredObject>>();
-  readonly seen: SeenRequest[] = [];
+  readonly buckets = new Map<string, Map<string, StoredS3Object>>();
+  readonly seen: SeenS3Request[] = [];
   /** Objects per ListObjectsV2 page (S3's 1,000; tests lower it to walk the pages). */
   pageSize = 1000;
   private server?: Server;
@@ -150,7 +152,7 @@ export class S3StandIn {
       const shown = (name: string) => xml(urlEncoded ? encodeURIComponent(name) : name);
       const contents = page
         .map((name) => {
-          const object = bucket.get(name) as StoredObject;
+          const object = bucket.get(name) as StoredS3Object;
           return `<Contents><Key>${shown(name)}</Key><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>${xml(object.etag)}</ETag><Size>${object.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`;
         })
         .join('');
