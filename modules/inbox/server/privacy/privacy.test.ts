@@ -135,6 +135,10 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     expect(String(zip.get(media.file))).toBe('photo of Paula Exporta');
     expect(messages.every((message) => !('mediaPath' in message))).toBe(true);
     expect(await stored(photo)).not.toBeNull();
+    // the drawer's media links stream from this driver too
+    const link = await t.inject({ method: 'GET', url: storage().signedUrl(acme, photo, { fileName: 'foto.jpg' }) });
+    expect(link.statusCode).toBe(200);
+    expect(link.body).toBe('photo of Paula Exporta');
 
     const log = await t.inject({ method: 'GET', url: '/api/privacy/log', token: admin.token });
     expect(log.json().entries[0]).toMatchObject({ action: 'export', contactId, user: { id: admin.user.id } });
