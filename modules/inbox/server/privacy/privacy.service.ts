@@ -8,8 +8,8 @@ import { notifyTicketChanged, visibleState } from '../tickets/ticket-notify';
 
 /** Messages removed per statement: small enough that a batch never holds locks for long. */
 export const PURGE_BATCH = 500;
-/** Files deleted from storage at once within a batch. */
-const FILE_DELETES_AT_ONCE = 8;
+/** Storage calls made at once (files deleted in a batch, files looked up for an export). */
+const STORAGE_CALLS_AT_ONCE = 8;
 /** Messages read per query while an export streams them. */
 const EXPORT_PAGE = 500;
 
@@ -56,8 +56,8 @@ export async function purgeMessages(
             .distinct('mediaPath')) as Array<{ mediaPath: string }>);
     const kept = new Set(stillNamed.map((row) => row.mediaPath));
     const doomed = paths.filter((key) => !kept.has(key));
-    for (let start = 0; start < doomed.length; start += FILE_DELETES_AT_ONCE) {
-      await Promise.all(doomed.slice(start, start + FILE_DELETES_AT_ONCE).map((key) => deleteStored(ctx, companyId, key)));
+    for (let start = 0; start < doomed.length; start += STORAGE_CALLS_AT_ONCE) {
+      await Promise.all(doomed.slice(start, start + STORAGE_CALLS_AT_ONCE).map((key) => deleteStored(ctx, companyId, key)));
     }
     const removed = await knex('messages').where('companyId', companyId).whereIn('id', ids).delete();
     total.messages += removed;
@@ -174,15 +174,18 @@ export async function exportContact(
     .whereNotNull('mediaPath')
     .orderBy('id')
     .select('id', 'mediaPath', 'mediaName')) as Array<{ id: string; mediaPath: string; mediaName: string | null }>;
+  // only files storage still holds get an entry: a message may name a file removed since (by hand, or a failed upload)
   const entries = new Map<string, string>();
   const present: Array<{ id: string; key: string; entry: string }> = [];
-  for (const file of media) {
-    if (entries.has(file.id)) continue;
-    const info = await ctx.storage.stat(companyId, file.mediaPath).catch(() => null);
-    if (!info) continue;
-    const entry = mediaEntryName(file.id, file.mediaPath, file.mediaName);
-    entries.set(file.id, entry);
-    present.push({ id: file.id, key: file.mediaPath, entry });
+  for (let start = 0; start < media.length; start += STORAGE_CALLS_AT_ONCE) {
+    const slice = media.slice(start, start + STORAGE_CALLS_AT_ONCE);
+    const found = await Promise.all(slice.map((file) => ctx.storage.stat(companyId, file.mediaPath).catch(() => null)));
+    slice.forEach((file, index) => {
+      if (!found[index]) return;
+      const entry = mediaEntryName(file.id, file.mediaPath, file.mediaName);
+      entries.set(file.id, entry);
+      present.push({ id: file.id, key: file.mediaPath, entry });
+    });
   }
 
   await logAction(knex, {

@@ -106,6 +106,15 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
 
   it('exports one contact as a zip: the contact, its tickets with notes, its messages and media files', async () => {
     const { contactId, ticketId, photo } = await conversation('Paula Exporta');
+    // a message naming a file storage no longer holds: listed, without an entry
+    await knex('messages').insert({
+      companyId: acme,
+      ticketId,
+      contactId,
+      body: '',
+      mediaType: 'audio',
+      mediaPath: 'media/test/gone.ogg',
+    });
     const res = await t.inject({ method: 'GET', url: `/api/contacts/${contactId}/export`, token: admin.token });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
@@ -129,7 +138,9 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));
-    expect(messages).toHaveLength(2);
+    expect(messages).toHaveLength(3);
+    expect(messages.find((message) => message.mediaType === 'audio').file).toBeNull();
+    expect([...zip.keys()].filter((name) => name.startsWith('media/'))).toHaveLength(1);
     const media = messages.find((message) => message.mediaType === 'image');
     expect(media.file).toMatch(/^media\/\d+-foto\.jpg$/);
     expect(String(zip.get(media.file))).toBe('photo of Paula Exporta');
