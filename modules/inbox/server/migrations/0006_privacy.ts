@@ -12,6 +12,8 @@ export async function up(knex: Knex): Promise<void> {
     t.smallint('months').notNullable();
     t.integer('updatedBy').references('users.id').onDelete('SET NULL');
     t.timestamp('updatedAt', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    // while a retention run works on the company: another run waits; a killed worker's claim runs out
+    t.timestamp('leaseUntil', { useTz: true });
   });
   await knex.raw('ALTER TABLE privacy_retention ADD CONSTRAINT privacy_retention_months CHECK (months BETWEEN 1 AND 120)');
 

@@ -10,11 +10,13 @@ export const RETENTION_SWEEP_EVERY_MS = 60 * 60 * 1000;
  */
 export const privacyArea: InboxArea = {
   jobs: {
-    // the schedule's tick, without a company: one job per company with a retention (idempotent while pending)
+    // the schedule's tick, without a company: one job per company with a retention. The id names the hour, so a
+    // job a killed worker left behind never blocks the next hour's; two runs of a company never overlap (its claim)
     'retention-sweep': {
       handler: async (_data, ctx) => {
+        const hour = Math.floor(Date.now() / RETENTION_SWEEP_EVERY_MS);
         for (const companyId of await companiesWithRetention(ctx.db.knex)) {
-          await ctx.jobs.enqueue('retention', {}, { companyId, jobId: 'retention' });
+          await ctx.jobs.enqueue('retention', {}, { companyId, jobId: `retention-${hour}` });
         }
       },
     },

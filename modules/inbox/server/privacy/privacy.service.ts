@@ -37,11 +37,13 @@ export async function purgeMessages(
   ctx: PluginContext,
   companyId: number,
   nextBatch: (knex: Knex) => Knex.QueryBuilder,
+  beforeBatch: () => Promise<void> = async () => {},
 ): Promise<PurgeCount & { ticketIds: number[] }> {
   const { knex } = ctx.db;
   const total = { messages: 0, files: 0 };
   const tickets = new Set<number>();
   for (;;) {
+    await beforeBatch();
     const rows = (await nextBatch(knex)) as PurgeRow[];
     if (rows.length === 0) break;
     const ids = rows.map((row) => row.id);
@@ -394,25 +396,52 @@ export async function companiesWithRetention(knex: Knex): Promise<number[]> {
   return rows.map((row) => row.companyId);
 }
 
+/** How long a retention run's claim on its company lasts without a new batch (a killed worker's runs out). */
+export const RETENTION_LEASE_SECONDS = 600;
+
+/** Claims (or renews) the company's retention run; false while another run holds it. */
+async function claimRetention(knex: Knex, companyId: number, renew: boolean): Promise<boolean> {
+  const claimed = await knex('privacyRetention')
+    .where({ companyId })
+    .modify((query) => {
+      if (!renew) query.where((free) => free.whereNull('leaseUntil').orWhere('leaseUntil', '<', knex.fn.now()));
+    })
+    .update({ leaseUntil: knex.raw(`now() + interval '${RETENTION_LEASE_SECONDS} seconds'`) });
+  return claimed > 0;
+}
+
 /**
  * Removes the company's messages older than its retention, with their files, in batches (see
  * `purgeMessages`: a run stopped halfway is finished by the next), then empties the last message of the
- * tickets left with none. Logs what it removed; removes nothing when the company has no retention.
+ * tickets left with none. Logs what it removed; removes nothing when the company has no retention, or
+ * while another run holds the company's claim (`leaseUntil`, renewed every batch: the claim of a worker
+ * killed mid-run runs out after `RETENTION_LEASE_SECONDS` and the next hourly run takes over).
  */
 export async function applyRetention(ctx: PluginContext, companyId: number, now = new Date()): Promise<PurgeCount> {
   const { knex } = ctx.db;
   const { months } = await retentionOf(knex, companyId);
-  if (months === null) return { messages: 0, files: 0 };
+  if (months === null || !(await claimRetention(knex, companyId, false))) return { messages: 0, files: 0 };
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
-  const purged = await purgeMessages(ctx, companyId, (db) =>
-    db('messages')
-      .where('companyId', companyId)
-      .where('createdAt', '<', cutoff)
-      .orderBy('createdAt')
-      .limit(PURGE_BATCH)
-      .select('id', 'mediaPath', 'ticketId'),
-  );
+  let purged: Awaited<ReturnType<typeof purgeMessages>>;
+  try {
+    purged = await purgeMessages(
+      ctx,
+      companyId,
+      (db) =>
+        db('messages')
+          .where('companyId', companyId)
+          .where('createdAt', '<', cutoff)
+          .orderBy('createdAt')
+          .limit(PURGE_BATCH)
+          .select('id', 'mediaPath', 'ticketId'),
+      async () => {
+        await claimRetention(knex, companyId, true);
+      },
+    );
+  } finally {
+    await knex('privacyRetention').where({ companyId }).update({ leaseUntil: null });
+  }
   if (purged.ticketIds.length > 0) {
     await knex('tickets')
       .where('companyId', companyId)

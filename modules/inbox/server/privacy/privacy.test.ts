@@ -303,12 +303,29 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     expect(await messagesOf(recent.ticketId)).toBe(2);
     expect(await stored(recent.photo)).not.toBeNull();
     if (standIn) expect(standIn.keys('media').filter((key) => key.includes('outage'))).toEqual([]);
+    expect(await knex('privacyRetention').where({ companyId: acme }).first('leaseUntil')).toEqual({ leaseUntil: null });
     expect(await runInTenant({ companyId: acme }, () => applyRetention(ctx, acme))).toEqual({ messages: 0, files: 0 });
     expect(
       await knex('privacyLog').where({ companyId: acme, action: 'retention' }).orderBy('id', 'desc').first('details'),
     ).toMatchObject({
       details: { months: 6, messages: removed.messages },
     });
+  });
+
+  it("waits while another run holds the company's claim, and takes over once a killed worker's claim runs out", async () => {
+    const old = await conversation('Claim Antigo', { ageDays: 400 });
+    await t.inject({ method: 'PUT', url: '/api/privacy/retention', token: admin.token, payload: { months: 12 } });
+    // a worker killed mid-run leaves its claim behind
+    await knex('privacyRetention')
+      .where({ companyId: acme })
+      .update({ leaseUntil: knex.raw("now() + interval '5 minutes'") });
+    expect(await runInTenant({ companyId: acme }, () => applyRetention(ctx, acme))).toEqual({ messages: 0, files: 0 });
+    expect(await messagesOf(old.ticketId)).toBe(2);
+    await knex('privacyRetention')
+      .where({ companyId: acme })
+      .update({ leaseUntil: knex.raw("now() - interval '1 second'") });
+    expect(await runInTenant({ companyId: acme }, () => applyRetention(ctx, acme))).toEqual({ messages: 2, files: 1 });
+    expect(await stored(old.photo)).toBeNull();
   });
 
   it('runs the retention as a durable job that the schedule fans out per company', async () => {
