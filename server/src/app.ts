@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { CORE_PERMISSION_TABLE, type PluginDefinition } from '@balcao/plugin-sdk/server';
+import { CORE_PERMISSION_TABLE, type PluginDefinition, type StorageService } from '@balcao/plugin-sdk/server';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import fastifySwagger from '@fastify/swagger';
@@ -193,7 +193,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       scheduler: new Scheduler(redis, config.redisPrefix, log),
       events,
       settings: createSettingsService(knex, sessions, events),
-      storage: new LocalDiskStorage(config.storageDir, mediaSigner, config.apiPrefix),
+      storage: await createStorage(config, mediaSigner),
       mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: config.mailOutboxDir, log }),
       plans,
       services: createServiceRegistry(),
@@ -264,6 +264,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         });
       }
       await closeConnections();
+      (core.storage as StorageService & { close?(): void }).close?.();
     };
     if (!auth) throw new Error('auth routes did not register');
     return { app, core, plugins: loaded, routes, auth, compileSchemas: schemas.compilePending, close };
@@ -275,3 +276,24 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
 }
 
 export type { PluginDefinition };
+
+/** The configured file store: the disk (`STORAGE_DIR`) or an S3-compatible bucket (`STORAGE_DRIVER=s3`). */
+async function createStorage(config: AppConfig, signer: MediaSigner): Promise<StorageService> {
+  if (config.storageDriver === 's3') {
+    // loaded only when configured: the AWS SDK is ~1 MB of code a disk-backed process never runs
+    const { S3Storage } = await import('./storage/s3');
+    return new S3Storage(
+      {
+        endpoint: config.s3Endpoint,
+        bucket: config.s3Bucket ?? '',
+        region: config.s3Region,
+        accessKeyId: config.s3AccessKeyId ?? '',
+        secretAccessKey: config.s3SecretAccessKey ?? '',
+        forcePathStyle: config.s3ForcePathStyle,
+      },
+      signer,
+      config.apiPrefix,
+    );
+  }
+  return new LocalDiskStorage(config.storageDir, signer, config.apiPrefix);
+}

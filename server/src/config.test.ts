@@ -152,6 +152,59 @@ describe('loadConfig', () => {
     for (const leaked of [secret, 'db-pa55word', 'redis-pa55word']) expect(text).not.toContain(leaked);
   });
 
+  it('stores files on disk by default, and in a bucket with STORAGE_DRIVER=s3 and its credentials', () => {
+    expect(loadConfig({})).toMatchObject({
+      storageDriver: 'local',
+      s3Bucket: null,
+      s3Region: 'us-east-1',
+      s3ForcePathStyle: false,
+    });
+    expect(
+      loadConfig({
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: 'http://minio.internal:9000',
+        S3_BUCKET: 'balcao-media',
+        S3_REGION: 'sa-east-1',
+        S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        S3_SECRET_ACCESS_KEY: 'wJalrXUtnFEMI/K7MDENG',
+        S3_FORCE_PATH_STYLE: 'true',
+      }),
+    ).toMatchObject({
+      storageDriver: 's3',
+      s3Endpoint: 'http://minio.internal:9000',
+      s3Bucket: 'balcao-media',
+      s3Region: 'sa-east-1',
+      s3AccessKeyId: 'AKIDEXAMPLE',
+      s3ForcePathStyle: true,
+    });
+  });
+
+  it('names each missing or wrong S3 variable at start, never echoing the secret key', () => {
+    expect(problemsOf({ STORAGE_DRIVER: 's3' })).toEqual([
+      'S3_BUCKET is required when STORAGE_DRIVER is s3',
+      'S3_ACCESS_KEY_ID is required when STORAGE_DRIVER is s3',
+      'S3_SECRET_ACCESS_KEY is required when STORAGE_DRIVER is s3',
+    ]);
+    const problems = problemsOf({
+      STORAGE_DRIVER: 'gcs',
+      S3_ENDPOINT: 'minio:9000',
+      S3_BUCKET: 'Bad_Bucket',
+      S3_SECRET_ACCESS_KEY: 'short',
+      S3_FORCE_PATH_STYLE: 'yes',
+    }).join('\n');
+    for (const name of [
+      'STORAGE_DRIVER must be one of local, s3',
+      'S3_ENDPOINT',
+      'S3_BUCKET',
+      'S3_SECRET_ACCESS_KEY',
+      'S3_FORCE_PATH_STYLE',
+    ]) {
+      expect(problems).toContain(name);
+    }
+    expect(problems).toMatch(/^S3_SECRET_ACCESS_KEY .*5 characters/m);
+    expect(problems).not.toContain('short');
+  });
+
   it('lets overrides win over the environment (tests use them)', () => {
     const config = loadConfig({ PORT: '1234', NODE_ENV: 'test' }, { port: 0, redisPrefix: 'bt123' });
     expect(config).toMatchObject({ port: 0, redisPrefix: 'bt123', env: 'test', logLevel: 'silent' });

@@ -45,6 +45,15 @@ const ConfigSchema = Type.Object({
   accessTokenTtlSeconds: Type.Integer({ minimum: 10, maximum: 86_400 }),
   refreshTokenTtlDays: Type.Integer({ minimum: 1, maximum: 365 }),
   storageDir: Type.String({ minLength: 1 }),
+  /** Where uploaded files live: `local` (STORAGE_DIR) or `s3` (an S3-compatible bucket, the S3_* variables). */
+  storageDriver: Type.Union([Type.Literal('local'), Type.Literal('s3')]),
+  /** Endpoint of an S3-compatible service other than AWS (MinIO, Ceph …); null for AWS itself. */
+  s3Endpoint: Type.Union([Type.String({ pattern: '^https?://[^/\\s]+(/.*)?$' }), Type.Null()]),
+  s3Bucket: Type.Union([Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' }), Type.Null()]),
+  s3Region: Type.String({ pattern: '^[a-z0-9-]{2,40}$' }),
+  s3AccessKeyId: Type.Union([Type.String({ minLength: 3, maxLength: 128 }), Type.Null()]),
+  s3SecretAccessKey: Type.Union([Type.String({ minLength: 8, maxLength: 256 }), Type.Null()]),
+  s3ForcePathStyle: Type.Boolean(),
   /** Extra plugin folders or package names, besides `modules/*` and `plugins/*`. */
   extraPlugins: Type.Array(Type.String({ minLength: 1 })),
   /** Folder of the built host shell (served at `/`). */
@@ -105,6 +114,13 @@ const ENV_NAMES: Record<keyof AppConfig, string> = {
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
   refreshTokenTtlDays: 'REFRESH_TOKEN_TTL_DAYS',
   storageDir: 'STORAGE_DIR',
+  storageDriver: 'STORAGE_DRIVER',
+  s3Endpoint: 'S3_ENDPOINT',
+  s3Bucket: 'S3_BUCKET',
+  s3Region: 'S3_REGION',
+  s3AccessKeyId: 'S3_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'S3_SECRET_ACCESS_KEY',
+  s3ForcePathStyle: 'S3_FORCE_PATH_STYLE',
   extraPlugins: 'BALCAO_PLUGINS',
   hostDist: 'HOST_DIST',
   logLevel: 'LOG_LEVEL',
@@ -126,7 +142,7 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A value as a problem message shows it: never the JWT secret, never the password of a URL. */
 function shownValue(key: keyof AppConfig, value: unknown): string {
-  if (key === 'jwtSecret') return `${String(value ?? '').length} characters`;
+  if (key === 'jwtSecret' || key === 's3SecretAccessKey') return `${String(value ?? '').length} characters`;
   return (JSON.stringify(value) ?? '').replace(/\/\/([^:@/]+):[^@/]*@/g, '//$1:***@');
 }
 
@@ -194,6 +210,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtlSeconds: integer('ACCESS_TOKEN_TTL_SECONDS', env.ACCESS_TOKEN_TTL_SECONDS, 900, problems),
     refreshTokenTtlDays: integer('REFRESH_TOKEN_TTL_DAYS', env.REFRESH_TOKEN_TTL_DAYS, 30, problems),
     storageDir: path.resolve(env.STORAGE_DIR ?? path.join(REPO_ROOT, '.data', 'storage')),
+    storageDriver: (env.STORAGE_DRIVER || 'local') as AppConfig['storageDriver'],
+    s3Endpoint: env.S3_ENDPOINT || null,
+    s3Bucket: env.S3_BUCKET || null,
+    s3Region: env.S3_REGION || 'us-east-1',
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || null,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+    s3ForcePathStyle: boolean('S3_FORCE_PATH_STYLE', env.S3_FORCE_PATH_STYLE, false, problems),
     extraPlugins: (env.BALCAO_PLUGINS ?? '')
       .split(',')
       .map((s) => s.trim())
@@ -217,6 +240,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ...overrides,
   };
   for (const problem of allowListProblems(candidate.outboundHttpAllow)) problems.push(`OUTBOUND_HTTP_ALLOW: ${problem}`);
+  if (candidate.storageDriver === 's3') {
+    for (const [key, name] of [
+      ['s3Bucket', 'S3_BUCKET'],
+      ['s3AccessKeyId', 'S3_ACCESS_KEY_ID'],
+      ['s3SecretAccessKey', 'S3_SECRET_ACCESS_KEY'],
+    ] as const) {
+      if (candidate[key] === null) problems.push(`${name} is required when STORAGE_DRIVER is s3`);
+    }
+  }
   if (nodeEnv === 'production' && !env.JWT_SECRET && !overrides.jwtSecret) {
     problems.push('JWT_SECRET is required in production (at least 32 characters)');
   }

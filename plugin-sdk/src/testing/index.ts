@@ -35,6 +35,7 @@ import { cloneDatabase, databaseUrl, dropDatabase, ensureTemplate, migrationsFin
 export { DEFAULT_COMPANY_SETTINGS } from '@balcao/server';
 export { dropStaleDatabases } from './database';
 export * from './fixtures';
+export { S3StandIn, type SeenS3Request, type StoredS3Object } from './s3-stand-in';
 export { companySocket, connectSocket, nextEvent, recordEvents } from './sockets';
 export * from './walkers';
 

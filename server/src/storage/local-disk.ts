@@ -25,6 +25,43 @@ export function linkFileName(name: string): string {
   return `${base.join('').trimEnd()}${ext}`;
 }
 
+/** A company's folder name (`company<id>`), the same on disk and in a bucket; refuses a bad id. */
+export function companyFolder(companyId: number): string {
+  if (!Number.isInteger(companyId) || companyId < 1) throw new Error(`bad company id ${companyId}`);
+  return `company${companyId}`;
+}
+
+/** The key itself when it stays inside its company's folder; a 400 otherwise (`..`, absolute, odd characters). */
+export function checkedKey(key: string): string {
+  if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
+    throw new AppError('ERR_VALIDATION', { details: [{ field: 'key', message: 'invalid file name' }] });
+  }
+  return key;
+}
+
+/**
+ * The server's own signed address of a file (`<mediaBase>/media/<token>`), whichever driver stores it:
+ * downloads always stream through `GET /media/:token`, which checks the grant.
+ */
+export function signedMediaUrl(
+  signer: MediaSigner | undefined,
+  mediaBase: string,
+  companyId: number,
+  key: string,
+  options: { ttlMs?: number; fileName?: string },
+): string {
+  if (!signer) throw new Error('signedUrl needs a MediaSigner');
+  companyFolder(companyId);
+  checkedKey(key); // refuse a bad key now, not when the address is used
+  const token = signer.sign({
+    companyId,
+    key,
+    expiresAt: Date.now() + (options.ttlMs ?? MEDIA_URL_TTL_MS),
+    fileName: options.fileName === undefined ? undefined : linkFileName(options.fileName),
+  });
+  return `${mediaBase}/media/${token}`;
+}
+
 /**
  * Files on local disk, one folder per company (`<root>/company<id>/<key>`). Keys are checked so that no
  * key can climb out of its company's folder. Writes go to a temporary name first, so a failed or
@@ -39,27 +76,15 @@ export class LocalDiskStorage implements StorageService {
   ) {}
 
   signedUrl(companyId: number, key: string, options: { ttlMs?: number; fileName?: string } = {}): string {
-    if (!this.signer) throw new Error('signedUrl needs a MediaSigner');
-    this.filePath(companyId, key); // refuse a bad key now, not when the address is used
-    const token = this.signer.sign({
-      companyId,
-      key,
-      expiresAt: Date.now() + (options.ttlMs ?? MEDIA_URL_TTL_MS),
-      fileName: options.fileName === undefined ? undefined : linkFileName(options.fileName),
-    });
-    return `${this.mediaBase}/media/${token}`;
+    return signedMediaUrl(this.signer, this.mediaBase, companyId, key, options);
   }
 
   private companyDir(companyId: number): string {
-    if (!Number.isInteger(companyId) || companyId < 1) throw new Error(`bad company id ${companyId}`);
-    return path.join(this.root, `company${companyId}`);
+    return path.join(this.root, companyFolder(companyId));
   }
 
   private filePath(companyId: number, key: string): string {
-    if (!SAFE_KEY.test(key) || key.split('/').some((part) => part === '..' || part === '.')) {
-      throw new AppError('ERR_VALIDATION', { details: [{ field: 'key', message: 'invalid file name' }] });
-    }
-    return path.join(this.companyDir(companyId), key);
+    return path.join(this.companyDir(companyId), checkedKey(key));
   }
 
   async put(companyId: number, key: string, data: Readable | Buffer, options: { maxBytes?: number } = {}) {

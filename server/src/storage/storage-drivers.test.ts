@@ -4,16 +4,10 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { AppError, type StorageService } from '@balcao/plugin-sdk/server';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { S3StandIn } from '@balcao/plugin-sdk/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LocalDiskStorage } from './local-disk';
-
-let root: string;
-let storage: StorageService;
-beforeEach(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'balcao-storage-'));
-  storage = new LocalDiskStorage(root);
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+import { S3Storage } from './s3';
 
 /** Every file under a folder, relative to it. */
 function filesUnder(dir: string): string[] {
@@ -27,13 +21,70 @@ function filesUnder(dir: string): string[] {
 /** A stream of `chunks` pieces of `size` bytes each. */
 const chunked = (chunks: number, size: number) => Readable.from(Array.from({ length: chunks }, () => Buffer.alloc(size, 120)));
 
-describe('LocalDiskStorage', () => {
+const standIn = new S3StandIn('AKIDBALCAOTEST', 'stand-in secret key of the tests', 'sa-east-1');
+let endpoint = '';
+beforeAll(async () => {
+  endpoint = await standIn.start();
+});
+afterAll(() => standIn.stop());
+
+/** A driver under test, with a way to see what it really holds (files on disk, objects in the bucket). */
+interface Driver {
+  storage: StorageService;
+  /** Every stored file or object, as `company<id>/<key>`, sorted. */
+  stored(): string[];
+  /** A stored file's bytes, read around the driver. */
+  bytesOf(companyKey: string): Buffer | undefined;
+  close(): void;
+}
+
+let root: string;
+const drivers: Record<'local' | 's3', () => Driver> = {
+  local: () => ({
+    storage: new LocalDiskStorage(root),
+    stored: () => filesUnder(root).filter((file) => file !== 'outside.txt'),
+    bytesOf: (companyKey) => (existsSync(path.join(root, companyKey)) ? readFileSync(path.join(root, companyKey)) : undefined),
+    close: () => {},
+  }),
+  s3: () => {
+    standIn.buckets.set('balcao', new Map());
+    const storage = new S3Storage({
+      endpoint,
+      bucket: 'balcao',
+      region: 'sa-east-1',
+      accessKeyId: 'AKIDBALCAOTEST',
+      secretAccessKey: 'stand-in secret key of the tests',
+      forcePathStyle: true,
+      spoolDir: root,
+    });
+    return {
+      storage,
+      stored: () => standIn.keys(),
+      bytesOf: (companyKey) => standIn.buckets.get('balcao')?.get(companyKey)?.body,
+      close: () => storage.close(),
+    };
+  },
+};
+
+describe.each(['local', 's3'] as const)('the %s storage driver', (driverName) => {
+  let storage: StorageService;
+  let driver: Driver;
+  beforeEach(() => {
+    root = mkdtempSync(path.join(tmpdir(), 'balcao-storage-'));
+    driver = drivers[driverName]();
+    storage = driver.storage;
+  });
+  afterEach(() => {
+    driver.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('puts, gets, stats and deletes files in the company folder', async () => {
     expect(await storage.put(7, 'media/photo.v2.jpg', Buffer.from('jpeg bytes'))).toEqual({
       key: 'media/photo.v2.jpg',
       size: 10,
     });
-    expect(readFileSync(path.join(root, 'company7', 'media', 'photo.v2.jpg'), 'utf8')).toBe('jpeg bytes');
+    expect(driver.bytesOf('company7/media/photo.v2.jpg')?.toString()).toBe('jpeg bytes');
 
     const stream = await storage.get(7, 'media/photo.v2.jpg');
     expect(stream).not.toBeNull();
@@ -112,6 +163,7 @@ describe('LocalDiskStorage', () => {
     await expect(storage.get(8, key)).rejects.toEqual(refused);
     await expect(storage.stat(8, key)).rejects.toEqual(refused);
     await expect(storage.delete(8, key)).rejects.toEqual(refused);
+    expect(driver.stored()).toEqual([]);
     expect(filesUnder(root)).toEqual(['outside.txt']);
   });
 
@@ -128,8 +180,8 @@ describe('LocalDiskStorage', () => {
       expect.objectContaining({ code: 'ERR_PAYLOAD_TOO_LARGE', status: 413 }),
     );
     await expect(storage.put(5, 'fresh.bin', Buffer.alloc(4097), { maxBytes: 4096 })).rejects.toThrow('ERR_PAYLOAD_TOO_LARGE');
-    expect(filesUnder(path.join(root, 'company5'))).toEqual(['upload.bin']);
-    expect(readFileSync(path.join(root, 'company5', 'upload.bin'), 'utf8')).toBe('previous');
+    expect(driver.stored()).toEqual(['company5/upload.bin']);
+    expect(driver.bytesOf('company5/upload.bin')?.toString()).toBe('previous');
     expect(await storage.put(5, 'exact.bin', Buffer.alloc(4096), { maxBytes: 4096 })).toEqual({ key: 'exact.bin', size: 4096 });
   });
 
@@ -141,6 +193,7 @@ describe('LocalDiskStorage', () => {
       },
     });
     await expect(storage.put(6, 'broken.bin', failing)).rejects.toThrow('connection reset');
+    expect(driver.stored()).toEqual([]);
     expect(filesUnder(root)).toEqual([]);
   });
 
@@ -148,8 +201,70 @@ describe('LocalDiskStorage', () => {
     const contents = Array.from({ length: 6 }, (_, index) => Buffer.alloc(100_000 + index * 1000, 97 + index));
     const results = await Promise.allSettled(contents.map((content) => storage.put(4, 'same.bin', content)));
     expect(results.map((result) => result.status)).toEqual(contents.map(() => 'fulfilled'));
-    const stored = readFileSync(path.join(root, 'company4', 'same.bin'));
+    const stored = driver.bytesOf('company4/same.bin') as Buffer;
     expect(contents.some((content) => content.equals(stored))).toBe(true);
-    expect(filesUnder(path.join(root, 'company4'))).toEqual(['same.bin']);
+    expect(driver.stored()).toEqual(['company4/same.bin']);
+  });
+});
+
+describe('the s3 driver against the stand-in', () => {
+  const options = {
+    bucket: 'balcao',
+    region: 'sa-east-1',
+    accessKeyId: 'AKIDBALCAOTEST',
+    secretAccessKey: 'stand-in secret key of the tests',
+    forcePathStyle: true,
+  };
+  let storage: S3Storage;
+  beforeEach(() => {
+    standIn.buckets.set('balcao', new Map());
+    standIn.seen.length = 0;
+    storage = new S3Storage({ ...options, endpoint });
+  });
+  afterEach(() => {
+    standIn.pageSize = 1000;
+    storage.close();
+  });
+
+  it('signs every call with SigV4 and uses only the calls the stand-in serves', async () => {
+    await storage.put(3, 'a/b.txt', Buffer.from('one'));
+    await storage.put(3, 'c.txt', Readable.from([Buffer.from('two')]));
+    await storage.stat(3, 'a/b.txt');
+    await text((await storage.get(3, 'c.txt')) as Readable);
+    await storage.get(3, 'missing.txt');
+    await storage.delete(3, 'c.txt');
+    await storage.usage(3);
+    await storage.deleteAll(3);
+    expect(standIn.seen.map((call) => call.status).filter((status) => status === 403 || status === 501)).toEqual([]);
+    expect(new Set(standIn.seen.map((call) => call.method))).toEqual(new Set(['PUT', 'HEAD', 'GET', 'DELETE', 'POST']));
+    expect(standIn.keys()).toEqual([]);
+  });
+
+  it('fails loudly, never as a missing file, when the bucket refuses the credentials', async () => {
+    await storage.put(3, 'kept.txt', Buffer.from('kept'));
+    const forged = new S3Storage({ ...options, endpoint, secretAccessKey: 'not the secret' });
+    const stranger = new S3Storage({ ...options, endpoint, accessKeyId: 'AKIDSOMEONEELSE' });
+    try {
+      await expect(forged.get(3, 'kept.txt')).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+      await expect(forged.put(3, 'kept.txt', Buffer.from('changed'))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
+      await expect(stranger.stat(3, 'kept.txt')).rejects.toThrow();
+      await expect(stranger.delete(3, 'kept.txt')).rejects.toMatchObject({ name: 'InvalidAccessKeyId' });
+    } finally {
+      forged.close();
+      stranger.close();
+    }
+    expect(standIn.buckets.get('balcao')?.get('company3/kept.txt')?.body.toString()).toBe('kept');
+  });
+
+  it('walks every page of a large folder for usage and deleteAll, and only that folder', async () => {
+    standIn.pageSize = 2;
+    for (const name of ['a', 'b', 'c', 'd', 'e']) await storage.put(12, `media/${name}.txt`, Buffer.from(name.repeat(3)));
+    await storage.put(1, 'media/a.txt', Buffer.from('other'));
+    await storage.put(120, 'media/a.txt', Buffer.from('prefix-alike'));
+    expect(await storage.usage(12)).toEqual({ bytes: 15, files: 5, updatedAt: expect.any(Date) });
+    await storage.deleteAll(12);
+    expect(standIn.keys()).toEqual(['company1/media/a.txt', 'company120/media/a.txt']);
+    const lists = standIn.seen.filter((call) => call.query.get('list-type') === '2');
+    expect(lists.every((call) => call.query.get('prefix') === 'company12/')).toBe(true);
   });
 });
