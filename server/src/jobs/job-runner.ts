@@ -33,6 +33,17 @@ export interface JobRunnerOptions {
   isWorker: boolean;
   log: FastifyBaseLogger;
   hasFlag(companyId: number, flag: AnyPlanFlag): Promise<boolean>;
+  /** Told of every job this process runs to its end (metrics). */
+  onFinished?(queue: string, job: string, outcome: 'completed' | 'failed'): void;
+}
+
+/** How many jobs of one queue wait, run, wait for their time, or failed and are kept (across every process). */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
 }
 
 /**
@@ -116,11 +127,30 @@ export class JobRunner {
     }
     const execute = () => definition.handler(data, feature.ctx, { id: job.id, companyId });
     try {
-      return await (companyId === null ? execute() : runInTenant({ companyId }, execute));
+      const result = await (companyId === null ? execute() : runInTenant({ companyId }, execute));
+      this.options.onFinished?.(feature.featureId, name, 'completed');
+      return result;
     } catch (error) {
       this.options.log.error({ err: error, job: `${feature.featureId}:${name}`, companyId }, 'job failed');
+      this.options.onFinished?.(feature.featureId, name, 'failed');
       throw error;
     }
+  }
+
+  /** Every queue's depth, read from Redis (one round trip per queue). */
+  async depths(): Promise<QueueDepth[]> {
+    return Promise.all(
+      [...this.features.values()].map(async ({ featureId, queue }) => {
+        const health = await queue.checkHealth();
+        return {
+          queue: featureId,
+          waiting: health.waiting,
+          active: health.active,
+          delayed: health.delayed,
+          failed: health.failed,
+        };
+      }),
+    );
   }
 
   /** Stops taking jobs, waits for running ones (up to `timeoutMs`), closes connections. */
