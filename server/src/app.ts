@@ -31,6 +31,9 @@ import { FeatureBroadcast } from './infra/broadcast';
 import { connectRedis, type RedisClient } from './infra/redis';
 import { JobRunner, Scheduler } from './jobs/job-runner';
 import { createMailer } from './mail/mailer';
+import { installCoreMetrics } from './metrics/core-metrics';
+import { ProcessMetrics } from './metrics/metrics';
+import { registerMetricsRoute } from './metrics/metrics-routes';
 import { registerHealthRoutes, registerPlatformRoutes } from './platform/platform-routes';
 import { bundledRegistry } from './plugins/bundled-registry';
 import { type DiscoveredPlugin, declaredPlanFlags, discoverPlugins } from './plugins/discover';
@@ -164,6 +167,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     const plans = createPlanService(sessions, pluginFlags);
     const isWorker = config.role !== 'web';
     const mediaSigner = new MediaSigner(config.jwtSecret);
+    const metrics = config.metricsToken ? new ProcessMetrics(config.role) : null;
     const core: CoreServices = {
       config,
       log,
@@ -189,6 +193,12 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
         isWorker,
         log,
         hasFlag: (companyId, flag) => plans.has(companyId, flag),
+        ...(metrics
+          ? {
+              onFinished: (queue: string, job: string, outcome: 'completed' | 'failed') =>
+                metrics.jobFinished(queue, job, outcome),
+            }
+          : {}),
       }),
       scheduler: new Scheduler(redis, config.redisPrefix, log),
       events,
@@ -198,8 +208,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       plans,
       services: createServiceRegistry(),
       permissions: { ...CORE_PERMISSION_TABLE },
+      metrics,
     };
     mergePermissions(core, definitions);
+    if (metrics) installCoreMetrics(app, metrics, core);
 
     const routes = new RouteRegistry();
     routes.install(app);
@@ -225,6 +237,7 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
     );
     loaded = await registerPlugins(app, core, definitions, { isWorker, featureConfigs });
     registerHealthRoutes(app, core);
+    registerMetricsRoute(app, metrics, config.metricsToken);
     await app.register(async (docs) => {
       docs.addHook('onRoute', (route: RouteOptions) => {
         route.config = { ...(route.config ?? {}), access: 'public', infra: true } as RouteOptions['config'];

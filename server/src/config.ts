@@ -87,6 +87,10 @@ const ConfigSchema = Type.Object({
    * otherwise special (the SDK's guarded outbound client; empty: none).
    */
   outboundHttpAllow: Type.Array(Type.String({ minLength: 1 })),
+  /** Bearer token of `GET /metrics`; null: no metrics are kept and `/metrics` answers 404. */
+  metricsToken: Type.Union([Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' }), Type.Null()]),
+  /** Port where a `worker` process answers `/healthz`, `/readyz` and `/metrics` (null: it listens nowhere). */
+  workerPort: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()]),
 });
 
 /** The validated configuration of a Balcão process. */
@@ -135,6 +139,8 @@ const ENV_NAMES: Record<keyof AppConfig, string> = {
   mailFrom: 'MAIL_FROM',
   mailOutboxDir: 'MAIL_OUTBOX_DIR',
   outboundHttpAllow: 'OUTBOUND_HTTP_ALLOW',
+  metricsToken: 'METRICS_TOKEN',
+  workerPort: 'WORKER_PORT',
 };
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/balcao';
@@ -142,7 +148,8 @@ const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** A value as a problem message shows it: never the JWT secret, never the password of a URL. */
 function shownValue(key: keyof AppConfig, value: unknown): string {
-  if (key === 'jwtSecret' || key === 's3SecretAccessKey') return `${String(value ?? '').length} characters`;
+  if (key === 'jwtSecret' || key === 's3SecretAccessKey' || key === 'metricsToken')
+    return `${String(value ?? '').length} characters`;
   return (JSON.stringify(value) ?? '').replace(/\/\/([^:@/]+):[^@/]*@/g, '//$1:***@');
 }
 
@@ -237,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    metricsToken: env.METRICS_TOKEN || null,
+    workerPort: env.WORKER_PORT ? integer('WORKER_PORT', env.WORKER_PORT, 1, problems) : null,
     ...overrides,
   };
   for (const problem of allowListProblems(candidate.outboundHttpAllow)) problems.push(`OUTBOUND_HTTP_ALLOW: ${problem}`);

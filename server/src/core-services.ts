@@ -18,6 +18,7 @@ import type { FeatureBroadcast } from './infra/broadcast';
 import type { RedisClient } from './infra/redis';
 import type { JobRunner, Scheduler } from './jobs/job-runner';
 import type { Mailer } from './mail/mailer';
+import type { ProcessMetrics } from './metrics/metrics';
 import type { RealtimeServer } from './realtime/realtime-server';
 import type { InvalidationBus } from './tenancy/invalidation';
 import type { SessionStore } from './tenancy/session-store';
@@ -47,6 +48,8 @@ export interface CoreServices {
   services: ServiceRegistry;
   /** The merged permission table (core plus every feature's). */
   permissions: PermissionTable;
+  /** This process's Prometheus metrics; null while `METRICS_TOKEN` is unset. */
+  metrics: ProcessMetrics | null;
 }
 
 /** A registry of services that features publish to each other. */

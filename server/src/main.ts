@@ -2,9 +2,12 @@
  * The process entry: `ROLE=web|worker|all` (default all). Reads the environment, builds the app,
  * listens (web roles) and shuts down cleanly on SIGINT/SIGTERM.
  */
-import { buildApp } from './app';
+import { buildApp, migrationOwners } from './app';
 import { type AppConfig, ConfigError, loadConfig, loadFeatureConfigs } from './config';
+import { createKnex } from './db/knex';
+import { migrateAll } from './db/migrator';
 import { settleHeapAfterStartup } from './infra/heap-settle';
+import { listenWorkerHttp } from './platform/worker-http';
 import { discoverPlugins } from './plugins/discover';
 import { importDefinitions } from './plugins/loader';
 import { seedDemo } from './seed/demo';
@@ -40,12 +43,29 @@ async function main(): Promise<void> {
     console.error(new ConfigError(problems).message);
     process.exit(78); // EX_CONFIG
   }
+  // `node main.mjs migrate`: the release step of a deployment (a one-off container, a Helm hook) applies
+  // pending migrations and exits, so the serving processes can start with MIGRATE_ON_START=false
+  if (process.argv[2] === 'migrate') {
+    const knex = createKnex(config.databaseUrl, 2);
+    try {
+      const applied = await migrateAll(knex, migrationOwners(discovered));
+      console.log(applied.length === 0 ? 'Nothing to migrate.' : `Applied:\n${applied.map((name) => `  ${name}`).join('\n')}`);
+    } finally {
+      await knex.destroy();
+    }
+    return;
+  }
   const balcao = await buildApp(config, { plugins: discovered, featureConfigs });
   // `npm start` asks the server to seed the demo (features seed through their own contexts)
   if (process.env.SEED_DEMO === 'true') {
     await seedDemo(balcao.core.knex, { passwordHashCost: config.passwordHashCost, plugins: balcao.plugins });
   }
   if (config.role !== 'worker') await balcao.app.listen({ host: config.host, port: config.port });
+  // a worker answers its probes and the scraper on a port of its own, and nothing else
+  const workerHttp =
+    config.role === 'worker' && config.workerPort !== null
+      ? await listenWorkerHttp(balcao.app, config.host, config.workerPort)
+      : null;
   balcao.app.log.info({ role: config.role, plugins: balcao.plugins.map((p) => p.discovered.manifest.id) }, 'Balcão ready');
   // what starting allocated and won't use again is given back (infra/heap-settle.ts)
   const cancelHeapSettle = settleHeapAfterStartup();
@@ -58,6 +78,7 @@ async function main(): Promise<void> {
     balcao.app.log.info({ signal }, 'stopping');
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
+    workerHttp?.close();
     await balcao.close();
     process.exit(0);
   };

@@ -220,6 +220,46 @@ export interface TenancyService {
   createCompany(input: NewCompany): Promise<{ companyId: number; userId: number }>;
 }
 
+/** Label values of one metric sample (`{ channel: 'whatsapp' }`). */
+export type MetricLabels = Readonly<Record<string, string | number>>;
+
+/** A metric's name (without the `balcao_` the core puts before it), help text and label names. */
+export interface MetricOptions {
+  /** Lower case, digits and `_` (`messages_inbound_total`); exposed as `balcao_<name>`. */
+  name: string;
+  help: string;
+  labelNames?: readonly string[];
+}
+
+/** A counter that only goes up. */
+export interface MetricCounter {
+  inc(labels?: MetricLabels, value?: number): void;
+}
+
+/** One value of a gauge at a scrape. */
+export interface MetricSample {
+  labels?: MetricLabels;
+  value: number;
+}
+
+/** A gauge whose values are read when Prometheus scrapes (`collect`), so nothing is kept up to date meanwhile. */
+export interface MetricGaugeOptions extends MetricOptions {
+  collect(): MetricSample[] | Promise<MetricSample[]>;
+}
+
+/**
+ * The process's Prometheus metrics (`GET /metrics`, docs/operations.md "Metrics"). Counting is cheap (a
+ * map lookup); while `METRICS_TOKEN` is unset (`enabled` false) counters count nothing and gauges are
+ * never read. Keep label values few (a channel, a state), never ids.
+ */
+export interface MetricsService {
+  readonly enabled: boolean;
+  /** Declares (or finds, same name and labels) a counter of this process. */
+  counter(options: MetricOptions): MetricCounter;
+  /** Declares a gauge read at each scrape; declaring the same name again replaces the earlier one. */
+  gauge(options: MetricGaugeOptions): void;
+}
+
 /** The core's configuration a feature may read (`ctx.config`, beside the feature's own variables). */
 export interface CoreConfigView {
   apiPrefix: string;
@@ -266,6 +306,8 @@ export interface PluginContext<C extends object = object> {
   session: SessionService;
   passwords: PasswordService;
   tenancy: TenancyService;
+  /** This process's metrics (Prometheus), shared by the core and every feature. */
+  metrics: MetricsService;
 }
 
 /** A route handler's request and reply, for helpers that take them. */

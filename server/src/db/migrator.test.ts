@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKnex } from './knex';
 import { type MigrationOwner, migrateAll, migrationsTable } from './migrator';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'balcao-migrations-'));
@@ -116,5 +117,33 @@ describe('migrations per feature', () => {
     expect(await migrateAll(knex, [bundled])).toEqual([]);
     expect(runs).toBe(1);
     expect(await applied('mig-bundled')).toEqual(['0001_first']);
+  });
+
+  it('migrates once when four processes start together: the others wait instead of failing', async () => {
+    let runs = 0;
+    const slow: MigrationOwner = {
+      id: 'mig-together',
+      directory: path.join(folder, 'not-read'),
+      modules: {
+        '0001_slow': async () => ({
+          up: async (k: Knex) => {
+            runs += 1;
+            // long enough for the other three to arrive while it runs
+            await k.raw('SELECT pg_sleep(0.3)');
+            await k.schema.createTable('mig_together_items', (table) => table.increments('id'));
+          },
+        }),
+      },
+    };
+    // one knex per "process", as small a pool as `npm run migrate` uses
+    const processes = Array.from({ length: 4 }, () => createKnex(t.config.databaseUrl, 2));
+    try {
+      const results = await Promise.all(processes.map((each) => migrateAll(each, [slow])));
+      expect(results.flat()).toEqual(['mig-together/0001_slow']);
+      expect(runs).toBe(1);
+      expect(await applied('mig-together')).toEqual(['0001_slow']);
+    } finally {
+      await Promise.all(processes.map((each) => each.destroy()));
+    }
   });
 });

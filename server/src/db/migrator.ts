@@ -68,13 +68,22 @@ export function migrationsTable(ownerId: string): string {
  * migrations table so features never collide on file names. Returns the names applied.
  */
 export async function migrateAll(knex: Knex, owners: MigrationOwner[]): Promise<string[]> {
-  const applied: string[] = [];
-  for (const owner of owners) {
-    const [, names] = (await knex.migrate.latest({
-      migrationSource: sourceOf(owner),
-      tableName: migrationsTable(owner.id),
-    })) as [number, string[]];
-    applied.push(...names.map((name) => `${owner.id}/${name}`));
-  }
-  return applied;
+  // Processes that start together with MIGRATE_ON_START queue on one advisory lock of the database (held
+  // by a transaction on a connection of its own): the first migrates, the others wait, then find nothing
+  // to do. Knex's own lock table would make them fail instead of waiting.
+  return knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [MIGRATION_LOCK_KEY]);
+    const applied: string[] = [];
+    for (const owner of owners) {
+      const [, names] = (await knex.migrate.latest({
+        migrationSource: sourceOf(owner),
+        tableName: migrationsTable(owner.id),
+      })) as [number, string[]];
+      applied.push(...names.map((name) => `${owner.id}/${name}`));
+    }
+    return applied;
+  });
 }
+
+/** The advisory lock key of migrations (advisory locks are per database: installations never share it). */
+const MIGRATION_LOCK_KEY = 0x62616c63; // "balc"

@@ -38,6 +38,17 @@ export interface JobRunnerOptions {
    * (bee-queue's `stallInterval`); default 5 s. Every process of a deployment uses the same value.
    */
   stallIntervalMs?: number;
+  /** Told of every job this process runs to its end (metrics). */
+  onFinished?(queue: string, job: string, outcome: 'completed' | 'failed'): void;
+}
+
+/** How many jobs of one queue wait, run, wait for their time, or failed and are kept (across every process). */
+export interface QueueDepth {
+  queue: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
 }
 
 /** bee-queue's own default: a worker that stops beating for 5 s has died. */
@@ -133,11 +144,30 @@ export class JobRunner {
     }
     const execute = () => definition.handler(data, feature.ctx, { id: job.id, companyId });
     try {
-      return await (companyId === null ? execute() : runInTenant({ companyId }, execute));
+      const result = await (companyId === null ? execute() : runInTenant({ companyId }, execute));
+      this.options.onFinished?.(feature.featureId, name, 'completed');
+      return result;
     } catch (error) {
       this.options.log.error({ err: error, job: `${feature.featureId}:${name}`, companyId }, 'job failed');
+      this.options.onFinished?.(feature.featureId, name, 'failed');
       throw error;
     }
+  }
+
+  /** Every queue's depth, read from Redis (one round trip per queue). */
+  async depths(): Promise<QueueDepth[]> {
+    return Promise.all(
+      [...this.features.values()].map(async ({ featureId, queue }) => {
+        const health = await queue.checkHealth();
+        return {
+          queue: featureId,
+          waiting: health.waiting,
+          active: health.active,
+          delayed: health.delayed,
+          failed: health.failed,
+        };
+      }),
+    );
   }
 
   /** Stops taking jobs, waits for running ones (up to `timeoutMs`), closes connections. */

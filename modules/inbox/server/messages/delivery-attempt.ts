@@ -1,5 +1,6 @@
 import { isAppError, type OutboundMessage, type OutboundTarget, type PluginContext } from '@balcao/plugin-sdk/server';
 import { driverFor } from './driver-registry';
+import { messageCounters } from './message-metrics';
 
 /** What one delivery attempt stores on its message. */
 export type DeliveryAttempt =
@@ -42,6 +43,17 @@ async function connectionRefusal(ctx: PluginContext, companyId: number, connecti
  * - success: sent, with the channel's message id and ack (default 1).
  */
 export async function attemptDelivery(
+  ctx: PluginContext,
+  companyId: number,
+  target: OutboundTarget,
+  message: OutboundMessage,
+): Promise<DeliveryAttempt> {
+  const attempt = await attemptThroughDriver(ctx, companyId, target, message);
+  messageCounters(ctx).outbound.inc({ channel: target.channel, status: attempt.status });
+  return attempt;
+}
+
+async function attemptThroughDriver(
   ctx: PluginContext,
   companyId: number,
   target: OutboundTarget,

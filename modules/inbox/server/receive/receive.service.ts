@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import type { MediaType } from '../../shared/types';
 import { MEDIA_TYPES } from '../../shared/types';
 import { type StoredMedia, storeInboundMedia } from '../messages/media-upload';
+import { messageCounters } from '../messages/message-metrics';
 import { previewOf } from '../messages/message-send.service';
 import { loadMessage, type MessageRecord, messageFromRecord } from '../messages/serializer';
 import { runStatement, valuesOf } from '../prepared';
@@ -749,7 +750,9 @@ export async function receiveInbound(ctx: PluginContext, input: InboundMessage):
   return runInTenant({ companyId: companyId as number }, async () => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await receiveOnce(ctx, companyId as number, input);
+        const result = await receiveOnce(ctx, companyId as number, input);
+        if (result.created) messageCounters(ctx).inbound.inc({ channel: input.channel });
+        return result;
       } catch (error) {
         const retryable = error instanceof RetryReceive || isUniqueViolation(error);
         if (!retryable || attempt >= RECEIVE_ATTEMPTS) throw error;

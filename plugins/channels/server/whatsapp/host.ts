@@ -98,6 +98,16 @@ export class WhatsAppHost {
       }),
     );
     if (!this.runsSessions) return;
+    this.ctx.metrics.gauge({
+      name: 'whatsapp_sessions',
+      help: 'WhatsApp sessions this process runs, by the status each last wrote (OPENING, qrcode, PAIRING, CONNECTED…)',
+      labelNames: ['state'],
+      collect: () => {
+        const byState = new Map<string, number>();
+        for (const session of this.sessions.values()) byState.set(session.state, (byState.get(session.state) ?? 0) + 1);
+        return [...byState].map(([state, value]) => ({ labels: { state }, value }));
+      },
+    });
     this.unsubscribers.push(
       await broadcast.subscribe(COMMAND_TOPIC, (payload) => {
         void this.onCommand(payload as SessionCommand).catch((error) =>

@@ -74,6 +74,8 @@ const BANNED = DisconnectReason.forbidden;
 export class WhatsAppSession {
   readonly whatsappId: number;
   readonly companyId: number;
+  /** The connection status this session last wrote (OPENING until it says otherwise), for metrics. */
+  state = 'OPENING';
   private socket: WASocket | null = null;
   /** The key store's async storage of the latest socket (transaction-storage.ts): disabled once it is gone. */
   private socketStorage: AsyncLocalStorage<unknown> | null = null;
@@ -278,6 +280,7 @@ export class WhatsAppSession {
   private async status(patch: Parameters<typeof updateConnectionStatus>[3]): Promise<void> {
     // a session whose lease is gone no longer speaks for the connection
     if (this.lease.lost) return;
+    if (patch.status) this.state = patch.status;
     await updateConnectionStatus(this.host.ctx, this.companyId, this.whatsappId, patch).catch((error) =>
       this.log.warn({ err: error }, 'whatsapp status update failed'),
     );
