@@ -469,7 +469,7 @@ describe('flows', () => {
       expect(path.body.steps[3].variables).toMatchObject({ nome: 'Ana', name: 'Cliente 001' });
     });
 
-    it('starts on a phrase (contained, accents aside), pauses with the integration toggle, stops when an agent accepts', async () => {
+    it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {
       const flowId = await newFlow('Promo teste', {
         nodes: [
           { id: '1', type: 'start', position: at, data: {} },
@@ -512,6 +512,14 @@ describe('flows', () => {
       });
       await say(second, 'Recife');
       expect(await flowTexts(other)).toEqual(['Sua cidade?']);
+
+      // deleting the flow takes its phrase campaign and its runs; their tickets go back to people
+      const waiting = await say('5531990001004', 'promoção');
+      await until(async () => (await run(waiting))?.waitingFor === 'answer');
+      expect((await kit.api('DELETE', `/flowbuilder/${flowId}`)).status).toBe(204);
+      expect(await run(waiting)).toBeUndefined();
+      expect(await kit.knex('tickets').where({ id: waiting }).first('useIntegration')).toEqual({ useIntegration: false });
+      expect(await kit.knex('flowCampaigns').where({ flowId }).first('id')).toBeUndefined();
     });
   });
 });

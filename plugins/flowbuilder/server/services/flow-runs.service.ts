@@ -82,7 +82,9 @@ export async function onMessageReceived(ctx: FlowbuilderContext, payload: Balcao
       'w.flowIdWelcome',
       'w.flowIdNotPhrase',
       ctx.db.knex.raw('(SELECT status FROM flow_runs WHERE ticket_id = ?) AS run_status', [payload.ticketId]),
-      ctx.db.knex.raw('EXISTS (SELECT 1 FROM flow_campaigns c WHERE c.whatsapp_id = w.id AND c.status) AS has_phrases'),
+      ctx.db.knex.raw(
+        'EXISTS (SELECT 1 FROM flow_campaigns c WHERE c.company_id = w.company_id AND c.whatsapp_id = w.id AND c.status) AS has_phrases',
+      ),
     );
   if (!row) return;
   const inRun = row.runStatus !== null && (ACTIVE as readonly string[]).includes(row.runStatus);
@@ -239,6 +241,8 @@ async function startByTrigger(
   previousStep: number,
 ): Promise<RunRow | null> {
   if (ticket.whatsappId === null) return null;
+  // a company whose plan lost the flow builder keeps its rows, but no flow starts
+  if (!(await ctx.plans.has(companyId, 'useIntegrations'))) return null;
   const campaigns: Array<{ flowId: number; phrase: string }> = await ctx.db
     .knex('flowCampaigns')
     .where({ companyId, whatsappId: ticket.whatsappId, status: true })

@@ -92,11 +92,27 @@ export async function duplicateFlow(ctx: FlowbuilderContext, companyId: number, 
  */
 export async function deleteFlow(ctx: FlowbuilderContext, companyId: number, id: number): Promise<void> {
   await loadFlow(id);
+  const inFlow = (
+    (await ctx.db
+      .knex('flowRuns')
+      .where({ companyId, flowId: id })
+      .whereIn('status', ['running', 'waiting', 'paused'])
+      .select('ticketId')) as Array<{ ticketId: number }>
+  ).map((row) => row.ticketId);
   await ctx.db.transaction(async (trx) => {
     await trx('whatsapps').where({ companyId, flowIdWelcome: id }).update({ flowIdWelcome: null });
     await trx('whatsapps').where({ companyId, flowIdNotPhrase: id }).update({ flowIdNotPhrase: null });
+    // the runs go with the flow (cascade)
     await trx('flowBuilders').where({ companyId, id }).delete();
   });
+  // their tickets go back to people: the integration toggle off, as when a run ends
+  const inbox = ctx.services.use('inbox');
+  for (const ticketId of inFlow)
+    await inbox.applyTicketChange({
+      ticketId: Number(ticketId),
+      useIntegration: false,
+      expect: { status: 'pending', userId: null },
+    });
   await emitToAdmins(ctx, companyId, 'flowbuilder', { action: 'delete', flowId: id });
 }
 
