@@ -469,6 +469,31 @@ describe('flows', () => {
       expect(path.body.steps[3].variables).toMatchObject({ nome: 'Ana', name: 'Cliente 001' });
     });
 
+    it('carries on an interval that fell due while paused once the toggle is back on', async () => {
+      const flowId = await newFlow('Pausa teste', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'espera', type: 'interval', position: at, data: { sec: 1 } },
+          { id: 'fim', type: 'message', position: at, data: { label: 'Voltamos.' } },
+        ],
+        connections: [
+          { source: '1', target: 'espera' },
+          { source: 'espera', target: 'fim' },
+        ],
+      });
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: flowId });
+      const number = '5531990001005';
+      const ticketId = await say(number, 'oi');
+      await until(async () => (await run(ticketId))?.waitingFor === 'interval');
+      await kit.api('PUT', `/tickets/${ticketId}`, { useIntegration: false });
+      await until(async () => (await run(ticketId))?.status === 'paused');
+      expect(await flowTexts(ticketId)).toEqual([]);
+      await kit.api('PUT', `/tickets/${ticketId}`, { useIntegration: true });
+      await say(number, 'voltei');
+      expect(await waitTexts(ticketId, 1)).toEqual(['Voltamos.']);
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+    });
+
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {
       const flowId = await newFlow('Promo teste', {
         nodes: [

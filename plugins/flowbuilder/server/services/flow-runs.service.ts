@@ -190,7 +190,11 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
         await patchRun(ctx, run, { status: 'paused', lastMessageId: input.messageId });
         return;
       }
-      if (run.status === 'paused') run = await patchRun(ctx, run, { status: run.waitingFor ? 'waiting' : 'running' });
+      if (run.status === 'paused') {
+        run = await patchRun(ctx, run, { status: run.waitingFor ? 'waiting' : 'running' });
+        // an interval that fell due while paused found nothing to end: it is due again now (or when it was meant to be)
+        if (run.waitingFor === 'interval') await resumeInterval(ctx, run);
+      }
       run = await patchRun(ctx, run, { lastMessageId: input.messageId });
       if (run.waitingFor === 'answer') {
         const moved = await answerAt(ctx, ticket, run, body);
@@ -504,6 +508,20 @@ async function waitInterval(ctx: FlowbuilderContext, run: RunRow, seconds: numbe
     { companyId: run.companyId, delayMs, jobId: `flow-interval-${run.ticketId}-${run.step}` },
   );
   await patchRun(ctx, run, { status: 'waiting', waitingFor: 'interval', dueAt: new Date(Date.now() + delayMs) });
+}
+
+/** A new job for the interval the run waits on (its first one was spent while the run was paused). */
+async function resumeInterval(ctx: FlowbuilderContext, run: RunRow & { dueAt?: Date | null }): Promise<void> {
+  const dueAt = run.dueAt ? new Date(run.dueAt).getTime() : Date.now();
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId: run.ticketId, kind: 'interval', step: run.step },
+    {
+      companyId: run.companyId,
+      delayMs: Math.max(0, dueAt - Date.now()),
+      jobId: `flow-interval-${run.ticketId}-${run.step}-${Date.now()}`,
+    },
+  );
 }
 
 function holds(data: ConditionNodeData, variables: FlowVariables): boolean {
