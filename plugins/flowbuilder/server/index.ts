@@ -3,6 +3,15 @@ import { type FlowbuilderContext, flowbuilderConfig } from './config';
 import { flowbuilderErrors } from './errors';
 import { seedFlowbuilderDemo } from './seed/demo';
 import { seedFlowbuilderFixtures } from './seed/fixtures';
+import {
+  FLOW_STEP_JOB,
+  FLOW_SWEEP_JOB,
+  flowStep,
+  onMessageReceived,
+  onTicketUpdated,
+  type StepInput,
+  sweepStaleRuns,
+} from './services/flow-runs.service';
 import { closeIntegrationHttp } from './services/http';
 import { ANSWER_JOB, answer, enqueueAnswer, inIntegration, SEND_JOB, sendLater } from './services/runner';
 import { secretsKey } from './services/secrets';
@@ -31,14 +40,32 @@ export default definePlugin({
             ),
       concurrency: 4,
     },
+    [FLOW_STEP_JOB]: {
+      handler: async (data, ctx, job) => {
+        if (job.companyId === null) return false;
+        const input: StepInput =
+          data.kind === 'message'
+            ? { kind: 'message', messageId: Number(data.messageId), ticketCreated: data.ticketCreated === true }
+            : data.kind === 'interval'
+              ? { kind: 'interval', step: Number(data.step) }
+              : { kind: 'resume' };
+        await flowStep(ctx as FlowbuilderContext, job.companyId, Number(data.ticketId), input);
+        return true;
+      },
+      concurrency: 16,
+    },
+    [FLOW_SWEEP_JOB]: { handler: async (_data, ctx) => sweepStaleRuns(ctx as FlowbuilderContext) },
     [SEND_JOB]: {
       handler: async (data, ctx, job) =>
         job.companyId === null ? false : sendLater(ctx, job.companyId, Number(data.ticketId), String(data.body)),
     },
   },
+  schedules: [{ name: 'flow-sweep', everyMs: 30_000, job: FLOW_SWEEP_JOB }],
   on: {
-    // a message on a ticket handed to an integration goes to it, in a job: the receive path only enqueues
+    // a message on a ticket handed to an integration goes to it, in a job: the receive path only enqueues;
+    // the same for a ticket in a flow, or on a connection whose flows a message may start
     'message.received': async (payload, ctx) => {
+      await onMessageReceived(ctx as FlowbuilderContext, payload);
       if (payload.fromMe || payload.ticket.isGroup || payload.ticket.status !== 'pending' || payload.ticket.userId !== null)
         return;
       const ticket = await ctx.db
@@ -47,6 +74,8 @@ export default definePlugin({
         .first('status', 'userId', 'isGroup', 'useIntegration', 'integrationId');
       if (ticket && inIntegration(ticket)) await enqueueAnswer(ctx, payload.ticketId, payload.messageId);
     },
+    // an agent accepting the ticket (or closing it) stops its flow
+    'ticket.updated': (payload, ctx) => onTicketUpdated(ctx as FlowbuilderContext, payload),
     // the chatbot handed a ticket over: the integration opens the conversation
     'ticket.integrationStarted': (payload, ctx) => enqueueAnswer(ctx, payload.ticketId, payload.messageId, true),
   },

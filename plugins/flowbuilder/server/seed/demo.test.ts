@@ -1,6 +1,7 @@
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedFlowbuilderDemo } from './demo';
+import { checkFlow } from '../../shared/flow-document';
+import { SITE_WELCOME_FLOW, seedFlowbuilderDemo } from './demo';
 
 /** The demo lives in Acme's integrations and phrase campaigns pages. */
 let t: TestApp;
@@ -27,5 +28,17 @@ describe('the flow builder demo', () => {
       .count({ n: '*' })
       .first();
     expect(Number(count?.n)).toBe(2);
+  });
+
+  it('gives Site Acme a sound welcome flow with a question, a menu and the queues, once', async () => {
+    const knex = t.balcao.core.knex;
+    const acme = t.demo.companies.acme;
+    const flows = await knex('flowBuilders').where({ companyId: acme, name: SITE_WELCOME_FLOW }).select('id', 'flow');
+    expect(flows).toHaveLength(1);
+    const site = await knex('whatsapps').where({ companyId: acme, name: 'Site Acme' }).first('flowIdWelcome');
+    expect(site.flowIdWelcome).toBe(flows[0].id);
+    expect(checkFlow(flows[0].flow)).toEqual([]);
+    const kinds = flows[0].flow.nodes.map((node: { type: string }) => node.type);
+    expect(kinds).toEqual(expect.arrayContaining(['question', 'menu', 'ticket']));
   });
 });

@@ -27,10 +27,14 @@ export const CONNECTION_ID = 601;
 
 let sequence = 0;
 
-export async function flowbuilderKit(env: Record<string, string> = {}): Promise<FlowbuilderKit> {
+/** `role: 'web'`: this app runs no jobs (worker processes of the test do). */
+export async function flowbuilderKit(
+  env: Record<string, string> = {},
+  options: { role?: 'web' | 'all' } = {},
+): Promise<FlowbuilderKit> {
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
-  const t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1'] } });
+  const t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1'], role: options.role ?? 'all' } });
   const inbox = t.balcao.core.services.use('inbox') as InboxService;
   inbox.registerDriver('whatsapp', {
     async send(_target, message) {

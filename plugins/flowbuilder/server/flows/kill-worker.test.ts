@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
+import { startWorker, type WorkerProcess } from '../testing/worker-process';
+
+/**
+ * A flow run outlives its worker: this app only serves (it runs no jobs); a worker process (the server from
+ * source, ROLE=worker) walks the flow to an interval and is killed with SIGKILL while the run waits; the
+ * other worker sharing the queue resumes the run, once — the message after
+ * the interval is sent once, the one before it never again.
+ */
+let kit: FlowbuilderKit;
+const workers: WorkerProcess[] = [];
+const at = { x: 0, y: 0 };
+
+beforeAll(async () => {
+  kit = await flowbuilderKit({}, { role: 'web' });
+}, 120_000);
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.kill9()));
+  await kit?.close();
+});
+
+describe('a flow waiting on an interval when its worker is killed', () => {
+  it('resumes once on another worker and sends nothing twice', { timeout: 120_000 }, async () => {
+    const [connection] = await kit
+      .knex('whatsapps')
+      .insert({ companyId: kit.acme, name: 'Fluxo kill', channel: 'whatsapp', status: 'CONNECTED', token: `kill-${Date.now()}` })
+      .returning('id');
+    const flow = await kit.api('POST', '/flowbuilder', { name: 'Sobrevive' });
+    const saved = await kit.api('POST', '/flowbuilder/flow', {
+      idFlow: flow.body.id,
+      nodes: [
+        { id: '1', type: 'start', position: at, data: {} },
+        { id: 'antes', type: 'message', position: at, data: { label: 'Antes da pausa' } },
+        { id: 'pausa', type: 'interval', position: at, data: { sec: 3 } },
+        { id: 'depois', type: 'message', position: at, data: { label: 'Depois da pausa' } },
+      ],
+      connections: [
+        { source: '1', target: 'antes' },
+        { source: 'antes', target: 'pausa' },
+        { source: 'pausa', target: 'depois' },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    await kit.knex('whatsapps').where({ id: connection.id }).update({ flowIdWelcome: flow.body.id });
+
+    // two workers share the queue; the one killed may or may not be the one that walked the flow so far
+    const first = startWorker(kit.t);
+    const second = startWorker(kit.t);
+    workers.push(first, second);
+    await Promise.all([first.ready, second.ready]);
+    const { ticketId } = await kit.inbox.receive({
+      companyId: kit.acme,
+      whatsappId: Number(connection.id),
+      channel: 'whatsapp',
+      contact: { identifiers: ['5531990009001@s.whatsapp.net'], number: '5531990009001', name: 'Resiliente' },
+      message: { id: `kill-${Date.now()}`, body: 'oi' },
+    });
+    const run = () => kit.knex('flowRuns').where({ ticketId }).first();
+    await until(async () => (await run())?.waitingFor === 'interval', 30_000);
+    await first.kill9();
+    const done = await until(async () => {
+      const row = await run();
+      return row?.status === 'done' ? row : null;
+    }, 60_000);
+    expect(done).toMatchObject({ nodeId: 'depois', endReason: 'end' });
+    const texts = await kit
+      .knex('messages')
+      .where({ ticketId, fromMe: true })
+      .whereRaw(`data_json->>'automation' LIKE 'flow:%'`)
+      .orderBy('id')
+      .pluck('body');
+    expect(texts).toEqual(['Antes da pausa', 'Depois da pausa']);
+    const steps = await kit.knex('flowRunSteps').where({ ticketId }).orderBy('id').select('nodeId');
+    expect(steps.map((step) => step.nodeId)).toEqual(['1', 'antes', 'pausa', 'depois']);
+  });
+});

@@ -1,0 +1,656 @@
+import { AppError, type BalcaoEvents } from '@balcao/plugin-sdk/server';
+import {
+  type ConditionNodeData,
+  type FlowDocument,
+  type FlowNode,
+  type FlowVariables,
+  interpolate,
+  nextNodeId,
+  startNode,
+} from '../../shared/flow-document';
+import type { FlowbuilderContext } from '../config';
+import { askTypebot } from './clients/typebot';
+import { sanitizeAnswer } from './clients/types';
+import { integrationHttp } from './http';
+import { failureReason } from './runner';
+
+/**
+ * The flow runtime (docs/product/automation.md "Flows at work"). A run belongs to one ticket; its node,
+ * variables and waiting state are a `flowRuns` row, so any worker process carries it on. The receive path
+ * only enqueues a `flow-step` job; the job walks the flow under a per-ticket advisory lock, one node at a
+ * time, each step committed to the row. Every message a step sends is named by the run's step
+ * (`automation` = `flow:<flowId>:<nodeId>:<step>[:<part>]`) and looked up before sending, so a step
+ * repeated after a crash sends nothing twice. Intervals are delayed jobs named by the step, not timers.
+ */
+
+export const FLOW_STEP_JOB = 'flow-step';
+export const FLOW_SWEEP_JOB = 'flow-sweep';
+/** A run left `running` this long by a process that died is carried on by the sweeper. */
+export const STALE_RUN_MS = 30_000;
+/** Guards a flow whose nodes lead back to each other without waiting. */
+const MAX_STEPS_PER_TURN = 200;
+/** Advisory-lock space of a ticket's flow turns (any constant of our own). */
+const FLOW_LOCK_SPACE = 0x666c6f77; // "flow"
+
+type RunStatus = 'running' | 'waiting' | 'paused' | 'done' | 'stopped' | 'failed';
+const ACTIVE: readonly RunStatus[] = ['running', 'waiting', 'paused'];
+
+interface RunRow {
+  ticketId: number;
+  companyId: number;
+  flowId: number;
+  nodeId: string;
+  elementIndex: number;
+  status: RunStatus;
+  waitingFor: 'answer' | 'interval' | 'typebot' | null;
+  step: number;
+  variables: FlowVariables;
+  attempts: number;
+  askedAt: Date | null;
+  lastMessageId: string | number | null;
+  typebotSessionId: string | null;
+}
+
+interface TicketRow {
+  id: number;
+  status: string;
+  userId: number | null;
+  queueId: number | null;
+  whatsappId: number | null;
+  contactId: number;
+  isGroup: boolean;
+  useIntegration: boolean;
+  integrationId: number | null;
+}
+
+/** What moves a run: a customer message, a due interval, or a resume (sweeper, toggle). */
+export type StepInput =
+  | { kind: 'message'; messageId: number; ticketCreated: boolean }
+  | { kind: 'interval'; step: number }
+  | { kind: 'resume' };
+
+/**
+ * The receive path's part (`message.received`): one indexed query, then a job when the ticket is in a
+ * flow or its connection has a trigger. Everything else happens in the job.
+ */
+export async function onMessageReceived(ctx: FlowbuilderContext, payload: BalcaoEvents['message.received']): Promise<void> {
+  if (payload.fromMe || payload.ticket.isGroup || payload.ticket.userId !== null || payload.ticket.status !== 'pending') return;
+  const row = await ctx.db
+    .knex('whatsapps as w')
+    .where({ 'w.id': payload.whatsappId, 'w.companyId': payload.companyId })
+    .first(
+      'w.flowIdWelcome',
+      'w.flowIdNotPhrase',
+      ctx.db.knex.raw('(SELECT status FROM flow_runs WHERE ticket_id = ?) AS run_status', [payload.ticketId]),
+      ctx.db.knex.raw(
+        'EXISTS (SELECT 1 FROM flow_campaigns c WHERE c.company_id = w.company_id AND c.whatsapp_id = w.id AND c.status) AS has_phrases',
+      ),
+    );
+  if (!row) return;
+  const inRun = row.runStatus !== null && (ACTIVE as readonly string[]).includes(row.runStatus);
+  const triggers = row.hasPhrases || (payload.ticketCreated && (row.flowIdWelcome !== null || row.flowIdNotPhrase !== null));
+  if (!inRun && !triggers) return;
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId: payload.ticketId, kind: 'message', messageId: payload.messageId, ticketCreated: payload.ticketCreated },
+    { jobId: `flow-msg-${payload.ticketId}-${payload.messageId}` },
+  );
+}
+
+/** An agent took the ticket (accepted, or it was closed): its run stops. */
+export async function onTicketUpdated(ctx: FlowbuilderContext, payload: BalcaoEvents['ticket.updated']): Promise<void> {
+  if (payload.userId === null && payload.status === 'pending') return;
+  await ctx.db
+    .knex('flowRuns')
+    .where({ ticketId: payload.ticketId, companyId: payload.companyId })
+    .whereIn('status', ACTIVE as RunStatus[])
+    .update({
+      status: 'stopped',
+      waitingFor: null,
+      endReason: payload.userId !== null ? 'accepted' : payload.status,
+      updatedAt: new Date(),
+    });
+}
+
+/** The `flow-step` job: one turn of a ticket's run, under the ticket's lock. */
+export async function flowStep(ctx: FlowbuilderContext, companyId: number, ticketId: number, input: StepInput): Promise<void> {
+  await ctx.db.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [FLOW_LOCK_SPACE, ticketId]);
+    await turn(ctx, companyId, ticketId, input);
+  });
+}
+
+/** The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). */
+export async function sweepStaleRuns(ctx: FlowbuilderContext): Promise<number> {
+  const stale: Array<{ ticketId: number; companyId: number; step: number }> = await ctx.db
+    .knex('flowRuns')
+    .where('status', 'running')
+    .where('updatedAt', '<', new Date(Date.now() - STALE_RUN_MS))
+    .limit(500)
+    .select('ticketId', 'companyId', 'step');
+  for (const run of stale)
+    await ctx.jobs.enqueue(
+      FLOW_STEP_JOB,
+      { ticketId: run.ticketId, kind: 'resume' },
+      { companyId: run.companyId, jobId: `flow-resume-${run.ticketId}-${run.step}` },
+    );
+  return stale.length;
+}
+
+async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
+  return ctx.db
+    .knex('tickets')
+    .where({ id: ticketId, companyId })
+    .first('id', 'status', 'userId', 'queueId', 'whatsappId', 'contactId', 'isGroup', 'useIntegration', 'integrationId');
+}
+
+async function loadRun(ctx: FlowbuilderContext, companyId: number, ticketId: number): Promise<RunRow | undefined> {
+  return ctx.db.knex('flowRuns').where({ ticketId, companyId }).first();
+}
+
+async function loadDocument(ctx: FlowbuilderContext, companyId: number, flowId: number): Promise<FlowDocument | null> {
+  const row = await ctx.db.knex('flowBuilders').where({ id: flowId, companyId, active: true }).first('flow');
+  const flow = row?.flow as FlowDocument | null | undefined;
+  return flow && Array.isArray(flow.nodes) && Array.isArray(flow.connections) ? flow : null;
+}
+
+/** Whether the flow may speak on this ticket now: waiting for people, nobody on it, not a group. */
+const open = (ticket: TicketRow) => ticket.status === 'pending' && ticket.userId === null && !ticket.isGroup;
+
+async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number, input: StepInput): Promise<void> {
+  const ticket = await loadTicket(ctx, companyId, ticketId);
+  if (!ticket) return;
+  let run = await loadRun(ctx, companyId, ticketId);
+  const active = run !== undefined && (ACTIVE as readonly string[]).includes(run.status);
+
+  if (run && active && !open(ticket)) {
+    await patchRun(ctx, run, {
+      status: 'stopped',
+      waitingFor: null,
+      endReason: ticket.userId !== null ? 'accepted' : ticket.status,
+    });
+    return;
+  }
+  if (input.kind === 'message') {
+    if (run && run.lastMessageId !== null && Number(run.lastMessageId) >= input.messageId) return;
+    const message = await ctx.db
+      .knex('messages')
+      .where({ id: input.messageId, companyId, ticketId, fromMe: false })
+      .first('body');
+    if (!message) return;
+    const body = String(message.body ?? '');
+    if (!run || !active) {
+      if (!open(ticket) || (ticket.useIntegration && ticket.integrationId !== null)) return;
+      const started = await startByTrigger(ctx, companyId, ticket, body, input, run?.step ?? -1);
+      if (!started) return;
+      run = started;
+    } else {
+      // the header's integration toggle: off pauses the run (messages pass by), on again resumes it
+      if (!ticket.useIntegration) {
+        await patchRun(ctx, run, { status: 'paused', lastMessageId: input.messageId });
+        return;
+      }
+      if (run.status === 'paused') {
+        run = await patchRun(ctx, run, { status: run.waitingFor ? 'waiting' : 'running' });
+        // an interval that fell due while paused found nothing to end: it is due again now (or when it was meant to be)
+        if (run.waitingFor === 'interval') await resumeInterval(ctx, run);
+      }
+      run = await patchRun(ctx, run, { lastMessageId: input.messageId });
+      if (run.waitingFor === 'answer') {
+        const moved = await answerAt(ctx, ticket, run, body);
+        if (!moved) return;
+        run = moved;
+      } else if (run.waitingFor === 'typebot') {
+        await typebotTurn(ctx, ticket, run, body);
+        return;
+      } else {
+        // waiting on an interval (or mid-walk in another job): the message is the conversation's, not the flow's
+        return;
+      }
+    }
+  } else if (input.kind === 'interval') {
+    if (!run || !active || run.waitingFor !== 'interval' || run.step !== input.step) return;
+    if (!ticket.useIntegration) {
+      await patchRun(ctx, run, { status: 'paused' });
+      return;
+    }
+    run = await patchRun(ctx, run, { status: 'running', waitingFor: null, step: run.step + 1, dueAt: null });
+    const document = await loadDocument(ctx, companyId, run.flowId);
+    if (!document) return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
+    // an interval inside a content node goes on with the node's next element; an interval node with its next node
+    const node = document.nodes.find((candidate) => candidate.id === run?.nodeId);
+    if (!node) return void (await end(ctx, ticket, run, 'failed', 'node gone'));
+    if (node.type !== 'singleBlock') {
+      const next = nextNodeId(document, node.id);
+      if (next === null) return void (await end(ctx, ticket, run, 'done', 'end'));
+      run = await moveTo(ctx, run, next);
+    }
+  } else {
+    if (run?.status !== 'running') return;
+  }
+  await walk(ctx, ticket, run);
+}
+
+/**
+ * Starts a run when a trigger holds (docs/product/automation.md "Flows at work"): an active phrase campaign of
+ * the connection whose phrase the message contains (case and accents aside); else, on a new ticket's first
+ * message, the connection's welcome flow for a contact never seen before, or its not-phrase flow.
+ */
+async function startByTrigger(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticket: TicketRow,
+  body: string,
+  input: { messageId: number; ticketCreated: boolean },
+  previousStep: number,
+): Promise<RunRow | null> {
+  if (ticket.whatsappId === null) return null;
+  // a company whose plan lost the flow builder keeps its rows, but no flow starts
+  if (!(await ctx.plans.has(companyId, 'useIntegrations'))) return null;
+  const campaigns: Array<{ flowId: number; phrase: string }> = await ctx.db
+    .knex('flowCampaigns')
+    .where({ companyId, whatsappId: ticket.whatsappId, status: true })
+    .orderBy('id')
+    .select('flowId', 'phrase');
+  const said = fold(body);
+  let flowId: number | null =
+    campaigns.find((campaign) => fold(campaign.phrase) !== '' && said.includes(fold(campaign.phrase)))?.flowId ?? null;
+  if (flowId === null && input.ticketCreated) {
+    const connection = await ctx.db
+      .knex('whatsapps')
+      .where({ id: ticket.whatsappId, companyId })
+      .first('flowIdWelcome', 'flowIdNotPhrase');
+    const earlier = await ctx.db
+      .knex('tickets')
+      .where({ companyId, contactId: ticket.contactId })
+      .whereNot('id', ticket.id)
+      .first('id');
+    flowId = (earlier ? connection?.flowIdNotPhrase : connection?.flowIdWelcome) ?? null;
+  }
+  if (flowId === null) return null;
+  const document = await loadDocument(ctx, companyId, flowId);
+  const start = document ? startNode(document) : null;
+  if (!document || !start) return null;
+  const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('name', 'number', 'email');
+  const variables: FlowVariables = {
+    name: String(contact?.name ?? ''),
+    number: String(contact?.number ?? ''),
+    email: String(contact?.email ?? ''),
+  };
+  const now = new Date();
+  const [row] = await ctx.db
+    .knex('flowRuns')
+    .insert({
+      ticketId: ticket.id,
+      companyId,
+      flowId,
+      nodeId: start.id,
+      elementIndex: 0,
+      status: 'running',
+      waitingFor: null,
+      // steps go on counting over an earlier run of the ticket: a step's messages keep their own names
+      step: previousStep + 1,
+      variables: JSON.stringify(variables),
+      attempts: 0,
+      askedAt: null,
+      dueAt: null,
+      lastMessageId: input.messageId,
+      typebotSessionId: null,
+      endReason: null,
+      startedAt: now,
+      updatedAt: now,
+    })
+    .onConflict('ticketId')
+    .merge()
+    .returning('*');
+  // the ticket is the flow's now: the header's integration toggle shows it and pauses it
+  await ctx.services.use('inbox').applyTicketChange({
+    ticketId: ticket.id,
+    useIntegration: true,
+    integrationId: null,
+    logs: [{ type: 'flow' }],
+    expect: { status: 'pending', userId: null },
+  });
+  ticket.useIntegration = true;
+  await recordStep(ctx, row as RunRow);
+  return row as RunRow;
+}
+
+/** Text compared without case, accents or repeated spaces. */
+function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+async function patchRun(ctx: FlowbuilderContext, run: RunRow, patch: Record<string, unknown>): Promise<RunRow> {
+  const values = { ...patch, updatedAt: new Date() };
+  if ('variables' in values) values.variables = JSON.stringify(values.variables);
+  const [row] = await ctx.db
+    .knex('flowRuns')
+    .where({ ticketId: run.ticketId, companyId: run.companyId })
+    .update(values)
+    .returning('*');
+  return row as RunRow;
+}
+
+async function recordStep(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
+  await ctx.db.knex('flowRunSteps').insert({
+    companyId: run.companyId,
+    ticketId: run.ticketId,
+    flowId: run.flowId,
+    nodeId: run.nodeId,
+    variables: JSON.stringify(run.variables ?? {}),
+  });
+}
+
+/** The run moves to `nodeId` (a new step, recorded for the replay). */
+async function moveTo(ctx: FlowbuilderContext, run: RunRow, nodeId: string): Promise<RunRow> {
+  const moved = await patchRun(ctx, run, {
+    nodeId,
+    elementIndex: 0,
+    step: run.step + 1,
+    attempts: 0,
+    askedAt: null,
+    status: 'running',
+    waitingFor: null,
+  });
+  await recordStep(ctx, moved);
+  return moved;
+}
+
+async function end(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, status: RunStatus, reason: string): Promise<void> {
+  await patchRun(ctx, run, { status, waitingFor: null, endReason: reason.slice(0, 40) });
+  // the conversation goes back to people: the toggle off, the ticket waiting in its queue
+  await ctx.services
+    .use('inbox')
+    .applyTicketChange({ ticketId: ticket.id, useIntegration: false, expect: { status: 'pending', userId: null } });
+}
+
+/**
+ * Sends one message of a step, once: a message with the same name on the ticket means a process died
+ * after sending it and before recording the step.
+ */
+async function sendOnce(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  part: string,
+  message: { body: string; media?: { storageKey: string; kind: 'img' | 'audio' | 'video' } },
+): Promise<void> {
+  const automation = `flow:${run.flowId}:${run.nodeId}:${run.step}${part === '' ? '' : `:${part}`}`;
+  const sent = await ctx.db
+    .knex('messages')
+    .where({ companyId: run.companyId, ticketId: ticket.id, fromMe: true })
+    .whereRaw(`data_json->>'automation' = ?`, [automation])
+    .first('id');
+  if (sent) return;
+  const media = message.media
+    ? {
+        storageKey: message.media.storageKey,
+        fileName: message.media.storageKey.split('/').pop() ?? 'file',
+        mimetype: mimeOf(message.media.storageKey),
+        mediaType: message.media.kind === 'img' ? 'image' : message.media.kind,
+      }
+    : null;
+  await ctx.services.use('inbox').send({ ticketId: ticket.id, body: message.body, automation, media });
+}
+
+function mimeOf(key: string): string {
+  const ext = key.slice(key.lastIndexOf('.') + 1).toLowerCase();
+  const types: Record<string, string> = {
+    png: 'image/png',
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    ogg: 'audio/ogg',
+    opus: 'audio/ogg',
+    mp3: 'audio/mpeg',
+    mp4: 'video/mp4',
+  };
+  return types[ext] ?? 'application/octet-stream';
+}
+
+/** The menu as one text: its message, then the options numbered. */
+export function menuText(node: Extract<FlowNode, { type: 'menu' }>, variables: FlowVariables): string {
+  const options = node.data.arrayOption.map((option) => `[${option.number}] ${interpolate(option.value, variables)}`);
+  return [interpolate(node.data.message, variables), '', ...options].join('\n');
+}
+
+/** Walks from the run's node until the flow waits or ends, one recorded step per node. */
+async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow): Promise<void> {
+  let run = initial;
+  const document = await loadDocument(ctx, run.companyId, run.flowId);
+  if (!document) return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
+  for (let steps = 0; steps < MAX_STEPS_PER_TURN; steps += 1) {
+    const node = document.nodes.find((candidate) => candidate.id === run.nodeId);
+    if (!node) return void (await end(ctx, ticket, run, 'failed', 'node gone'));
+    let handle: string | null = null;
+    switch (node.type) {
+      case 'start':
+      case 'condition': {
+        if (node.type === 'condition') handle = holds(node.data, run.variables) ? 'a' : 'b';
+        break;
+      }
+      case 'message':
+        await sendOnce(ctx, ticket, run, '', { body: interpolate(node.data.label, run.variables) });
+        break;
+      case 'img':
+      case 'audio':
+      case 'video':
+        await sendOnce(ctx, ticket, run, '', { body: '', media: { storageKey: node.data.url, kind: node.type } });
+        break;
+      case 'randomizer':
+        handle = Math.random() * 100 < node.data.percent ? 'a' : 'b';
+        break;
+      case 'interval':
+        await waitInterval(ctx, run, node.data.sec);
+        return;
+      case 'singleBlock': {
+        const byNumber = new Map(node.data.elements.map((element) => [element.number, element]));
+        for (let index = run.elementIndex; index < node.data.seq.length; index += 1) {
+          const element = byNumber.get(node.data.seq[index] as string);
+          if (!element) continue;
+          if (element.type === 'interval') {
+            run = await patchRun(ctx, run, { elementIndex: index + 1 });
+            await waitInterval(ctx, run, Number(element.value));
+            return;
+          }
+          if (element.type === 'message')
+            await sendOnce(ctx, ticket, run, element.number, { body: interpolate(element.value, run.variables) });
+          else
+            await sendOnce(ctx, ticket, run, element.number, {
+              body: '',
+              media: { storageKey: element.value, kind: element.type },
+            });
+        }
+        break;
+      }
+      case 'menu':
+        await sendOnce(ctx, ticket, run, '', { body: menuText(node, run.variables) });
+        await patchRun(ctx, run, { status: 'waiting', waitingFor: 'answer', askedAt: run.askedAt ?? new Date() });
+        return;
+      case 'question':
+        await sendOnce(ctx, ticket, run, '', { body: interpolate(node.data.typebotIntegration.message, run.variables) });
+        await patchRun(ctx, run, { status: 'waiting', waitingFor: 'answer', askedAt: new Date() });
+        return;
+      case 'ticket': {
+        // the hand-off: the ticket goes to the node's queue and waits for people there
+        await ctx.services.use('inbox').applyTicketChange({
+          ticketId: ticket.id,
+          queueId: node.data.data.id,
+          useIntegration: false,
+          logs: [{ type: 'queue', queueId: node.data.data.id }],
+          expect: { status: 'pending', userId: null },
+        });
+        await patchRun(ctx, run, { status: 'done', waitingFor: null, endReason: 'queue' });
+        return;
+      }
+      case 'typebot':
+        run = await patchRun(ctx, run, { status: 'waiting', waitingFor: 'typebot', typebotSessionId: null });
+        await typebotTurn(ctx, ticket, run, '');
+        return;
+      case 'openai':
+        // the AI feature's service runs these; without it (refused at save, but it may have been removed since) people take over
+        return void (await end(ctx, ticket, run, 'failed', 'no AI service'));
+    }
+    const next = nextNodeId(document, node.id, handle);
+    if (next === null) return void (await end(ctx, ticket, run, 'done', 'end'));
+    run = await moveTo(ctx, run, next);
+  }
+  await end(ctx, ticket, run, 'failed', 'loop');
+}
+
+async function waitInterval(ctx: FlowbuilderContext, run: RunRow, seconds: number): Promise<void> {
+  const delayMs = Math.max(1, Math.min(120, seconds)) * 1000;
+  // the job first: a process dying between the two leaves a running run (the sweeper's) and a job that
+  // finds no interval to end, never a run waiting for a job that doesn't exist
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId: run.ticketId, kind: 'interval', step: run.step },
+    { companyId: run.companyId, delayMs, jobId: `flow-interval-${run.ticketId}-${run.step}` },
+  );
+  await patchRun(ctx, run, { status: 'waiting', waitingFor: 'interval', dueAt: new Date(Date.now() + delayMs) });
+}
+
+/** A new job for the interval the run waits on (its first one was spent while the run was paused). */
+async function resumeInterval(ctx: FlowbuilderContext, run: RunRow & { dueAt?: Date | null }): Promise<void> {
+  const dueAt = run.dueAt ? new Date(run.dueAt).getTime() : Date.now();
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId: run.ticketId, kind: 'interval', step: run.step },
+    {
+      companyId: run.companyId,
+      delayMs: Math.max(0, dueAt - Date.now()),
+      jobId: `flow-interval-${run.ticketId}-${run.step}-${Date.now()}`,
+    },
+  );
+}
+
+function holds(data: ConditionNodeData, variables: FlowVariables): boolean {
+  const actual = (variables[data.key.trim()] ?? '').trim();
+  const expected = interpolate(data.value, variables).trim();
+  const [a, b] = [Number(actual.replace(',', '.')), Number(expected.replace(',', '.'))];
+  const numeric = actual !== '' && expected !== '' && Number.isFinite(a) && Number.isFinite(b);
+  switch (data.condition) {
+    case '==':
+      return fold(actual) === fold(expected);
+    case '!=':
+      return fold(actual) !== fold(expected);
+    case 'contains':
+      return fold(actual).includes(fold(expected));
+    case '>':
+      return numeric && a > b;
+    case '>=':
+      return numeric && a >= b;
+    case '<':
+      return numeric && a < b;
+    case '<=':
+      return numeric && a <= b;
+  }
+}
+
+/** The connection's bot limits (maxUseBotQueues menus, timeUseBotQueues minutes; 0: none). */
+async function botLimits(ctx: FlowbuilderContext, ticket: TicketRow): Promise<{ max: number; minutes: number }> {
+  const row =
+    ticket.whatsappId === null
+      ? undefined
+      : await ctx.db.knex('whatsapps').where({ id: ticket.whatsappId }).first('maxUseBotQueues', 'timeUseBotQueues');
+  return { max: Number(row?.maxUseBotQueues ?? 3), minutes: Number(row?.timeUseBotQueues ?? 0) };
+}
+
+/**
+ * The customer answered the menu or question the run waits at: a question stores the answer; a menu
+ * matches the option's number or text, repeats itself on anything else, and gives up — people take over —
+ * past the connection's maxUseBotQueues tries or timeUseBotQueues minutes. Answers the moved run, or null
+ * when it waits on.
+ */
+async function answerAt(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<RunRow | null> {
+  const document = await loadDocument(ctx, run.companyId, run.flowId);
+  const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
+  if (!document || !node) {
+    await end(ctx, ticket, run, 'failed', 'flow gone');
+    return null;
+  }
+  if (node.type === 'question') {
+    const variables = { ...run.variables, [node.data.typebotIntegration.answerKey]: body.trim().slice(0, 1000) };
+    const stored = await patchRun(ctx, run, { variables });
+    const next = nextNodeId(document, node.id);
+    if (next === null) {
+      await end(ctx, ticket, stored, 'done', 'end');
+      return null;
+    }
+    return moveTo(ctx, stored, next);
+  }
+  if (node.type !== 'menu') return null;
+  const said = fold(body);
+  const option = node.data.arrayOption.find(
+    (candidate) => said === String(candidate.number) || said === fold(interpolate(candidate.value, run.variables)),
+  );
+  if (option) {
+    const next = nextNodeId(document, node.id, `a${option.number}`);
+    if (next === null) {
+      await end(ctx, ticket, run, 'done', 'end');
+      return null;
+    }
+    return moveTo(ctx, run, next);
+  }
+  const limits = await botLimits(ctx, ticket);
+  const attempts = run.attempts + 1;
+  const askedAt = run.askedAt ? new Date(run.askedAt).getTime() : Date.now();
+  const timedOut = limits.minutes > 0 && Date.now() - askedAt > limits.minutes * 60_000;
+  if ((limits.max > 0 && attempts >= limits.max) || timedOut) {
+    await end(ctx, ticket, run, 'done', 'menu given up');
+    return null;
+  }
+  // the menu again, as a new step (its own message)
+  const again = await patchRun(ctx, run, { attempts, step: run.step + 1 });
+  await sendOnce(ctx, ticket, again, '', { body: menuText(node, again.variables) });
+  return null;
+}
+
+/** A turn with the typebot node's bot (the queue integrations' client); a failure hands the ticket to people. */
+async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<void> {
+  const document = await loadDocument(ctx, run.companyId, run.flowId);
+  const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
+  if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
+  const settings = node.data.typebotIntegration;
+  if (body !== '' && settings.typebotKeywordFinish && fold(body) === fold(settings.typebotKeywordFinish))
+    return void (await end(ctx, ticket, run, 'done', 'typebot finished'));
+  const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId: run.companyId }).first('name', 'number');
+  try {
+    const reply = sanitizeAnswer(
+      await askTypebot(
+        { http: integrationHttp(ctx) },
+        { urlN8N: settings.urlN8N, typebotSlug: settings.typebotSlug },
+        {
+          body,
+          messageId: null,
+          ticket: { id: ticket.id, status: ticket.status, queueId: ticket.queueId, whatsappId: ticket.whatsappId },
+          contact: { id: ticket.contactId, name: contact?.name ?? '', number: contact?.number ?? '' },
+          sessionId: run.typebotSessionId,
+        },
+      ),
+    );
+    const next = await patchRun(ctx, run, { typebotSessionId: reply.sessionId, step: run.step + 1 });
+    for (const [index, text] of reply.messages.entries()) await sendOnce(ctx, ticket, next, String(index), { body: text });
+  } catch (error) {
+    ctx.log.warn({ ticketId: ticket.id, reason: failureReason(error) }, 'typebot node failed; people take over');
+    await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`);
+  }
+}
+
+/** `GET /flowbuilder/runs/:ticketId`: the path a ticket took through its flow, with the variables at each step. */
+export async function flowPath(ctx: FlowbuilderContext, companyId: number, ticketId: number) {
+  const ticket = await ctx.db.knex('tickets').where({ id: ticketId, companyId }).first('id');
+  if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
+  const run = await ctx.db.knex('flowRuns').where({ ticketId, companyId }).first('flowId');
+  if (!run) return { flowId: null, steps: [] };
+  const steps: Array<{ nodeId: string; at: Date; variables: FlowVariables }> = await ctx.db
+    .knex('flowRunSteps')
+    .where({ companyId, ticketId, flowId: run.flowId })
+    .orderBy('id')
+    .limit(2000)
+    .select('nodeId', 'at', 'variables');
+  return {
+    flowId: Number(run.flowId),
+    steps: steps.map((step) => ({ nodeId: step.nodeId, at: new Date(step.at).toISOString(), variables: step.variables ?? {} })),
+  };
+}
