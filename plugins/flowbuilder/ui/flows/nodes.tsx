@@ -120,6 +120,9 @@ function Summary({ kind, data }: { kind: NodeKind; data: FlowNodeData }): ReactN
   }
 }
 
+/** A small flow opens at its real size, a big one at half size around its middle (readable, and light to paint). */
+export const FIT_VIEW = { maxZoom: 1, minZoom: 0.5 };
+
 const HANDLE_STYLE = { width: 10, height: 10 };
 
 /** One card of the canvas; memoised so dragging one node never re-renders the others (300-node flows). */

@@ -46,7 +46,7 @@ import {
   START_NODE_ID,
 } from '../flows/model';
 import { NodeDialog } from '../flows/NodeDialog';
-import { type CanvasNode, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
+import { type CanvasNode, FIT_VIEW, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
 
 /** How many changes undo goes back. */
 export const UNDO_DEPTH = 50;
@@ -305,6 +305,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
             zoomOnDoubleClick={false}
             onlyRenderVisibleElements
             fitView
+            fitViewOptions={FIT_VIEW}
             minZoom={0.1}
           >
             <Panel position="top-left">

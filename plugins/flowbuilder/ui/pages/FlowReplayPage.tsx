@@ -10,7 +10,7 @@ import { IntegrationsGuard } from '../components/common';
 import { useWideEnough } from '../components/screen';
 import { edgesOf, nodesOf } from '../flows/convert';
 import type { NodeKind } from '../flows/model';
-import { type CanvasNode, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
+import { type CanvasNode, FIT_VIEW, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
 import type { FlowRunStep } from '../types';
 
 /** The path one ticket took through its flow (/flowbuilder/runs/{ticketId}), on a read-only canvas. */
@@ -110,6 +110,7 @@ function FlowReplay({ ticketId }: { ticketId: number }) {
               deleteKeyCode={null}
               onlyRenderVisibleElements
               fitView
+              fitViewOptions={FIT_VIEW}
               minZoom={0.1}
             >
               <Background />
