@@ -124,7 +124,13 @@ describe('flowbuilder', () => {
     await page.getByRole('button', { name: 'Refazer' }).click();
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(2);
 
+    // the check before saving: nothing blocks, but the question's answer is never used
     await page.getByRole('button', { name: 'Salvar', exact: true }).click();
+    const warning = page.getByTestId('flow-problem').filter({ hasText: 'A resposta desta pergunta nunca é usada.' });
+    await warning.waitFor();
+    await warning.click();
+    await expect.poll(() => nodeOf(page, 'question').getAttribute('class')).toContain('selected');
+    await page.getByRole('button', { name: 'Salvar mesmo assim' }).click();
     await page.getByText('Fluxo salvo com sucesso').waitFor();
 
     await page.reload();

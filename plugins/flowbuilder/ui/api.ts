@@ -41,8 +41,8 @@ function storedName(answer: unknown): string {
   return '';
 }
 
-/** The uploads of the editor: images and audio have their calls, other media go through the content call. */
-const UPLOAD_PATHS = { img: '/flowbuilder/img', audio: '/flowbuilder/audio', video: '/flowbuilder/content' } as const;
+/** The uploads of the editor: one call per media kind, the stored name comes back. */
+const UPLOAD_PATHS = { img: '/flowbuilder/img', audio: '/flowbuilder/audio', video: '/flowbuilder/video' } as const;
 
 export interface IntegrationPage {
   queueIntegrations: QueueIntegration[];
@@ -183,10 +183,7 @@ export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
     uploadFlowMedia: build.mutation<string, { kind: keyof typeof UPLOAD_PATHS; file: File }>({
       query: ({ kind, file }) => {
         const body = new FormData();
-        if (kind === 'video') {
-          body.append('medias', file);
-          body.append('body', JSON.stringify([{ type: 'video', original: file.name }]));
-        } else body.append('file', file);
+        body.append('file', file);
         return { url: UPLOAD_PATHS[kind], method: 'POST', body };
       },
       transformResponse: storedName,

@@ -74,7 +74,8 @@ export interface FlowRunStep {
 
 /** `GET /flowbuilder/runs/{ticketId}`: the path one ticket took through its flow. */
 export interface FlowRun {
-  flowId: number;
+  /** Null when the ticket never went through a flow. */
+  flowId: number | null;
   steps: FlowRunStep[];
 }
 

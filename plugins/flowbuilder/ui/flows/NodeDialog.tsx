@@ -19,6 +19,7 @@ import {
 } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useMemo, useState } from 'react';
+import { CONDITION_OPERATORS } from '../../shared/flow-document';
 import { useFlowQueueChoicesQuery, useUploadFlowMediaMutation } from '../api';
 import {
   type ContentElement,
@@ -119,7 +120,10 @@ function toForm(kind: NodeKind, data: FlowNodeData): Record<string, unknown> {
     case 'question':
       return { ...(data as NodeDataByKind['question']).typebotIntegration };
     case 'ticket':
-      return { queueId: (data as NodeDataByKind['ticket']).queue?.id, queue: (data as NodeDataByKind['ticket']).queue };
+      return {
+        queueId: (data as NodeDataByKind['ticket']).data?.id || undefined,
+        queue: (data as NodeDataByKind['ticket']).data,
+      };
     default:
       return { ...(data as object) };
   }
@@ -151,7 +155,7 @@ function fromForm(kind: NodeKind, values: Record<string, unknown>): FlowNodeData
     case 'randomizer':
       return { percent: Number(values.percent) };
     case 'ticket':
-      return { queue: (values.queue as { id: number; name: string } | undefined) ?? null };
+      return { data: (values.queue as { id: number; name: string } | undefined) ?? { id: 0, name: '' } };
     case 'question':
       return { typebotIntegration: { message: text('message'), answerKey: text('answerKey') } };
     case 'typebot': {
@@ -241,10 +245,7 @@ function KindFields({ kind, form, elements, setElements }: FieldsProps) {
             <Input />
           </Form.Item>
           <Form.Item name="condition" label={t('dialog.condition')} rules={[required('validation.condition')]}>
-            <Select
-              style={{ width: 140 }}
-              options={['==', '!=', 'contains', '>', '<'].map((value) => ({ value, label: value }))}
-            />
+            <Select style={{ width: 140 }} options={CONDITION_OPERATORS.map((value) => ({ value, label: value }))} />
           </Form.Item>
           <Form.Item name="value" label={t('dialog.conditionValue')}>
             <Input />

@@ -1,23 +1,15 @@
-import type { FlowDocument, NodeKind } from './model';
-import { nodeDataProblems } from './validate';
+import { checkFlow, type FlowProblem } from '../../shared/flow-document';
+import type { FlowDocument } from './model';
 
-/** One thing wrong in a flow, tied to the node to show (translation key under `flowbuilder:`). */
-export interface FlowProblem {
-  nodeId: string;
-  code: string;
-  messageKey: string;
-}
+export type { FlowProblem };
 
 /**
- * What the check before saving lists: each node's data against its dialog's rules. The server refuses the
- * same on save, so the panel shows it first with a way to reach the node.
+ * What the panel before saving lists: the shared check of the whole flow (the one the server applies on
+ * save). The editor assumes the AI service is there; the server answers for it.
  */
 export function flowProblems(document: FlowDocument): FlowProblem[] {
-  const problems: FlowProblem[] = [];
-  for (const node of document.nodes) {
-    for (const messageKey of nodeDataProblems(node.type as NodeKind, node.data)) {
-      problems.push({ nodeId: node.id, code: messageKey.replace('validation.', ''), messageKey });
-    }
-  }
-  return problems;
+  return checkFlow(document);
 }
+
+/** Errors make the server refuse the flow; warnings only ask. */
+export const blocksSaving = (problems: readonly FlowProblem[]) => problems.some((problem) => problem.severity === 'error');

@@ -1,26 +1,13 @@
+import { FLOW_NODE_TYPES, waysOut } from '../../shared/flow-document';
+
 /**
  * The flow document as the editor holds it (docs/product/automation.md#entities "Flow node"): nodes with a
  * position, a kind and the kind's data, and connections between them. The server's validator reads the same
  * shape; what the editor adds (selection, measured sizes) stays in React Flow's own state.
  */
 
-/** Every node kind a flow holds; `condition` is made by the product itself, never from the add menu. */
-export const NODE_KINDS = [
-  'start',
-  'message',
-  'interval',
-  'menu',
-  'img',
-  'audio',
-  'video',
-  'randomizer',
-  'singleBlock',
-  'question',
-  'ticket',
-  'typebot',
-  'openai',
-  'condition',
-] as const;
+/** Every node kind a flow holds (the shared document's); `condition` is never in the add menu. */
+export const NODE_KINDS = FLOW_NODE_TYPES;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** The add menu: the documented speed-dial first, then the single-media kinds older flows are made of. */
@@ -126,7 +113,8 @@ export interface NodeDataByKind {
   video: { url: string };
   randomizer: { percent: number };
   singleBlock: { seq: string[]; elements: ContentElement[] };
-  ticket: { queue: { id: number; name: string } | null };
+  /** The queue the ticket is handed to (the shared document names it `data`). */
+  ticket: { data: { id: number; name: string } };
   typebot: { typebotIntegration: TypebotNodeSettings };
   openai: { typebotIntegration: OpenAiNodeSettings };
   question: { typebotIntegration: QuestionNodeSettings };
@@ -234,7 +222,7 @@ export function emptyData<K extends NodeKind>(kind: K): NodeDataByKind[K] {
     video: { url: '' },
     randomizer: { percent: 50 },
     singleBlock: { seq: [], elements: [] },
-    ticket: { queue: null },
+    ticket: { data: { id: 0, name: '' } },
     typebot: { typebotIntegration: { ...DEFAULT_TYPEBOT } },
     openai: { typebotIntegration: { ...DEFAULT_OPENAI } },
     question: { typebotIntegration: { message: '', answerKey: '' } },
@@ -275,10 +263,7 @@ export function questionVariables(nodes: readonly { type?: string; data: unknown
   return [...names].sort();
 }
 
-/** The out-handles of a node: one per menu option (`a1`, `a2`…), two for a randomizer, one otherwise. */
+/** The out-handles of a node: one per menu option (`a1`, `a2`…), `a` and `b` for a randomizer or a condition, one otherwise. */
 export function outHandles(kind: NodeKind, data: FlowNodeData): string[] {
-  if (kind === 'menu') return (data as NodeDataByKind['menu']).arrayOption.map((option) => `a${option.number}`);
-  if (kind === 'randomizer') return ['a', 'b'];
-  if (kind === 'condition') return ['true', 'false'];
-  return ['a'];
+  return waysOut({ type: kind, data } as Parameters<typeof waysOut>[0]) ?? ['a'];
 }

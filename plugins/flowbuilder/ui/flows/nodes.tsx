@@ -100,7 +100,7 @@ function Summary({ kind, data }: { kind: NodeKind; data: FlowNodeData }): ReactN
       );
     }
     case 'ticket':
-      return (data as NodeDataByKind['ticket']).queue?.name ?? t('validation.queueRequired');
+      return (data as NodeDataByKind['ticket']).data?.name || t('validation.queueRequired');
     case 'typebot':
     case 'openai':
       return clip((data as NodeDataByKind['typebot']).typebotIntegration?.name);

@@ -1,5 +1,6 @@
 import {
   ArrowLeftOutlined,
+  CloseCircleOutlined,
   HistoryOutlined,
   PlusOutlined,
   RedoOutlined,
@@ -30,7 +31,7 @@ import { useNavigate, useParams } from 'react-router';
 import { useFlowDocumentQuery, useSaveFlowDocumentMutation } from '../api';
 import { IntegrationsGuard } from '../components/common';
 import { useWideEnough } from '../components/screen';
-import { type FlowProblem, flowProblems } from '../flows/check';
+import { blocksSaving, type FlowProblem, flowProblems } from '../flows/check';
 import { documentOf, edgesOf, nodesOf } from '../flows/convert';
 import {
   ADDABLE_KINDS,
@@ -243,7 +244,9 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const redoCount = history.current.future.length;
   const addItems = ADDABLE_KINDS.map((kind) => {
     const Icon = KIND_LOOK[kind].icon;
-    return { key: kind, icon: <Icon />, label: t(`addMenu.${kind}`) };
+    // a flow has one start: the shared check refuses a second
+    const disabled = kind === 'start' && nodes.some((node) => node.type === 'start');
+    return { key: kind, icon: <Icon />, label: t(`addMenu.${kind}`), disabled };
   });
 
   return (
@@ -353,21 +356,40 @@ function FlowEditor({ flowId }: { flowId: number }) {
         size={360}
         mask={false}
         extra={
-          <Button danger loading={saving.isLoading} onClick={() => void store(documentOf(nodes, edges))}>
+          <Button
+            danger
+            loading={saving.isLoading}
+            disabled={problems === null || blocksSaving(problems)}
+            onClick={() => void store(documentOf(nodes, edges))}
+          >
             {t('check.saveAnyway')}
           </Button>
         }
       >
-        <Typography.Paragraph type="secondary">{t('check.description')}</Typography.Paragraph>
+        <Typography.Paragraph type="secondary">
+          {t(problems && blocksSaving(problems) ? 'check.errors' : 'check.warnings')}
+        </Typography.Paragraph>
         <List<FlowProblem>
           dataSource={problems ?? []}
           renderItem={(problem) => {
-            const node = nodes.find((item) => item.id === problem.nodeId);
+            const node = problem.nodeId === null ? undefined : nodes.find((item) => item.id === problem.nodeId);
+            const error = problem.severity === 'error';
             return (
-              <List.Item style={{ cursor: 'pointer' }} onClick={() => focusNode(problem.nodeId)} data-testid="flow-problem">
+              <List.Item
+                style={{ cursor: node ? 'pointer' : undefined }}
+                onClick={() => node && focusNode(node.id)}
+                data-testid="flow-problem"
+              >
                 <List.Item.Meta
-                  title={node ? t(`kinds.${node.type}`) : problem.nodeId}
-                  description={t(problem.messageKey, { defaultValue: problem.code })}
+                  avatar={
+                    error ? (
+                      <CloseCircleOutlined style={{ color: '#ff4d4f' }} aria-label={t('check.error')} />
+                    ) : (
+                      <WarningOutlined style={{ color: '#faad14' }} aria-label={t('check.warning')} />
+                    )
+                  }
+                  title={node ? t(`kinds.${node.type}`) : t('check.wholeFlow')}
+                  description={t(problem.message, { detail: problem.detail ?? '', defaultValue: problem.code })}
                 />
               </List.Item>
             );

@@ -34,7 +34,7 @@ function FlowReplay({ ticketId }: { ticketId: number }) {
   const flow = useReactFlow<CanvasNode, Edge>();
   const valid = Number.isInteger(ticketId) && ticketId > 0;
   const run = useFlowRunQuery(valid ? ticketId : skipToken);
-  const document = useFlowDocumentQuery(run.data ? run.data.flowId : skipToken);
+  const document = useFlowDocumentQuery(run.data?.flowId ? run.data.flowId : skipToken);
   const [selected, setSelected] = useState<number | null>(null);
   const steps = run.data?.steps ?? [];
 
@@ -65,8 +65,8 @@ function FlowReplay({ ticketId }: { ticketId: number }) {
   };
   const kindOf = (nodeId: string) => nodes.find((node) => node.id === nodeId)?.type as NodeKind | undefined;
 
-  if (!valid || run.error) {
-    const notFound = !valid || errorCodeOf(run.error) !== undefined;
+  if (!valid || run.error || (run.data && run.data.flowId === null)) {
+    const notFound = !run.error || errorCodeOf(run.error) !== undefined;
     return (
       <Result
         status="info"
