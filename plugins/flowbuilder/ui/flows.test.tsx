@@ -1,10 +1,12 @@
 import { registerPermissions } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { Route, Routes } from 'react-router';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { duplicatePlacement, type emptyData, FLOW_LIMITS, newNodeId, placementAfter, questionVariables } from './flows/model';
 import { NodeDialog } from './flows/NodeDialog';
 import { mediaProblem } from './flows/validate';
 import { FlowListPage } from './pages/FlowListPage';
+import { FlowReplayPage } from './pages/FlowReplayPage';
 import { renderPage, serveApi, signIn } from './testing/render';
 
 const answer =
@@ -41,7 +43,8 @@ describe('FlowListPage', () => {
       within(dialog).getByText('Tem certeza que deseja deletar este fluxo? Todas as integrações relacionados serão perdidos.'),
     ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Excluir' }));
-    expect(await screen.findByText('Fluxo excluído com sucesso')).toBeTruthy();
+    // a busy machine: the toast follows the call's round trip
+    expect(await screen.findByText('Fluxo excluído com sucesso', {}, { timeout: 5_000 })).toBeTruthy();
     await waitFor(() => expect(screen.queryByText('Pós-venda')).toBeNull());
     expect(calls.some((call) => call.method === 'DELETE' && call.path === '/flowbuilder/2')).toBe(true);
   });
@@ -57,7 +60,7 @@ describe('FlowListPage', () => {
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Tem certeza que deseja duplicar este fluxo?')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Duplicar' }));
-    expect(await screen.findByText('Fluxo duplicado com sucesso')).toBeTruthy();
+    expect(await screen.findByText('Fluxo duplicado com sucesso', {}, { timeout: 5_000 })).toBeTruthy();
     expect(await screen.findByText('Boas-vindas - cópia')).toBeTruthy();
     expect(calls.find((call) => call.path === '/flowbuilder/duplicate')?.body).toEqual({ flowId: 1 });
   });
@@ -167,5 +170,63 @@ describe('the flow document rules', () => {
       'cpf',
       'nome',
     ]);
+  });
+});
+
+describe('FlowReplayPage', () => {
+  beforeEach(() => signIn());
+
+  it('lists the steps a ticket took with the variables at each one', async () => {
+    serveApi(
+      answer('GET', '/flowbuilder/runs/77', {
+        flowId: 5,
+        steps: [
+          { nodeId: '1', at: '2026-11-28T10:00:00.000Z', variables: {} },
+          { nodeId: 'Q'.repeat(30), at: '2026-11-28T10:00:05.000Z', variables: { nome: 'Maria' } },
+        ],
+      }),
+      answer('GET', '/flowbuilder/flow/5', {
+        flow: {
+          id: 5,
+          name: 'Boas-vindas',
+          active: true,
+          flow: {
+            nodes: [
+              { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } },
+              {
+                id: 'Q'.repeat(30),
+                type: 'question',
+                position: { x: 300, y: 0 },
+                data: { typebotIntegration: { message: 'Seu nome?', answerKey: 'nome' } },
+              },
+            ],
+            connections: [{ id: 'e1', source: '1', target: 'Q'.repeat(30), sourceHandle: 'a' }],
+          },
+        },
+      }),
+    );
+    renderPage(
+      <Routes>
+        <Route path="/flowbuilder/runs/:ticketId" element={<FlowReplayPage />} />
+      </Routes>,
+      '/flowbuilder/runs/77',
+    );
+    expect(await screen.findByText('Caminho do ticket 77')).toBeTruthy();
+    const steps = await screen.findAllByTestId('replay-step');
+    expect(steps).toHaveLength(2);
+    expect(within(steps[0] as HTMLElement).getByText('Sem variáveis neste passo.')).toBeTruthy();
+    expect(within(steps[1] as HTMLElement).getByText('Maria')).toBeTruthy();
+    expect(within(steps[1] as HTMLElement).getByText(/Pergunta/)).toBeTruthy();
+  });
+
+  it('says when the ticket never went through a flow', async () => {
+    serveApi(answer('GET', '/flowbuilder/runs/78', { flowId: null, steps: [] }));
+    renderPage(
+      <Routes>
+        <Route path="/flowbuilder/runs/:ticketId" element={<FlowReplayPage />} />
+      </Routes>,
+      '/flowbuilder/runs/78',
+    );
+    expect(await screen.findByText('Este ticket não passou por um fluxo.')).toBeTruthy();
   });
 });
