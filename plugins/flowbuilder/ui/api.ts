@@ -26,6 +26,12 @@ interface CampaignEvent {
   id?: number;
 }
 
+interface FlowEvent {
+  action: 'create' | 'update' | 'delete';
+  flow?: Flow;
+  flowId?: number;
+}
+
 export interface FlowPage {
   flows: Flow[];
   hasMore: boolean;
@@ -136,6 +142,19 @@ export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
         return { hasMore: incoming.hasMore, flows: [...current.flows, ...incoming.flows.filter((row) => !known.has(row.id))] };
       },
       forceRefetch: ({ currentArg, previousArg }) => currentArg?.pageNumber !== previousArg?.pageNumber,
+      // other admins' changes arrive on the company's `flowbuilder` channel
+      onCacheEntryAdded: (args, lifecycle) =>
+        follow<FlowPage, FlowEvent>(lifecycle, 'flowbuilder', (draft, event) => {
+          if (event.action === 'delete') remove(draft.flows, event.flowId);
+          else if (event.flow) {
+            const needle = args.searchParam.trim().toLowerCase();
+            const row = draft.flows.find((item) => item.id === event.flow?.id);
+            if (row) Object.assign(row, { name: event.flow.name, active: event.flow.active });
+            else if (event.action === 'create' && (!needle || event.flow.name.toLowerCase().includes(needle))) {
+              insertSorted(draft.flows, event.flow);
+            }
+          }
+        }),
     }),
     createFlow: build.mutation<Flow, { name: string }>({
       query: (body) => ({ url: '/flowbuilder', method: 'POST', body }),

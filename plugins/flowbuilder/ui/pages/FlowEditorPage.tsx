@@ -118,8 +118,11 @@ function FlowEditor({ flowId }: { flowId: number }) {
     [setNodes, setEdges],
   );
 
+  // the document is taken once: a refetch (the socket coming back) must never replace unsaved work
+  const loadedFor = useRef<number | null>(null);
   useEffect(() => {
-    if (!data) return;
+    if (!data || loadedFor.current === data.id) return;
+    loadedFor.current = data.id;
     const loaded = nodesOf(data.flow?.nodes ?? []);
     setNodes(
       loaded.length
