@@ -1,3 +1,4 @@
+import { narrowScreen } from '@balcao/plugin-sdk/testing/ui';
 import { registerPermissions } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
@@ -79,6 +80,24 @@ describe('FlowListPage', () => {
     fireEvent.change(within(dialog).getByLabelText('Nome'), { target: { value: 'x'.repeat(51) } });
     expect(await within(dialog).findByText('Muito longo!')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+});
+
+describe('FlowListPage on a phone', () => {
+  beforeEach(() => signIn());
+
+  it('shows the flows as a list whose names open the editor', async () => {
+    const wide = narrowScreen();
+    try {
+      serveApi(answer('GET', '/flowbuilder', { flows: [{ id: 3, name: 'Suporte', active: true }], hasMore: false }));
+      renderPage(<FlowListPage />, '/flowbuilders');
+      const link = await screen.findByRole('link', { name: 'Suporte' });
+      expect(link.getAttribute('href')).toBe('/flowbuilder/3');
+      expect(screen.queryByRole('table')).toBeNull();
+      expect(screen.getByLabelText('Ações do fluxo Suporte')).toBeTruthy();
+    } finally {
+      wide();
+    }
   });
 });
 
