@@ -1,7 +1,8 @@
 /**
  * The flow builder in a real browser: an admin of Acme creates a flow from the list, builds a small flow on
  * the canvas (start → question → ticket hand-off) by dragging connections between handles, saves it, and
- * finds it again after a reload; then a 300-node flow is panned and dragged while the frame rate is counted.
+ * finds it again after a reload; a 300-node flow is panned and dragged while the frame rate is counted; a
+ * narrow screen gets the editor with a hint to use a larger one.
  * Texts are asserted in Portuguese.
  */
 import { spawnSync } from 'node:child_process';
@@ -215,5 +216,25 @@ describe('flowbuilder', () => {
     expect(fps).toBeGreaterThan(20);
     // only the nodes on screen are in the page (onlyRenderVisibleElements)
     expect(await page.locator('.react-flow__node').count()).toBeLessThan(300);
+  });
+  it('opens the editor on a narrow screen with the larger-screen hint', { timeout: 60_000 }, async () => {
+    const admin = await t.login('admin@acme.test');
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/flowbuilder',
+      token: admin.token,
+      payload: { name: 'Celular E2E' },
+    });
+    const flowId = (created.json() as { id: number }).id;
+    const page = await adminPage();
+    await page.setViewportSize({ width: 700, height: 900 });
+    await page.goto(`${baseUrl}/flowbuilder/${flowId}`);
+    await page.getByText('Use uma tela maior (a partir de 768 px) para editar fluxos com conforto.').waitFor();
+    // the canvas still opens, with the new flow's start node
+    await nodeOf(page, 'start').waitFor();
+    await page.setViewportSize({ width: 1024, height: 900 });
+    await expect
+      .poll(() => page.getByText('Use uma tela maior (a partir de 768 px) para editar fluxos com conforto.').count())
+      .toBe(0);
   });
 });
