@@ -1,7 +1,18 @@
 import { api, type CacheEntryLifecycle, type SessionState, streamSocketEvent } from '@balcao/plugin-sdk/ui';
-import type { Connection, Flow, FlowCampaign, FlowCampaignBody, IntegrationBody, QueueIntegration } from './types';
+import type { FlowDocumentConnection, FlowDocumentNode } from './flows/model';
+import type {
+  Connection,
+  Flow,
+  FlowCampaign,
+  FlowCampaignBody,
+  FlowRun,
+  FlowWithDocument,
+  IntegrationBody,
+  QueueChoice,
+  QueueIntegration,
+} from './types';
 
-const TAGS = ['QueueIntegration', 'FlowCampaign'] as const;
+const TAGS = ['QueueIntegration', 'FlowCampaign', 'Flow'] as const;
 
 interface IntegrationEvent {
   action: 'create' | 'update' | 'delete';
@@ -14,6 +25,30 @@ interface CampaignEvent {
   record?: FlowCampaign;
   id?: number;
 }
+
+interface FlowEvent {
+  action: 'create' | 'update' | 'delete';
+  flow?: Flow;
+  flowId?: number;
+}
+
+export interface FlowPage {
+  flows: Flow[];
+  hasMore: boolean;
+}
+
+/** A stored media file's name, whatever wrapper the upload answers with. */
+function storedName(answer: unknown): string {
+  if (typeof answer === 'string') return answer;
+  const record = (answer ?? {}) as { name?: unknown; filename?: unknown; names?: unknown };
+  if (typeof record.name === 'string') return record.name;
+  if (typeof record.filename === 'string') return record.filename;
+  if (Array.isArray(record.names) && typeof record.names[0] === 'string') return record.names[0];
+  return '';
+}
+
+/** The uploads of the editor: one call per media kind, the stored name comes back. */
+const UPLOAD_PATHS = { img: '/flowbuilder/img', audio: '/flowbuilder/audio', video: '/flowbuilder/video' } as const;
 
 export interface IntegrationPage {
   queueIntegrations: QueueIntegration[];
@@ -93,6 +128,90 @@ export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
 
     flows: build.query<{ flows: Flow[]; hasMore: boolean }, string>({
       query: (searchParam) => ({ url: '/flowbuilder', params: { searchParam: searchParam || undefined } }),
+      providesTags: [{ type: 'Flow', id: 'LIST' }],
+    }),
+    flowList: build.query<FlowPage, { searchParam: string; pageNumber: number }>({
+      query: ({ searchParam, pageNumber }) => ({
+        url: '/flowbuilder',
+        params: { searchParam: searchParam || undefined, pageNumber },
+      }),
+      serializeQueryArgs: ({ queryArgs }) => `flowList(${queryArgs.searchParam})`,
+      merge: (current, incoming, { arg }) => {
+        if (arg.pageNumber <= 1) return incoming;
+        const known = new Set(current.flows.map((row) => row.id));
+        return { hasMore: incoming.hasMore, flows: [...current.flows, ...incoming.flows.filter((row) => !known.has(row.id))] };
+      },
+      forceRefetch: ({ currentArg, previousArg }) => currentArg?.pageNumber !== previousArg?.pageNumber,
+      // other admins' changes arrive on the company's `flowbuilder` channel
+      onCacheEntryAdded: (args, lifecycle) =>
+        follow<FlowPage, FlowEvent>(lifecycle, 'flowbuilder', (draft, event) => {
+          if (event.action === 'delete') remove(draft.flows, event.flowId);
+          else if (event.flow) {
+            const needle = args.searchParam.trim().toLowerCase();
+            const row = draft.flows.find((item) => item.id === event.flow?.id);
+            if (row) Object.assign(row, { name: event.flow.name, active: event.flow.active });
+            else if (event.action === 'create' && (!needle || event.flow.name.toLowerCase().includes(needle))) {
+              insertSorted(draft.flows, event.flow);
+            }
+          }
+        }),
+    }),
+    createFlow: build.mutation<Flow, { name: string }>({
+      query: (body) => ({ url: '/flowbuilder', method: 'POST', body }),
+      invalidatesTags: [{ type: 'Flow', id: 'LIST' }],
+      onQueryStarted: (_arg, { dispatch, getState, queryFulfilled }) =>
+        queryFulfilled.then(({ data }) => patchFlowLists(dispatch, getState, (rows) => insertSorted(rows, data)), noop),
+    }),
+    renameFlow: build.mutation<Flow, { flowId: number; name: string }>({
+      query: (body) => ({ url: '/flowbuilder', method: 'PUT', body }),
+      invalidatesTags: [{ type: 'Flow', id: 'LIST' }],
+      onQueryStarted: (arg, { dispatch, getState, queryFulfilled }) =>
+        queryFulfilled.then(
+          () =>
+            patchFlowLists(dispatch, getState, (rows) => {
+              const row = rows.find((item) => item.id === arg.flowId);
+              if (row) row.name = arg.name;
+            }),
+          noop,
+        ),
+    }),
+    deleteFlow: build.mutation<void, number>({
+      query: (id) => ({ url: `/flowbuilder/${id}`, method: 'DELETE' }),
+      invalidatesTags: [{ type: 'Flow', id: 'LIST' }],
+      onQueryStarted: (id, { dispatch, getState, queryFulfilled }) =>
+        queryFulfilled.then(() => patchFlowLists(dispatch, getState, (rows) => remove(rows, id)), noop),
+    }),
+    duplicateFlow: build.mutation<Flow, number>({
+      query: (flowId) => ({ url: '/flowbuilder/duplicate', method: 'POST', body: { flowId } }),
+      invalidatesTags: [{ type: 'Flow', id: 'LIST' }],
+      onQueryStarted: (_arg, { dispatch, getState, queryFulfilled }) =>
+        queryFulfilled.then(({ data }) => patchFlowLists(dispatch, getState, (rows) => insertSorted(rows, data)), noop),
+    }),
+    flowDocument: build.query<FlowWithDocument, number>({
+      query: (id) => `/flowbuilder/flow/${id}`,
+      transformResponse: (answer: { flow: FlowWithDocument }) => answer.flow,
+      // the editor keeps its own copy while editing: a stale cached document must never replace it
+      keepUnusedDataFor: 0,
+    }),
+    saveFlowDocument: build.mutation<
+      unknown,
+      { idFlow: number; nodes: FlowDocumentNode[]; connections: FlowDocumentConnection[] }
+    >({
+      query: (body) => ({ url: '/flowbuilder/flow', method: 'POST', body }),
+    }),
+    uploadFlowMedia: build.mutation<string, { kind: keyof typeof UPLOAD_PATHS; file: File }>({
+      query: ({ kind, file }) => {
+        const body = new FormData();
+        body.append('file', file);
+        return { url: UPLOAD_PATHS[kind], method: 'POST', body };
+      },
+      transformResponse: storedName,
+    }),
+    flowRun: build.query<FlowRun, number>({
+      query: (ticketId) => `/flowbuilder/runs/${ticketId}`,
+    }),
+    flowQueueChoices: build.query<QueueChoice[], void>({
+      query: () => '/queue',
     }),
     connectionChoices: build.query<Connection[], void>({
       query: () => '/whatsapp',
@@ -121,6 +240,28 @@ export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
   }),
 });
 
+// failures are the caller's to show (its unwrap rejects)
+function noop() {}
+
+/** A new flow in a list sorted as the server sorts it (by name, then id). */
+function insertSorted(rows: Flow[], flow: Flow): void {
+  if (!flow || typeof flow.id !== 'number' || rows.some((row) => row.id === flow.id)) return;
+  const at = rows.findIndex((row) => row.name.localeCompare(flow.name) > 0);
+  rows.splice(at < 0 ? rows.length : at, 0, { active: false, ...flow });
+}
+
+/**
+ * Applies a change to every cached page set of the flow list (each search has its own): the infinite list
+ * keeps its pages and scroll position instead of starting again from page 1.
+ */
+function patchFlowLists(dispatch: (action: unknown) => unknown, getState: () => unknown, recipe: (rows: Flow[]) => void): void {
+  // biome-ignore lint/suspicious/noExplicitAny: the shell's root state type is not the injected api's
+  const state = getState() as any;
+  for (const args of flowbuilderApi.util.selectCachedArgsForQuery(state, 'flowList')) {
+    dispatch(flowbuilderApi.util.updateQueryData('flowList', args, (draft) => recipe(draft.flows)));
+  }
+}
+
 export const {
   useQueueIntegrationsQuery,
   useCreateQueueIntegrationMutation,
@@ -128,6 +269,17 @@ export const {
   useDeleteQueueIntegrationMutation,
   useTestSessionMutation,
   useFlowsQuery,
+  useFlowListQuery,
+  useCreateFlowMutation,
+  useRenameFlowMutation,
+  useDeleteFlowMutation,
+  useDuplicateFlowMutation,
+  useFlowDocumentQuery,
+  useSaveFlowDocumentMutation,
+  useUploadFlowMediaMutation,
+  useFlowRunQuery,
+  useLazyFlowRunQuery,
+  useFlowQueueChoicesQuery,
   useConnectionChoicesQuery,
   useFlowCampaignsQuery,
   useCreateFlowCampaignMutation,

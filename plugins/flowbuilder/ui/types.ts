@@ -1,3 +1,5 @@
+import type { FlowDocumentConnection, FlowDocumentNode } from './flows/model';
+
 /** The five kinds of queue integration (docs/product/automation.md#constants-and-limits). */
 export const INTEGRATION_TYPES = ['dialogflow', 'n8n', 'webhook', 'typebot', 'flowbuilder'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
@@ -55,4 +57,30 @@ export interface Connection {
 export interface Flow {
   id: number;
   name: string;
+  active?: boolean;
+}
+
+/** `GET /flowbuilder/flow/{id}`: the flow with its document (null until first saved). */
+export interface FlowWithDocument extends Flow {
+  flow: { nodes: FlowDocumentNode[]; connections: FlowDocumentConnection[] } | null;
+}
+
+/** One step of a ticket's run: the node reached, when, and the variables at that moment. */
+export interface FlowRunStep {
+  nodeId: string;
+  at: string;
+  variables: Record<string, unknown>;
+}
+
+/** `GET /flowbuilder/runs/{ticketId}`: the path one ticket took through its flow. */
+export interface FlowRun {
+  /** Null when the ticket never went through a flow. */
+  flowId: number | null;
+  steps: FlowRunStep[];
+}
+
+export interface QueueChoice {
+  id: number;
+  name: string;
+  color?: string;
 }
