@@ -2,17 +2,27 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runInTenant } from '@balcao/plugin-sdk/server';
-import { connectSocket, nextEvent } from '@balcao/plugin-sdk/testing';
+import {
+  badInputWalk,
+  connectSocket,
+  crossTenantWalk,
+  nextEvent,
+  ownRoutes,
+  routeContractProblems,
+  seedTenantFixtures,
+} from '@balcao/plugin-sdk/testing';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
+import { startWorker, type WorkerProcess } from './testing/worker-process';
 
 /**
  * The webhooks end to end on the real core, Postgres and Redis, against a real HTTP receiver stand-in:
  * endpoints and their secret, signed deliveries checked with docs/api.md's own verification snippet,
  * retries on 500 and timeouts, the endpoint disabled after a day of failures (the dispatcher's clock is the
- * test's), the log and redelivery, the bus events mapped, and the refusals.
+ * test's), the log and redelivery, the bus events mapped, a worker process killed with SIGKILL mid-delivery,
+ * the refusals and the SDK's walkers (one app for all: the walk runs last, its endpoints never delivered to).
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -26,12 +36,16 @@ function documentedVerifier(): Verify {
 }
 
 let kit: WebhooksKit;
+let worker: WorkerProcess | null = null;
 const verify = documentedVerifier();
 
 beforeAll(async () => {
   kit = await webhooksKit();
 });
-afterAll(() => kit?.close());
+afterAll(async () => {
+  await worker?.kill9();
+  await kit?.close();
+});
 
 async function createEndpoint(pathName: string, events: string[], name = 'Receiver') {
   const created = await kit.api('POST', '/webhooks', { name, url: `${kit.receiver.url}${pathName}`, events });
@@ -287,5 +301,93 @@ describe('deliveries', () => {
     });
     await kit.api('DELETE', `/webhooks/${closedOnly.webhook.id}`);
     await kit.api('DELETE', `/webhooks/${updates.webhook.id}`);
+  });
+});
+
+describe('a worker killed with SIGKILL mid-delivery', () => {
+  it('loses nothing: every delivery arrives at least once, repeats carry the same id', { timeout: 90_000 }, async () => {
+    const { webhook } = await createEndpoint('/crash', ['ticket.created']);
+    const DELIVERIES = 30;
+    for (let index = 0; index < DELIVERIES; index += 1) await kit.api('POST', `/webhooks/${webhook.id}/test`);
+    // the receiver takes the first requests and never answers them; the first one kills the worker
+    kit.receiver.behave('/crash', 'hang');
+    const started = startWorker(kit.t, {
+      OUTBOUND_HTTP_ALLOW: '127.0.0.1',
+      WEBHOOKS_LEASE_MS: '1500',
+      WEBHOOKS_LANES: '1',
+      WEBHOOKS_BATCH: '5',
+    });
+    worker = started;
+    const killed = new Promise<void>((resolve) => {
+      kit.receiver.onRequest = (delivery) => {
+        if (delivery.path !== '/crash') return;
+        kit.receiver.onRequest = null;
+        started.child.kill('SIGKILL');
+        resolve();
+      };
+    });
+    // it may deliver before it logs that it is ready: wait for the kill, or for a start that failed
+    let dead = false;
+    void killed.then(() => {
+      dead = true;
+    });
+    await Promise.race([
+      killed,
+      started.ready.then(
+        () => killed,
+        (error: unknown) => (dead ? undefined : Promise.reject(error)),
+      ),
+    ]);
+    await started.kill9();
+    const inFlight = receivedOn('/crash').length;
+    expect(inFlight).toBeGreaterThan(0);
+
+    // a restarted dispatcher (this app's) takes the dead worker's claims over once their lease passes
+    kit.receiver.behave('/crash', { status: 200 });
+    kit.dispatcher.clock = { now: () => new Date() };
+    kit.dispatcher.start();
+    try {
+      await expect
+        .poll(
+          async () =>
+            Number(
+              (await kit.knex('webhookDeliveries').where({ endpointId: webhook.id, status: 'delivered' }).count({ n: '*' }))[0]
+                ?.n,
+            ),
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(DELIVERIES);
+    } finally {
+      await kit.dispatcher.stop();
+    }
+    const stored = await kit.knex('webhookDeliveries').where({ endpointId: webhook.id }).pluck('uuid');
+    const received = receivedOn('/crash').map((delivery) => delivery.headers['balcao-delivery']);
+    expect(new Set(received)).toEqual(new Set(stored));
+    // the ones the worker had sent when it died came twice, with the same id: the receiver's dedupe key
+    expect(received.length).toBeGreaterThanOrEqual(DELIVERIES + 1);
+    expect(received.length - new Set(received).size).toBeGreaterThanOrEqual(1);
+    await kit.api('DELETE', `/webhooks/${webhook.id}`);
+  });
+});
+
+describe('the SDK walkers', () => {
+  it('keep the route contract, tenants apart and bad input refused', { timeout: 240_000 }, async () => {
+    expect(routeContractProblems(kit.t, ownRoutes('webhooks'))).toEqual([]);
+    const fixtures = await seedTenantFixtures(kit.t);
+    const tenants = await crossTenantWalk(kit.t, fixtures, ownRoutes('webhooks'));
+    for (const found of [
+      tenants.gaps,
+      tenants.control,
+      tenants.lists,
+      tenants.reads,
+      tenants.writes,
+      tenants.otherWrites,
+      tenants.foreignIds,
+    ])
+      expect(found).toEqual([]);
+    const input = await badInputWalk(kit.t, fixtures, ownRoutes('webhooks'));
+    expect([...input.unbuildable, ...input.failures]).toEqual([]);
   });
 });
