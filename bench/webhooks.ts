@@ -15,6 +15,9 @@ import { REPO_ROOT } from '@balcao/server';
 import { CpuWindow, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
 const LOOPBACK_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');
+/** The campaigns' loopback channel: Acme's connection for the run is one of its (nothing leaves the machine). */
+const LOOPBACK_CHANNEL = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
+const RECEIVER_NAMES = ['fast-1', 'fast-2', 'fast-3', 'slow', 'failing'];
 const RATE = Number(process.env.BENCH_WEBHOOKS_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_WEBHOOKS_SECONDS ?? 10);
 const CONTACTS = 300;
@@ -70,7 +73,7 @@ async function receiveAt(url: string, token: string, whatsappId: number, seconds
     const work = fetch(`${url}/api/bench/inbound`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ whatsappId, concurrency: 16, messages }),
+      body: JSON.stringify({ whatsappId, channel: 'loopback', concurrency: 16, messages }),
     })
       .then(async (res) => {
         const { results } = (await res.json()) as { results: Array<{ ok: boolean; ms: number }> };
@@ -93,26 +96,34 @@ export async function webhooksBenchmarks(options: SectionOptions): Promise<void>
   const push = reportTo(options);
   const log = options.log ?? console.log;
   const receivers = await startReceivers();
-  const server = await startServer(options.port, { BALCAO_PLUGINS: LOOPBACK_PLUGIN, OUTBOUND_HTTP_ALLOW: '127.0.0.1' });
+  const whatsappId = await withBenchDb(async (db) => {
+    const company = (await db.query(`SELECT id FROM companies WHERE name = 'Acme'`)).rows[0] as { id: number };
+    const found = await db.query(`SELECT id FROM whatsapps WHERE company_id = $1 AND channel = 'loopback'`, [company.id]);
+    const existing = found.rows[0] as { id: number } | undefined;
+    if (existing) return existing.id;
+    const made = await db.query(
+      `INSERT INTO whatsapps (company_id, name, channel, status, token) VALUES ($1, 'Bench loopback', 'loopback', 'CONNECTED', 'bench-loopback') RETURNING id`,
+      [company.id],
+    );
+    return (made.rows[0] as { id: number }).id;
+  });
+  const server = await startServer(options.port, {
+    BALCAO_PLUGINS: `${LOOPBACK_PLUGIN},${LOOPBACK_CHANNEL}`,
+    // replies the product might send go to the receivers' server, counted apart
+    CAMPAIGN_LOOPBACK_URL: `${receivers.url}/provider`,
+    CAMPAIGN_DISPATCHER: 'off',
+    OUTBOUND_HTTP_ALLOW: '127.0.0.1',
+  });
   const endpointIds: number[] = [];
   let token = '';
   try {
     token = await login(server.url, 'admin@acme.test');
-    const whatsappId = await withBenchDb(async (db) => {
-      const row = (
-        await db.query(
-          `SELECT w.id FROM whatsapps w JOIN companies c ON c.id = w.company_id WHERE c.name = 'Acme' ORDER BY w.id LIMIT 1`,
-        )
-      ).rows[0] as { id: number } | undefined;
-      if (!row) throw new Error('Acme has no connection in the bench database');
-      return row.id;
-    });
     log('webhooks: warm-up (contacts and tickets made)…');
     await receiveAt(server.url, token, whatsappId, 3, `warm${Date.now()}`);
     log(`webhooks: ${SECONDS} s at ${RATE}/s without endpoints…`);
     const quiet = await receiveAt(server.url, token, whatsappId, SECONDS, `quiet${Date.now()}`);
 
-    for (const name of ['fast-1', 'fast-2', 'fast-3', 'slow', 'failing']) {
+    for (const name of RECEIVER_NAMES) {
       const res = await fetch(`${server.url}/api/webhooks`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -126,7 +137,7 @@ export async function webhooksBenchmarks(options: SectionOptions): Promise<void>
     const cpu = CpuWindow.start(server.child.pid ?? 0);
     const busy = await receiveAt(server.url, token, whatsappId, SECONDS, `busy${Date.now()}`);
     const used = cpu.end();
-    const deliveredDuring = [...receivers.counts.values()].reduce((sum, count) => sum + count, 0);
+    const deliveredDuring = RECEIVER_NAMES.reduce((sum, name) => sum + (receivers.counts.get(name) ?? 0), 0);
     const outbox = await withBenchDb(async (db) => {
       const rows = (
         await db.query(
@@ -150,7 +161,7 @@ export async function webhooksBenchmarks(options: SectionOptions): Promise<void>
         `receive() p50 ${ms(percentile(busy.durations, 50))} ms with, ${ms(percentile(quiet.durations, 50))} ms without; ` +
         `${busy.durations.length.toLocaleString('en-US')} and ${quiet.durations.length.toLocaleString('en-US')} received in ${busy.seconds.toFixed(1)} and ${quiet.seconds.toFixed(1)} s (the sender waited ${busy.behind} and ${quiet.behind} times; failures ${busy.failures + quiet.failures})<br>` +
         `${written.toLocaleString('en-US')} deliveries written (one batched insert per batch of events); the receivers got ${deliveredDuring.toLocaleString('en-US')} during the run ` +
-        `(${(deliveredDuring / busy.seconds).toFixed(0)}/s: ${[...receivers.counts.entries()].map(([name, n]) => `${name} ${n}`).join(', ')}); pending at its end ${outbox.pending ?? 0}<br>` +
+        `(${(deliveredDuring / busy.seconds).toFixed(0)}/s: ${RECEIVER_NAMES.map((name) => `${name} ${receivers.counts.get(name) ?? 0}`).join(', ')}); pending at its end ${outbox.pending ?? 0}<br>` +
         `CPU over the run: server ${(used.server / used.seconds).toFixed(2)}, Postgres ${(used.postgres / used.seconds).toFixed(2)}, other processes ${others.toFixed(2)} of ${os.cpus().length} cores; load average ${load.toFixed(1)} at its start`,
     });
   } finally {

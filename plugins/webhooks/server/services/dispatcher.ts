@@ -79,8 +79,8 @@ export class WebhookDispatcher {
     this.http ??= createOutboundHttp({
       allow: this.ctx.config.outboundHttpAllow,
       timeoutMs: this.options.timeoutMs,
-      // a receiver's answer is only logged by its status: read little of it
-      maxBytes: 64 * 1024,
+      // a receiver's answer is only logged by its status: read little of it (a larger one is a failed attempt)
+      maxBytes: 256 * 1024,
       maxRedirects: 0,
     });
     return this.http;
