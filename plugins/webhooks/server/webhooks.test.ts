@@ -279,6 +279,27 @@ describe('deliveries', () => {
     await kit.api('DELETE', `/webhooks/${webhook.id}`);
   });
 
+  it('keeps delivering to other endpoints while one holds its requests', async () => {
+    const slow = await createEndpoint('/slowpoke', ['ticket.created']);
+    const fast = await createEndpoint('/quick', ['ticket.created']);
+    kit.receiver.behave('/slowpoke', 'hang');
+    await kit.api('POST', `/webhooks/${slow.webhook.id}/test`);
+    for (let index = 0; index < 3; index += 1) await kit.api('POST', `/webhooks/${fast.webhook.id}/test`);
+    // one lane of two slots: the hung request keeps one, the other carries every fast delivery in turn
+    const lane = new WebhookDispatcher(kit.ctx, { lanes: 1, batch: 2, leaseMs: 30_000, timeoutMs: 3_000 });
+    lane.start();
+    try {
+      await kit.receiver.waitFor(() => receivedOn('/quick').length === 3, 2_500);
+      expect(receivedOn('/slowpoke')).toHaveLength(1);
+      expect((await deliveries(slow.webhook.id))[0]).toMatchObject({ status: 'pending', attempts: 1, lastAttemptAt: null });
+    } finally {
+      await lane.close();
+    }
+    expect((await deliveries(slow.webhook.id))[0]).toMatchObject({ status: 'pending', error: 'timeout' });
+    await kit.api('DELETE', `/webhooks/${slow.webhook.id}`);
+    await kit.api('DELETE', `/webhooks/${fast.webhook.id}`);
+  });
+
   it("turns the bus's events into deliveries for subscribed endpoints only", async () => {
     const closedOnly = await createEndpoint('/closed', ['ticket.closed']);
     const updates = await createEndpoint('/updates', ['ticket.updated', 'message.received']);

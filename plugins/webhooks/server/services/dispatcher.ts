@@ -97,6 +97,7 @@ export class WebhookDispatcher {
     this.wake();
     await Promise.allSettled(this.loops);
     this.loops = [];
+    await Promise.allSettled([...this.batches]);
   }
 
   async close(): Promise<void> {
@@ -128,13 +129,27 @@ export class WebhookDispatcher {
     });
   }
 
+  /**
+   * A lane keeps up to WEBHOOKS_BATCH deliveries in flight and claims more as each one finishes, so a
+   * receiver that takes seconds to answer holds one slot, not the lane: the other endpoints' deliveries
+   * go on around it.
+   */
   private async loop(): Promise<void> {
+    let inFlight = 0;
     while (!this.stopped) {
       let worked = 0;
-      try {
-        worked = await this.runOnce();
-      } catch (error) {
-        this.ctx.log.error({ err: error }, 'webhook dispatch failed');
+      const free = this.options.batch - inFlight;
+      if (free > 0) {
+        try {
+          worked = await this.startBatch(free, () => {
+            inFlight -= 1;
+            // a slot is free: this lane (idle or full) looks again at once
+            this.wake();
+          });
+          inFlight += worked;
+        } catch (error) {
+          this.ctx.log.error({ err: error }, 'webhook dispatch failed');
+        }
       }
       if (worked > 0) this.idleMs = 0;
       else if (!this.stopped) await this.idle();
@@ -143,33 +158,45 @@ export class WebhookDispatcher {
 
   /** One pass: claims due deliveries (every company) and sends them at once. Answers how many it claimed. */
   async runOnce(): Promise<number> {
+    const claimed = await this.startBatch(this.options.batch, () => {});
+    await Promise.allSettled([...this.batches]);
+    return claimed;
+  }
+
+  /** Batches still sending: stop() waits for them. */
+  private readonly batches = new Set<Promise<void>>();
+
+  /**
+   * Claims up to `limit` due deliveries and starts sending them, each calling `settled` once recorded;
+   * answers how many it claimed without waiting for them.
+   */
+  private async startBatch(limit: number, settled: () => void): Promise<number> {
     const token = randomUUID();
-    const rows = await this.claim(this.clock.now(), token);
+    const rows = await this.claim(this.clock.now(), token, limit);
     if (rows.length === 0) return 0;
     const renewing = this.renewLease(
       rows.map((row) => row.id),
       token,
     );
-    try {
-      const planOn = new Map<number, boolean>();
-      for (const companyId of new Set(rows.map((row) => row.companyId))) {
-        planOn.set(companyId, await this.ctx.plans.has(companyId, 'useExternalApi'));
-      }
-      await Promise.all(
-        rows.map((row) =>
-          (planOn.get(row.companyId) ? this.deliver(row, token) : this.postpone(row, token)).catch((error: unknown) =>
-            this.ctx.log.error({ err: error, deliveryId: row.id }, 'webhook delivery not recorded'),
-          ),
-        ),
-      );
-    } finally {
-      await renewing.stop();
-    }
+    const send = async (row: ClaimedDelivery) => {
+      // the plan is cached by the core: one lookup per company in practice
+      if (await this.ctx.plans.has(row.companyId, 'useExternalApi')) await this.deliver(row, token);
+      else await this.postpone(row, token);
+    };
+    const batch = Promise.all(
+      rows.map((row) =>
+        send(row)
+          .catch((error: unknown) => this.ctx.log.error({ err: error, deliveryId: row.id }, 'webhook delivery not recorded'))
+          .finally(settled),
+      ),
+    ).then(() => renewing.stop());
+    this.batches.add(batch);
+    void batch.finally(() => this.batches.delete(batch));
     return rows.length;
   }
 
   /** Claims due deliveries of active endpoints with a lease (a dead process's come back when it passes). */
-  private async claim(now: Date, token: string): Promise<ClaimedDelivery[]> {
+  private async claim(now: Date, token: string, limit: number): Promise<ClaimedDelivery[]> {
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const claimed = (await this.ctx.db.knex.raw(
       `WITH picked AS (
@@ -181,7 +208,7 @@ export class WebhookDispatcher {
        FROM picked, webhook_endpoints e WHERE d.id = picked.id AND e.id = d.endpoint_id
        RETURNING d.id, d.uuid, d.company_id AS "companyId", d.endpoint_id AS "endpointId", d.event, d.data,
          d.occurred_at AS "occurredAt", d.attempts, e.url, e.secret_sealed AS "secretSealed"`,
-      [now, now, this.options.batch, leaseUntil, token],
+      [now, now, limit, leaseUntil, token],
     )) as { rows: ClaimedDelivery[] };
     return claimed.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
