@@ -13,6 +13,8 @@ export const webhooksConfig = {
   WEBHOOKS_LANES: Type.Integer({ minimum: 1, maximum: 64, default: 4 }),
   /** Deliveries one loop claims at a time (sent concurrently). */
   WEBHOOKS_BATCH: Type.Integer({ minimum: 1, maximum: 500, default: 25 }),
+  /** Deliveries to one endpoint a process sends at once (a slow receiver holds no more of the slots). */
+  WEBHOOKS_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
   /** How long a claim holds before another process may take the delivery over (renewed while it runs). */
   WEBHOOKS_LEASE_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
   /** Deadline of one delivery request, in milliseconds. */

@@ -283,19 +283,27 @@ describe('deliveries', () => {
     const slow = await createEndpoint('/slowpoke', ['ticket.created']);
     const fast = await createEndpoint('/quick', ['ticket.created']);
     kit.receiver.behave('/slowpoke', 'hang');
+    // two for the hung receiver, first in line: one at a time goes to it, the other waits its turn
+    await kit.api('POST', `/webhooks/${slow.webhook.id}/test`);
     await kit.api('POST', `/webhooks/${slow.webhook.id}/test`);
     for (let index = 0; index < 3; index += 1) await kit.api('POST', `/webhooks/${fast.webhook.id}/test`);
     // one lane of two slots: the hung request keeps one, the other carries every fast delivery in turn
-    const lane = new WebhookDispatcher(kit.ctx, { lanes: 1, batch: 2, leaseMs: 30_000, timeoutMs: 3_000 });
+    const lane = new WebhookDispatcher(kit.ctx, {
+      lanes: 1,
+      batch: 2,
+      leaseMs: 30_000,
+      timeoutMs: 3_000,
+      endpointConcurrency: 1,
+    });
     lane.start();
     try {
       await kit.receiver.waitFor(() => receivedOn('/quick').length === 3, 2_500);
       expect(receivedOn('/slowpoke')).toHaveLength(1);
-      expect((await deliveries(slow.webhook.id))[0]).toMatchObject({ status: 'pending', attempts: 1, lastAttemptAt: null });
+      expect((await deliveries(slow.webhook.id)).map((row) => row.attempts).sort()).toEqual([0, 1]);
     } finally {
       await lane.close();
     }
-    expect((await deliveries(slow.webhook.id))[0]).toMatchObject({ status: 'pending', error: 'timeout' });
+    expect((await deliveries(slow.webhook.id)).map((row) => row.error)).toContain('timeout');
     await kit.api('DELETE', `/webhooks/${slow.webhook.id}`);
     await kit.api('DELETE', `/webhooks/${fast.webhook.id}`);
   });

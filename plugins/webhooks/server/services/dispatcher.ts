@@ -28,6 +28,8 @@ export interface DispatcherOptions {
   batch: number;
   leaseMs: number;
   timeoutMs: number;
+  /** Deliveries to one endpoint this process sends at once. */
+  endpointConcurrency: number;
 }
 
 interface ClaimedDelivery {
@@ -163,6 +165,9 @@ export class WebhookDispatcher {
     return claimed;
   }
 
+  /** Deliveries in flight in this process, by endpoint. */
+  private readonly perEndpoint = new Map<number, number>();
+
   /** Batches still sending: stop() waits for them. */
   private readonly batches = new Set<Promise<void>>();
 
@@ -172,8 +177,34 @@ export class WebhookDispatcher {
    */
   private async startBatch(limit: number, settled: () => void): Promise<number> {
     const token = randomUUID();
-    const rows = await this.claim(this.clock.now(), token, limit);
+    // endpoints this process already sends its share to wait for the next claim: a slow one can't take every slot
+    const busy = [...this.perEndpoint].filter(([, count]) => count >= this.options.endpointConcurrency).map(([id]) => id);
+    const claimed = await this.claim(this.clock.now(), token, limit, busy);
+    // more than an endpoint's share in one claim: the rest go back at once, untried, for a later claim
+    const rows: ClaimedDelivery[] = [];
+    const extra: number[] = [];
+    for (const row of claimed) {
+      const count = this.perEndpoint.get(row.endpointId) ?? 0;
+      if (count >= this.options.endpointConcurrency) {
+        extra.push(row.id);
+        continue;
+      }
+      this.perEndpoint.set(row.endpointId, count + 1);
+      rows.push(row);
+    }
+    if (extra.length > 0) {
+      await this.ctx.db.knex.raw(
+        `UPDATE webhook_deliveries SET lease_until = NULL, lease_token = NULL, attempts = GREATEST(attempts - 1, 0)
+         WHERE id = ANY(?::bigint[]) AND lease_token = ?`,
+        [extra, token],
+      );
+    }
     if (rows.length === 0) return 0;
+    const release = (endpointId: number) => {
+      const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+      if (left > 0) this.perEndpoint.set(endpointId, left);
+      else this.perEndpoint.delete(endpointId);
+    };
     const renewing = this.renewLease(
       rows.map((row) => row.id),
       token,
@@ -187,7 +218,10 @@ export class WebhookDispatcher {
       rows.map((row) =>
         send(row)
           .catch((error: unknown) => this.ctx.log.error({ err: error, deliveryId: row.id }, 'webhook delivery not recorded'))
-          .finally(settled),
+          .finally(() => {
+            release(row.endpointId);
+            settled();
+          }),
       ),
     ).then(() => renewing.stop());
     this.batches.add(batch);
@@ -196,19 +230,20 @@ export class WebhookDispatcher {
   }
 
   /** Claims due deliveries of active endpoints with a lease (a dead process's come back when it passes). */
-  private async claim(now: Date, token: string, limit: number): Promise<ClaimedDelivery[]> {
+  private async claim(now: Date, token: string, limit: number, busyEndpoints: number[]): Promise<ClaimedDelivery[]> {
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const claimed = (await this.ctx.db.knex.raw(
       `WITH picked AS (
          SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active
          WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
+           AND d.endpoint_id <> ALL(?::int[])
          ORDER BY d.next_attempt_at, d.id LIMIT ? FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET lease_until = ?, lease_token = ?, attempts = d.attempts + 1
        FROM picked, webhook_endpoints e WHERE d.id = picked.id AND e.id = d.endpoint_id
        RETURNING d.id, d.uuid, d.company_id AS "companyId", d.endpoint_id AS "endpointId", d.event, d.data,
          d.occurred_at AS "occurredAt", d.attempts, e.url, e.secret_sealed AS "secretSealed"`,
-      [now, now, limit, leaseUntil, token],
+      [now, now, busyEndpoints, limit, leaseUntil, token],
     )) as { rows: ClaimedDelivery[] };
     return claimed.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }
@@ -346,6 +381,7 @@ export function webhookDispatcher(ctx: WebhooksContext): WebhookDispatcher {
       batch: ctx.config.WEBHOOKS_BATCH,
       leaseMs: ctx.config.WEBHOOKS_LEASE_MS,
       timeoutMs: ctx.config.WEBHOOKS_TIMEOUT_MS,
+      endpointConcurrency: ctx.config.WEBHOOKS_ENDPOINT_CONCURRENCY,
     });
     dispatchers.set(ctx, dispatcher);
   }
