@@ -109,6 +109,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       NODE_ENV: 'production',
       JWT_SECRET: 'bench-secret-'.padEnd(48, 'x'),
       FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
+      WEBHOOKS_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
       DATABASE_URL: benchDatabaseUrl(),
       PORT: String(port),
       HOST: '127.0.0.1',

@@ -10,7 +10,7 @@
  * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
  * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts; `schedules` for
  * 10,000 schedules due in one minute, bench/schedules.ts; `chat` for the internal chat's live delivery and popover
- * list, bench/chat.ts).
+ * list, bench/chat.ts; `webhooks` for the inbox's receive while webhooks fan out, bench/webhooks.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +26,7 @@ import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
 import { schedulesBenchmarks } from './schedules';
 import { webchatBenchmarks } from './webchat';
+import { webhooksBenchmarks } from './webhooks';
 import { whatsappBenchmarks } from './whatsapp';
 
 const figures: Figure[] = [];
@@ -148,6 +149,7 @@ const SECTION_TITLES: Record<string, string> = {
   api: 'Message API',
   schedules: 'Schedules',
   'internal-chat': 'Internal chat',
+  webhooks: 'Webhooks',
 };
 
 /**
@@ -214,6 +216,7 @@ async function main(): Promise<void> {
   if (wants('api')) await apiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('schedules')) await schedulesBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('chat')) await chatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('webhooks')) await webhooksBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

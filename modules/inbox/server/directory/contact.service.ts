@@ -9,6 +9,13 @@ import { notifyTicketChanged, visibleState } from '../tickets/ticket-notify';
 import type { Caller } from './caller';
 import { contactSummaryColumns, loadContact, loadContacts, toContactSummary } from './contact-serializer';
 
+declare module '@balcao/plugin-sdk/server' {
+  interface BalcaoEvents {
+    /** A contact was created through the directory (`POST /contacts`, an API key's call included). */
+    'contact.created': { companyId: number; contactId: number };
+  }
+}
+
 /** Contacts (docs/product/tickets-and-inbox.md#entities Contact, #validation, #calls-and-realtime-events Contacts; docs/inbox-api.md "Contacts"). */
 
 /** Most rows one import takes. */
@@ -269,6 +276,7 @@ export async function createContact(ctx: PluginContext, caller: Caller, input: C
     throw error;
   }
   await notifyContactChanged(ctx, caller.companyId, id);
+  await ctx.events.publish('contact.created', { companyId: caller.companyId, contactId: id });
   return getContact(ctx, caller, id);
 }
 

@@ -7,6 +7,13 @@ import { IMPORT_STALE_MS } from './imports.service';
 import { emitToManagers } from './live';
 import { campaignSettings } from './settings.service';
 
+declare module '@balcao/plugin-sdk/server' {
+  interface BalcaoEvents {
+    /** A running campaign has nothing left to send and became FINALIZADA. */
+    'campaign.finished': { companyId: number; campaignId: number };
+  }
+}
+
 /**
  * How a campaign moves on its own (docs/campaigns.md "Status"): PROGRAMADA → EM_ANDAMENTO at its start
  * time, EM_ANDAMENTO → FINALIZADA once nothing is left to send. Confirmations and stop words arrive as
@@ -69,7 +76,10 @@ export async function finishDone(ctx: PluginContext, now: Date, only?: number): 
       .where({ id: campaign.id, status: 'EM_ANDAMENTO' })
       .update({ status: 'FINALIZADA', completedAt: now, updatedAt: now });
     if (finished > 0)
-      await runInTenant({ companyId: campaign.companyId }, () => announceCampaign(ctx, campaign.companyId, campaign.id));
+      await runInTenant({ companyId: campaign.companyId }, async () => {
+        await announceCampaign(ctx, campaign.companyId, campaign.id);
+        await ctx.events.publish('campaign.finished', { companyId: campaign.companyId, campaignId: campaign.id });
+      });
     count += finished;
   }
   return count;

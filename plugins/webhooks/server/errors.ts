@@ -1,0 +1,13 @@
+import { defineErrors } from '@balcao/plugin-sdk/server';
+
+/** The webhooks' own error codes (translated in ui/locales under errors.*). */
+export const webhookErrors = defineErrors({
+  /** No endpoint of the caller's company has this id. */
+  ERR_NO_WEBHOOK_FOUND: 404,
+  /** No delivery of this endpoint has this id. */
+  ERR_NO_WEBHOOK_DELIVERY_FOUND: 404,
+  /** Not an absolute http(s) address, or one with a user name or password in it. */
+  ERR_WEBHOOK_URL_INVALID: 400,
+  /** An address the platform doesn't reach: loopback, private, link-local, metadata (unless allowed). */
+  ERR_WEBHOOK_URL_BLOCKED: 400,
+});

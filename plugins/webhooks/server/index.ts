@@ -1,0 +1,40 @@
+import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { type WebhooksContext, webhooksConfig } from './config';
+import { webhookErrors } from './errors';
+import { seedWebhooksFixtures } from './seed/fixtures';
+import { webhookDispatcher } from './services/dispatcher';
+import { webhookHandlers } from './services/events';
+import { WAKE_TOPIC } from './services/outbox';
+import { secretsKey } from './services/secrets';
+
+/** Each app's subscriptions (two apps in one test process keep theirs). */
+const stopListening = new WeakMap<PluginContext, () => Promise<void>>();
+
+/**
+ * Outbound webhooks (docs/api.md "Webhooks"): a company admin registers URLs for the company's events; each
+ * event is written to an outbox row per subscribed endpoint and delivered, signed, by the dispatcher of
+ * every worker process, retried for 24 hours — at least once.
+ */
+export default definePlugin({
+  id: 'webhooks',
+  config: webhooksConfig,
+  errors: webhookErrors,
+  on: webhookHandlers(),
+  seed: { fixtures: seedWebhooksFixtures },
+  async register(_app, rawCtx) {
+    const ctx = rawCtx as WebhooksContext;
+    // a production start without the sealing key fails here, not at the first endpoint created
+    secretsKey(ctx);
+    const dispatcher = webhookDispatcher(ctx);
+    const stopWake = await ctx.broadcast.subscribe(WAKE_TOPIC, () => dispatcher.wake());
+    // the dispatcher is long-lived work: only where jobs run
+    if (ctx.config.role !== 'web' && ctx.config.WEBHOOKS_DISPATCHER === 'on') dispatcher.start();
+    stopListening.set(ctx, async () => {
+      await dispatcher.close();
+      await stopWake();
+    });
+  },
+  async close(ctx) {
+    await stopListening.get(ctx)?.();
+  },
+});
