@@ -45,4 +45,10 @@ export interface ConnectionProfile {
   lgpdMessage: string;
   integrationId: number | null;
   promptId: number | null;
+  /**
+   * The flows that answer this connection's new conversations (the flow builder's welcome and not-phrase
+   * flows); while either is set, the queue's chatbot leaves new conversations to them.
+   */
+  flowIdWelcome: number | null;
+  flowIdNotPhrase: number | null;
 }

@@ -76,6 +76,8 @@ export function profileFromRow(row: Record<string, unknown>, queueIds: number[])
     lgpdMessage: text(row.lgpdMessage),
     integrationId: (row.integrationId as number | null) ?? null,
     promptId: (row.promptId as number | null) ?? null,
+    flowIdWelcome: (row.flowIdWelcome as number | null) ?? null,
+    flowIdNotPhrase: (row.flowIdNotPhrase as number | null) ?? null,
   };
 }
 

@@ -63,6 +63,36 @@ describe('the turn', () => {
     expect(sent).toEqual(['Olá! Escolha um setor:\n\n*[ 1 ]* - Suporte\n*[ 2 ]* - Vendas']);
   });
 
+  it('stays out of conversations an integration or a flow answers', async () => {
+    await queue('Vendas');
+    await queue('Suporte');
+    const menu = 'Olá! Escolha um setor:\n\n*[ 1 ]* - Suporte\n*[ 2 ]* - Vendas';
+    // handed to an integration (the ticket header's toggle on): the bot says nothing more
+    const handed = contact();
+    expect(await handed.say('Oi')).toEqual([menu]);
+    await knex()('tickets').where({ id: handed.ticketId }).update({ useIntegration: true });
+    expect(await handed.say('1')).toEqual([]);
+
+    // a connection whose new conversations go to a welcome flow: no greeting, no menu, no state
+    const [flow] = await knex()('flowBuilders').insert({ companyId: acme, name: 'Boas-vindas do bot' }).returning('id');
+    const [connection] = await knex()('whatsapps')
+      .insert({
+        companyId: acme,
+        name: 'Com fluxo',
+        channel: 'webchat',
+        status: 'CONNECTED',
+        token: 'bot-flow-test',
+        flowIdWelcome: flow.id,
+      })
+      .returning('id');
+    sent.length = 0;
+    const result = await inbox.receive({ ...inbound(newNumber(), 'Oi'), whatsappId: connection.id, channel: 'webchat' });
+    expect(await knex()('chatbotTickets').where({ ticketId: result.ticketId }).first()).toBeUndefined();
+    expect(await knex()('messages').where({ ticketId: result.ticketId, fromMe: true }).pluck('body')).toEqual([]);
+    await knex()('whatsapps').where({ id: connection.id }).delete();
+    await knex()('flowBuilders').where({ id: flow.id }).delete();
+  });
+
   it('leaves groups, contacts with the bot disabled and messages from the phone alone', async () => {
     await queue('Vendas');
     await queue('Suporte');

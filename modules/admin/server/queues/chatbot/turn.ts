@@ -175,6 +175,8 @@ async function consentTurn(conversation: Conversation, body: string): Promise<bo
 /** What `loadBotTicket` reads. */
 interface LoadedBotTicket extends BotTicket {
   botStage: string | null;
+  /** Handed to an integration or a flow (the ticket header's integration toggle on): theirs, not the bot's. */
+  useIntegration: boolean;
   /** The company's service hours row (null: none saved, or the bot is done with the ticket). */
   hours: CompanyHours | null;
   prefetched: Prefetched;
@@ -213,6 +215,7 @@ async function loadBotTickets(knex: Knex, keys: BotTicketKey[]): Promise<Array<L
       't.isGroup',
       't.isBot',
       't.amountUsedBotQueues',
+      't.useIntegration',
       'c.disableBot',
       'c.lgpdAcceptedAt',
       'c.isGroup as contactIsGroup',
@@ -267,6 +270,13 @@ const ticketReads = perInstance(
     }),
 );
 
+/** Whether the conversation's connection hands new conversations to a flow the company's plan lets run. */
+async function flowTakesConversation(conversation: Conversation): Promise<boolean> {
+  const profile = conversation.config.profile;
+  if (!profile || (profile.flowIdWelcome === null && profile.flowIdNotPhrase === null)) return false;
+  return conversation.ctx.plans.has(conversation.companyId, 'useIntegrations');
+}
+
 /**
  * One inbound message's turn (`message.received`, in the company's scope). Skips what the bot never
  * handles: messages sent from the company's phone, groups, contacts with the bot disabled, and tickets
@@ -286,6 +296,8 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
   const { companyId, ticketId } = event;
   const ticket = await loadBotTicket(ctx.db.knex, companyId, ticketId);
   if (!ticket || ticket.isGroup || ticket.disableBot || !BOT_STATUSES.has(ticket.status) || ticket.userId !== null) return;
+  // an integration or a flow answers this conversation: the bot never speaks over it
+  if (ticket.useIntegration) return;
   if (ticket.botStage === 'done') {
     rememberSettled(ctx, companyId, ticketId, 'done');
     return;
@@ -310,6 +322,9 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     now,
     messageId: event.messageId,
   };
+  // a connection with a default flow gives its new conversations to the flow builder, whose job starts the
+  // flow just after this turn (docs/product/automation.md "Flows at work"): the bot stays out of them
+  if (!state && (await flowTakesConversation(conversation))) return;
   const body = event.body;
   // vacation, then consent, then hours, then the menus (docs/channels/conversation-start.md)
   if (await vacationTurn(conversation)) return;
