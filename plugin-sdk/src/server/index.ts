@@ -6,6 +6,7 @@ export * from '../shared';
 export * from './access';
 export * from './areas';
 export * from './channel-contract';
+export * from './claimed-rows';
 export * from './connections';
 export * from './context';
 export * from './customer-texts';
