@@ -4,6 +4,7 @@
  */
 export * from '../shared';
 export * from './access';
+export * from './administration';
 export * from './areas';
 export * from './channel-contract';
 export * from './claimed-rows';

@@ -353,7 +353,7 @@ export class ScheduleDispatcher {
           const sendAt = row.anchorAt
             ? nextOccurrence(new Date(row.anchorAt), row.intervalo, row.valorIntervalo, sentCount)
             : nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
-          hours ??= await companyServiceHours(knex, companyId);
+          hours ??= await companyServiceHours(this.ctx, companyId);
           rows.push({
             ...kept,
             status: 'PENDENTE',
