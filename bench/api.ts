@@ -1,18 +1,16 @@
 /**
  * `npm run bench -- api`: the message API's target (issue 26): `POST /api/messages/send` with an API key, through
- * the campaigns' loopback channel (plugins/campaigns/server/testing: its driver posts every message to the
+ * the SDK's loopback channel (`@balcao/plugin-sdk/testing/loopback`: its driver posts every message to the
  * provider stand-in in this process, which keeps one message per idempotency key), at 32 connections, on the
  * server bundle against the bench database. Each request sends to one of BENCH_API_NUMBERS numbers (default
  * 2,000) in turn, so the run makes contacts and tickets at first and then writes on existing tickets, as a
  * notification system does; every request carries its own Idempotency-Key.
  */
-import path from 'node:path';
-import { REPO_ROOT } from '@balcao/server';
+
+import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE, startLoopbackProvider } from '@balcao/plugin-sdk/testing/loopback';
 import autocannon from 'autocannon';
-import { startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
 import { CpuWindow, cpuPerRequest, login, ms, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
-const LOOPBACK = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
 const NUMBERS = Number(process.env.BENCH_API_NUMBERS ?? 2_000);
 const CONNECTIONS = 32;
 const GROUP = 'api';
@@ -38,8 +36,8 @@ export async function apiBenchmarks(options: SectionOptions): Promise<void> {
   const provider = await startLoopbackProvider();
   const whatsappId = await loopbackConnection();
   const server = await startServer(options.port, {
-    BALCAO_PLUGINS: LOOPBACK,
-    CAMPAIGN_LOOPBACK_URL: provider.url,
+    BALCAO_PLUGINS: LOOPBACK_PLUGIN,
+    [LOOPBACK_URL_VARIABLE]: provider.url,
     // the measure is the send's own cost, not the limit's refusals
     MESSAGE_API_RATE_LIMIT: '10000000',
     CAMPAIGN_DISPATCHER: 'off',

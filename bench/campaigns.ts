@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- campaigns`: the campaigns' targets (issue 22) on the server bundle, against the bench
- * database, through the loopback channel (plugins/campaigns/server/testing) and its provider stand-in in
+ * database, through the SDK's loopback channel (`@balcao/plugin-sdk/testing/loopback`) and its provider stand-in in
  * this process, with pacing off:
  * - import of a generated .xlsx of N rows (time, and the peak RSS growth of the worker that reads it);
  * - a campaign of N recipients: time to start it (its rows made), dispatch rate with two worker processes,
@@ -14,9 +14,14 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
+import {
+  LOOPBACK_PLUGIN,
+  LOOPBACK_URL_VARIABLE,
+  type LoopbackProvider,
+  startLoopbackProvider,
+} from '@balcao/plugin-sdk/testing/loopback';
 import { REPO_ROOT } from '@balcao/server';
 import ExcelJS from 'exceljs';
-import { type LoopbackProvider, startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
 import {
   BENCH_REDIS_PREFIX,
   benchDatabaseUrl,
@@ -32,7 +37,6 @@ import {
   withBenchDb,
 } from './lib';
 
-const LOOPBACK = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
 const RECIPIENTS = Number(process.env.BENCH_CAMPAIGN_RECIPIENTS ?? 100_000);
 /** Rows of the imported sheet (BENCH_CAMPAIGN_IMPORT_ROWS; default the recipients'): the import can run at the issue's size alone. */
 const IMPORT_ROWS = Number(process.env.BENCH_CAMPAIGN_IMPORT_ROWS ?? RECIPIENTS);
@@ -306,8 +310,8 @@ export async function campaignsBenchmarks(options: SectionOptions): Promise<void
   const log = options.log ?? console.log;
   const provider = await startLoopbackProvider();
   const env = {
-    BALCAO_PLUGINS: LOOPBACK,
-    CAMPAIGN_LOOPBACK_URL: provider.url,
+    BALCAO_PLUGINS: LOOPBACK_PLUGIN,
+    [LOOPBACK_URL_VARIABLE]: provider.url,
     CAMPAIGN_LEASE_MS: '5000',
     // the bench database may hold other benches' WhatsApp connections: their sessions stay on loopback
     WHATSAPP_VERSION: '2,3000,1023223821',

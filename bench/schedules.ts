@@ -1,14 +1,14 @@
 /**
  * `npm run bench -- schedules`: the schedules' target (issue 26) on the server bundle, against the bench
- * database, through the loopback channel (plugins/schedules/server/testing) and its provider stand-in in this
+ * database, through the SDK's loopback channel (`@balcao/plugin-sdk/testing/loopback`) and its provider stand-in in this
  * process: N schedules (BENCH_SCHEDULES, default the issue's 10,000) due in the same minute, sent by two
  * worker processes — all of them within that minute, none twice (counted at the provider and in SQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE, startLoopbackProvider } from '@balcao/plugin-sdk/testing/loopback';
 import { REPO_ROOT } from '@balcao/server';
-import { startLoopbackProvider } from '../plugins/schedules/server/testing/provider';
 import {
   BENCH_REDIS_PREFIX,
   benchDatabaseUrl,
@@ -20,7 +20,6 @@ import {
   withBenchDb,
 } from './lib';
 
-const LOOPBACK = path.join(REPO_ROOT, 'plugins', 'schedules', 'server', 'testing', 'loopback-channel');
 const COUNT = Number(process.env.BENCH_SCHEDULES ?? 10_000);
 const GROUP = 'schedules';
 /** The bench's contacts: numbers of their own, so the other benches' contacts stay apart. */
@@ -131,8 +130,8 @@ export async function schedulesBenchmarks(options: SectionOptions): Promise<void
   const log = options.log ?? console.log;
   const provider = await startLoopbackProvider();
   const env = {
-    BALCAO_PLUGINS: LOOPBACK,
-    SCHEDULE_LOOPBACK_URL: provider.url,
+    BALCAO_PLUGINS: LOOPBACK_PLUGIN,
+    [LOOPBACK_URL_VARIABLE]: provider.url,
     // the bench database may hold other benches' WhatsApp connections: their sessions stay on loopback
     WHATSAPP_VERSION: '2,3000,1023223821',
     WHATSAPP_WS_URL: 'ws://127.0.0.1:9/ws/chat',

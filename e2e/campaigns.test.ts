@@ -9,11 +9,15 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import {
+  LOOPBACK_PLUGIN,
+  LOOPBACK_URL_VARIABLE,
+  type LoopbackProvider,
+  startLoopbackProvider,
+} from '@balcao/plugin-sdk/testing/loopback';
 import ExcelJS from 'exceljs';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { LOOPBACK_PLUGIN } from '../plugins/campaigns/server/testing/kit';
-import { type LoopbackProvider, startLoopbackProvider } from '../plugins/campaigns/server/testing/provider';
 import { newestMtime } from '../scripts/lib/build';
 import { REPO_ROOT } from './build-once';
 
@@ -44,7 +48,7 @@ const NUMBERS = ['5511970000001', '5511970000002', '5511970000003'];
 beforeAll(async () => {
   buildCampaignsRemote();
   provider = await startLoopbackProvider();
-  process.env.CAMPAIGN_LOOPBACK_URL = provider.url;
+  process.env[LOOPBACK_URL_VARIABLE] = provider.url;
   t = await createTestApp({ plugins: [LOOPBACK_PLUGIN], config: { hostDist: path.join(REPO_ROOT, 'host', 'dist') } });
   baseUrl = await t.listen();
   const knex = t.balcao.core.knex;

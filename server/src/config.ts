@@ -196,7 +196,7 @@ function integer(name: string, raw: string | undefined, fallback: number, proble
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<AppConfig> = {}): AppConfig {
   const problems: string[] = [];
-  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+  const nodeEnv = nodeEnvOf(env);
   // anything else would silently run as development (a throwaway JWT secret per process, for one)
   if (env.NODE_ENV && env.NODE_ENV !== nodeEnv) {
     problems.push(`NODE_ENV must be one of development, test, production (got '${env.NODE_ENV}')`);
@@ -287,10 +287,15 @@ export interface FeatureConfigDeclaration {
   id: string;
   config?: Record<string, TSchema>;
   /** The feature's own checks of its valid values together (`definePlugin({ checkConfig })`). */
-  checkConfig?(config: never): string[];
+  checkConfig?(config: never, platform: { env: AppConfig['env'] }): string[];
 }
 
 const CORE_VARIABLES = new Set<string>([...Object.values(ENV_NAMES), 'BALCAO_ROOT', 'SEED_DEMO']);
+
+/** NODE_ENV as the core takes it: production or test when it says so, development otherwise. */
+function nodeEnvOf(env: NodeJS.ProcessEnv): AppConfig['env'] {
+  return env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
+}
 
 /**
  * Reads and validates every feature's declared variables from an environment (process.env by default):
@@ -343,7 +348,8 @@ export function loadFeatureConfigs(
         for (const message of describeIssues(issues)) problems.push(`${name} ${message} (got '${env[name]}')`);
       }
     } else if (feature.checkConfig) {
-      for (const problem of (feature.checkConfig as (config: Record<string, unknown>) => string[])(candidate)) {
+      const check = feature.checkConfig as (config: Record<string, unknown>, platform: { env: AppConfig['env'] }) => string[];
+      for (const problem of check(candidate, { env: nodeEnvOf(env) })) {
         problems.push(`${problem} (${feature.id})`);
       }
     }

@@ -101,6 +101,31 @@ describe("a feature's own checks (definePlugin({ checkConfig }))", () => {
       'DEMO_TOKEN is required (demo)',
     ]);
   });
+
+  it('hands each check the NODE_ENV of the environment it loads, not of this process', async () => {
+    const seen: string[] = [];
+    const watcher = {
+      id: 'watcher',
+      config: {},
+      checkConfig: (_config: object, platform: { env: string }) => {
+        seen.push(platform.env);
+        return [];
+      },
+    };
+    loadFeatureConfigs([watcher], { NODE_ENV: 'production' });
+    loadFeatureConfigs([watcher], {});
+    expect(seen).toEqual(['production', 'development']);
+    // billing's stand-in gateway is refused by the environment being loaded (this process runs as test)
+    const billing = (await importDefinitions(discoverPlugins([])))
+      .map(({ definition }) => definition)
+      .filter((d) => d.id === 'billing');
+    expect(problemsOf(billing, { NODE_ENV: 'production', BILLING_GATEWAY: 'efi-standin' })).toEqual([
+      'BILLING_GATEWAY=efi-standin is for the demo and tests, not production (billing)',
+    ]);
+    expect(loadFeatureConfigs(billing, { NODE_ENV: 'test', BILLING_GATEWAY: 'efi-standin' }).get('billing')).toMatchObject({
+      BILLING_GATEWAY: 'efi-standin',
+    });
+  });
 });
 
 describe('the start', () => {

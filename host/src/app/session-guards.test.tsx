@@ -88,7 +88,7 @@ describe('the private-route guard (docs/product/tickets-and-inbox.md#screens-and
 
   it('sends a session of a company past its due date to its pay screen, and unlocks it once paid', async () => {
     const page = await openPage('token-2');
-    const lapsed = { ...SESSION_USER, company: { ...SESSION_USER.company, dueDate: '2024-03-09' } };
+    const lapsed = { ...SESSION_USER, expired: true, company: { ...SESSION_USER.company, dueDate: '2024-03-09' } };
     page.serveApi(({ path }) => {
       if (path === '/auth/me') return { status: 200, body: lapsed };
       if (path === '/plugins') return { status: 200, body: { plugins: [] } };
@@ -100,7 +100,10 @@ describe('the private-route guard (docs/product/tickets-and-inbox.md#screens-and
     expect(screen.queryByText('private page')).toBeNull();
     // the payment moves the due date (billing's Pix view does this on company-{id}-payment CONCLUIDA)
     page.sdk.store.dispatch(
-      page.sdk.sessionUserChanged({ id: lapsed.id, changes: { company: { ...lapsed.company, dueDate: '2999-12-31' } } as never }),
+      page.sdk.sessionUserChanged({
+        id: lapsed.id,
+        changes: { company: { ...lapsed.company, dueDate: '2999-12-31' }, expired: false } as never,
+      }),
     );
     expect(await screen.findByText('private page')).toBeTruthy();
   });

@@ -31,6 +31,11 @@ export interface ConnectionsService {
   profile(companyId: number, whatsappId: number): Promise<ConnectionProfile | null>;
   /** Whether the company has any connection of a channel its plan allows (a new ticket then needs one). */
   hasAny(companyId: number): Promise<boolean>;
+  /**
+   * The connection a connection token names, of any company (the token is a credential: the message API
+   * authenticates with it), or null when no connection has it.
+   */
+  byToken(token: string): Promise<{ companyId: number; whatsappId: number } | null>;
 }
 
 declare module './events' {

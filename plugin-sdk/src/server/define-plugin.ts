@@ -60,8 +60,10 @@ export interface PluginDefinition<C extends object = object> {
   /**
    * What the declared variables can't say in their schemas (one variable needing others): each problem a
    * line naming the variables. Any problem stops the process at start, exit code 78, beside the schema's.
+   * `platform` is what the core read of its own configuration from the same environment (`env`: NODE_ENV
+   * as the core accepts it), so a feature never reads `process.env` for it.
    */
-  checkConfig?(config: C): string[];
+  checkConfig?(config: C, platform: { env: 'development' | 'test' | 'production' }): string[];
   /**
    * Whether the feature is on for the whole platform with this configuration (default on). Off, `GET /plugins`
    * leaves it out for every company, so its menu entries, routes and slots don't show.

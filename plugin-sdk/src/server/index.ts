@@ -4,8 +4,10 @@
  */
 export * from '../shared';
 export * from './access';
+export * from './administration';
 export * from './areas';
 export * from './channel-contract';
+export * from './claimed-rows';
 export * from './connections';
 export * from './context';
 export * from './customer-texts';

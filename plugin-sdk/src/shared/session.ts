@@ -36,6 +36,12 @@ export interface SessionUser {
     companieSettings: CompanySettingPair[];
   };
   queues: Array<{ id: number; name: string; color: string }>;
+  /**
+   * The server's verdict on the company's subscription when it answered: past its due date by the
+   * server's calendar (never for the super user). The session then reaches only the pay screen. Optional
+   * for answers of servers before SDK 1.8.
+   */
+  expired?: boolean;
   /** Extra fields that features contribute (see `definePlugin({ session })`). */
   [extra: string]: unknown;
 }

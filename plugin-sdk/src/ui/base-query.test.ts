@@ -204,9 +204,12 @@ describe('the base query (docs/product/tickets-and-inbox.md#states-and-transitio
     const state = () => kit.store.getState().session;
     const id = state().user?.id as number;
     const company = (state().user as SessionUser).company;
-    kit.store.dispatch(sessionUserChanged({ id, changes: { company: { ...company, dueDate: '2999-01-01' } } }));
+    kit.store.dispatch(sessionUserChanged({ id, changes: { company: { ...company, dueDate: '2999-01-01' }, expired: false } }));
     expect(state()).toMatchObject({ status: 'authenticated', subscriptionDueDate: null });
-    kit.store.dispatch(sessionStarted({ ...(state().user as SessionUser), company: { ...company, dueDate: '2024-03-09' } }));
+    // the server's verdict at start (login, refresh, /auth/me) locks it
+    kit.store.dispatch(
+      sessionStarted({ ...(state().user as SessionUser), expired: true, company: { ...company, dueDate: '2024-03-09' } }),
+    );
     expect(state().subscriptionDueDate).toBe('2024-03-09');
   });
 

@@ -20,3 +20,31 @@ describe('the session user changed on the server', () => {
     expect(anonymous.user).toBeNull();
   });
 });
+
+describe("the server's verdict on expiry", () => {
+  const withDue = (dueDate: string, expired?: boolean) =>
+    ({ ...user(9), company: { id: 2, name: 'Acme', dueDate }, ...(expired === undefined ? {} : { expired }) }) as SessionUser;
+
+  it('locks the session by the server’s word, whatever this device’s clock says', () => {
+    // a due date already past here, but the server (a day behind) says paid up: no lock
+    const paid = sessionSlice.reducer(initialSessionState(true), sessionStarted(withDue('2000-01-01', false)));
+    expect(paid.subscriptionDueDate).toBeNull();
+    // a due date in the future here, but the server says past due: locked, with its date
+    const lapsed = sessionSlice.reducer(initialSessionState(true), sessionStarted(withDue('2999-12-31', true)));
+    expect(lapsed.subscriptionDueDate).toBe('2999-12-31');
+    // no verdict (an older server): nothing locks here; the server's 402 does
+    expect(sessionSlice.reducer(initialSessionState(true), sessionStarted(withDue('2000-01-01'))).subscriptionDueDate).toBeNull();
+  });
+
+  it('unlocks when the server says the payment went through', () => {
+    const lapsed = sessionSlice.reducer(initialSessionState(true), sessionStarted(withDue('2000-01-01', true)));
+    const paid = sessionSlice.reducer(
+      lapsed,
+      sessionUserChanged({
+        id: 9,
+        changes: { company: { id: 2, name: 'Acme', dueDate: '2999-12-31' }, expired: false } as never,
+      }),
+    );
+    expect(paid.subscriptionDueDate).toBeNull();
+  });
+});

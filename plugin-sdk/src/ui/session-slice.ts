@@ -31,17 +31,15 @@ export function initialSessionState(hasToken: boolean): SessionState {
   return { status: hasToken ? 'restoring' : 'anonymous', user: null, endedBy: null, subscriptionDueDate: null };
 }
 
-/** Today's calendar day on this device, `YYYY-MM-DD`. */
-function localToday(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
-/** The due date of the user's company when it is past (the super user's never is), else null. */
+/**
+ * The due date of the user's company when the server said it has passed (`user.expired`), else null. The
+ * server's calendar decides, not this device's clock: a device a day ahead must not lock a paid company,
+ * nor one behind unlock an expired one. An answer without the verdict locks nothing; the server's 402 on
+ * the next call does (`subscriptionExpired`).
+ */
 export function expiredDueDate(user: SessionUser): string | null {
-  const dueDate = user.company?.dueDate;
-  return !user.super && typeof dueDate === 'string' && dueDate < localToday() ? dueDate : null;
+  if (user.expired !== true) return null;
+  return typeof user.company?.dueDate === 'string' ? user.company.dueDate : '';
 }
 
 /** The session slice: who is logged in. The token itself lives in local storage, not in the store. */

@@ -40,10 +40,10 @@ export function gatewayName(config: BillingConfig & { env: string }): GatewayNam
 
 /**
  * What checkConfig refuses of BILLING_GATEWAY (exit 78 at start): the stand-in gateway in production, where
- * it would let any admin "pay" through the demo route, and `efi` without each of its settings. NODE_ENV is
- * read as the core reads it (main.ts loads both configurations from the same environment).
+ * it would let any admin "pay" through the demo route, and `efi` without each of its settings. `nodeEnv` is
+ * the core's reading of NODE_ENV, which checkConfig hands in.
  */
-export function gatewayProblems(config: BillingConfig, nodeEnv = process.env.NODE_ENV): string[] {
+export function gatewayProblems(config: BillingConfig, nodeEnv: string): string[] {
   if (config.BILLING_GATEWAY === 'efi-standin' && nodeEnv === 'production')
     return ['BILLING_GATEWAY=efi-standin is for the demo and tests, not production'];
   if (config.BILLING_GATEWAY === 'efi')

@@ -16,7 +16,7 @@ export default definePlugin({
   id: 'billing',
   config: billingConfig,
   // `efi` without its settings, or the stand-in in production, stops the start (exit 78) like any bad variable
-  checkConfig: (config) => gatewayProblems(config),
+  checkConfig: (config, platform) => gatewayProblems(config, platform.env),
   // without a gateway nothing of billing shows: GET /plugins leaves it out, so its menu entries hide
   enabled: (ctx) => gatewayName(ctx.config) !== 'off',
   errors: billingErrors,

@@ -106,7 +106,7 @@ export function registerAuthRoutes(app: FastifyInstance, core: CoreServices): Au
       // an expired company's session reads itself, to reach the pay screen
       config: { access: 'authenticated', allowExpired: true },
     },
-    async (request) => request.auth?.user,
+    async (request) => (request.auth ? { ...request.auth.user, expired: request.auth.expired } : undefined),
   );
 
   app.post(

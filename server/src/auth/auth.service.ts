@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, companyEvent, ROOMS, type SessionUser } from '@balcao/plugin-sdk/server';
 import type { CoreServices } from '../core-services';
 import { createTenancyService } from '../tenancy/company-creator';
+import { isExpired } from './authenticator';
 import { decoyHash, verifyPassword } from './passwords';
 import { hashSecret, newRefreshToken, parseRefreshCookie, sameHash } from './tokens';
 
@@ -200,10 +201,12 @@ export class AuthService {
     });
     await this.core.sessions.invalidateUser(userId);
     const user = await this.core.sessions.user(userId, companyId);
-    if (!user) throw new AppError('ERR_SESSION_EXPIRED');
+    const company = await this.core.sessions.company(companyId);
+    if (!user || !company) throw new AppError('ERR_SESSION_EXPIRED');
     return {
       token: this.core.tokens.issueAccessToken({ userId, companyId, familyId }),
-      user,
+      // the browser shows the pay screen by this, not by its own clock (its day may not be the server's)
+      user: { ...user, expired: isExpired(user, company) },
       refreshCookie: refresh.cookie,
       cookieMaxAge: persistent ? Math.floor(ttlMs / 1000) : undefined,
     };

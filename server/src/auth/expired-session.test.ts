@@ -92,3 +92,23 @@ describe('the session of an expired company (docs/product/administration.md#expi
     expect((await t.inject({ method: 'GET', url: '/api/queue', token: user.token })).statusCode).toBe(402);
   });
 });
+
+describe("the server's verdict on expiry in the session answers", () => {
+  it('login, refresh and /auth/me say expired by the server’s calendar: past due yes, due today no, super user never', async () => {
+    const lapsed = await createCompany(t, { dueDate: dayFromToday(-1) });
+    const dueToday = await createCompany(t, { dueDate: dayFromToday(0) });
+    const cases: Array<[string, string, boolean]> = [
+      [lapsed.adminEmail, TEST_PASSWORD, true],
+      [dueToday.adminEmail, TEST_PASSWORD, false],
+      ['super@balcao.test', 'demo1234', false],
+    ];
+    for (const [email, password, expired] of cases) {
+      const session = await t.login(email, password);
+      expect(session.user.expired, email).toBe(expired);
+      const me = await t.inject({ method: 'GET', url: '/api/auth/me', token: session.token });
+      expect(me.json().expired, email).toBe(expired);
+      const refreshed = await t.inject({ method: 'POST', url: '/api/auth/refresh_token', headers: { cookie: session.cookie } });
+      expect(refreshed.json().user.expired, email).toBe(expired);
+    }
+  });
+});

@@ -33,6 +33,8 @@ export const SessionUserSchema = Type.Object(
     queues: Type.Array(
       Type.Object({ id: Type.Integer(), name: Type.String(), color: Type.String() }, { additionalProperties: true }),
     ),
+    /** The server's verdict: the company's due date has passed by the server's calendar (never for the super user). */
+    expired: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: true },
 );

@@ -4,6 +4,7 @@ import { chatbotTurn } from './chatbot/turn';
 import { queuesConfig } from './config';
 import { queuesErrors } from './errors';
 import { seedQueuesDemo, seedQueuesFixtures } from './seed';
+import { createChatbotMenusService, createCompanyHoursService } from './services/provided';
 
 /** Queues, their chatbot option trees and service hours, and the chatbot at work on inbound messages. */
 export const queuesArea: AdminArea = {
@@ -19,4 +20,8 @@ export const queuesArea: AdminArea = {
     'ticket.updated': (payload, ctx) => rotationOnTicketUpdated(ctx, payload),
   },
   seed: { demo: seedQueuesDemo, fixtures: seedQueuesFixtures },
+  async register(_app, ctx) {
+    ctx.services.provide('companyHours', createCompanyHoursService());
+    ctx.services.provide('chatbotMenus', createChatbotMenusService(ctx));
+  },
 };

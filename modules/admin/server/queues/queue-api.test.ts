@@ -406,3 +406,31 @@ describe('/companies/:companyId/schedules', () => {
     expect((await t.inject({ method: 'GET', url: '/api/companies/999999/schedules', token: root.token })).statusCode).toBe(404);
   });
 });
+
+describe('the services other features use (companyHours, chatbotMenus)', () => {
+  it("answers each company's own saved week, or the defaults", async () => {
+    const hours = t.balcao.core.services.use('companyHours');
+    const lite = t.demo.companies.lite as number;
+    const week = defaultSchedules().map((day) => ({ ...day, startTimeA: '07:30' }));
+    await t.inject({ method: 'PUT', url: `/api/companies/${acme}/schedules`, token: admin.token, payload: { schedules: week } });
+    expect(await hours.serviceHours(acme)).toEqual(week);
+    expect(await hours.serviceHours(lite)).toEqual(defaultSchedules());
+  });
+
+  it("adds a file list option once, after the queue's last top-level option; no queue of that name: false", async () => {
+    const menus = t.balcao.core.services.use('chatbotMenus');
+    const [queue] = await knex()('queues').insert({ companyId: acme, name: 'Arquivos', color: color() }).returning('id');
+    const queueId = queue.id as number;
+    await knex()('chatbots').insert({ companyId: acme, queueId, name: 'Primeira', queueType: 'text', orderOption: 0 });
+    const [list] = await knex()('files').insert({ companyId: acme, name: 'Catálogo', message: '' }).returning('id');
+    const option = { queueName: 'Arquivos', optionName: 'Baixar', fileListId: list.id as number };
+    expect(await menus.offerFileList(acme, option)).toBe(true);
+    expect(await menus.offerFileList(acme, option)).toBe(true);
+    const rows = await knex()('chatbots').where({ companyId: acme, queueId }).whereNull('chatbotId').orderBy('orderOption');
+    expect(rows.map((row) => [row.name, row.queueType, row.optFileId])).toEqual([
+      ['Primeira', 'text', null],
+      ['Baixar', 'file', list.id],
+    ]);
+    expect(await menus.offerFileList(acme, { ...option, queueName: 'Nenhuma' })).toBe(false);
+  });
+});

@@ -34,7 +34,6 @@ export function demoPdf(text: string): Buffer {
 export async function seedFilesDemo(ctx: PluginContext, demo: { companies: Record<string, number> }): Promise<void> {
   const companyId = demo.companies.acme;
   if (!companyId) return;
-  const { knex } = ctx.db;
   await runInTenant({ companyId }, async () => {
     let list = await FileList.query().findOne({ name: LIST_NAME });
     if (!list) {
@@ -46,25 +45,11 @@ export async function seedFilesDemo(ctx: PluginContext, demo: { companies: Recor
         .findById(option.id)
         .patch({ path: key, originalName: 'catalogo-2026.pdf', mimetype: 'application/pdf', mediaType: 'application' });
     }
-    const sales = (await knex('queues').where({ companyId, name: 'Vendas' }).first('id')) as { id: number } | undefined;
-    if (!sales) return;
-    const existing = await knex('chatbots').where({ companyId, queueId: sales.id, queueType: 'file' }).first('id');
-    if (existing) return;
-    const last = (await knex('chatbots')
-      .where({ companyId, queueId: sales.id })
-      .whereNull('chatbotId')
-      .max('orderOption as order')
-      .first()) as { order: number | null } | undefined;
-    await knex('chatbots').insert({
-      companyId,
-      queueId: sales.id,
-      chatbotId: null,
-      name: OPTION_NAME,
-      greetingMessage: '',
-      queueType: 'file',
-      optFileId: list.id,
-      closeTicket: false,
-      orderOption: (last?.order ?? -1) + 1,
+    // the menu is the administration's: it adds the option (once) through its service
+    await ctx.services.use('chatbotMenus').offerFileList(companyId, {
+      queueName: 'Vendas',
+      optionName: OPTION_NAME,
+      fileListId: list.id,
     });
   });
 }

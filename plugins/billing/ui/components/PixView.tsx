@@ -47,7 +47,8 @@ export function PixView({ checkout, demoPayments }: { checkout: Checkout; demoPa
   useEffect(() => {
     if (!paidUntil || !user) return;
     toast.success(t('checkout.renewed', { date: invoiceDate(paidUntil).slice(0, 8) }));
-    dispatch(sessionUserChanged({ id: user.id, changes: { company: { ...user.company, dueDate: paidUntil } } }));
+    // the server confirmed the payment: its verdict on the session is now "paid up"
+    dispatch(sessionUserChanged({ id: user.id, changes: { company: { ...user.company, dueDate: paidUntil }, expired: false } }));
     dispatch(billingApi.util.invalidateTags(['Subscription', { type: 'Invoice', id: 'LIST' }]));
     const timer = setTimeout(() => navigate('/'), REDIRECT_AFTER_PAYMENT_MS);
     return () => clearTimeout(timer);

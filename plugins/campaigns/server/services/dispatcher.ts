@@ -1,5 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboundItem } from '@balcao/plugin-sdk/server';
+import {
+  ClaimedRowsLoop,
+  type Clock,
+  claimDueRows,
+  keepLeaseAhead,
+  LostClaim,
+  leaseToken,
+  type PluginContext,
+  runInTenant,
+  type StagedOutbound,
+  type StageOutboundItem,
+  systemClock,
+} from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { type CampaignSettings, fillVariables, sendingWindow, variantsOf } from '../../shared/campaigns';
 import type { CampaignsConfig, CampaignsContext } from '../config';
@@ -8,21 +19,14 @@ import { finishDone } from './lifecycle';
 import { campaignSettings } from './settings.service';
 
 /**
- * The dispatcher (docs/campaigns.md "Exactly once"): every worker process runs a few loops that claim due
- * shipping rows of running campaigns in Postgres (`FOR UPDATE SKIP LOCKED`, then a lease with a token),
- * store each recipient's message on their ticket through the inbox — recording the message id on the row
- * in the same transaction — and deliver it through the inbox's delivery step, whose driver call carries the
- * message id as its idempotency key. A process killed at any instant leaves rows whose lease runs out: the
- * next claim finds the message already stored (and maybe already sent) and completes it, never storing or
- * sending a second one.
+ * The dispatcher (docs/campaigns.md "Exactly once"): every worker process runs a few lanes (the SDK's
+ * `ClaimedRowsLoop`) that claim due shipping rows of running campaigns in Postgres (`FOR UPDATE SKIP
+ * LOCKED`, then a lease with a token), store each recipient's message on their ticket through the inbox —
+ * recording the message id on the row in the same transaction — and deliver it through the inbox's
+ * delivery step, whose driver call carries the message id as its idempotency key. A process killed at any
+ * instant leaves rows whose lease runs out: the next claim finds the message already stored (and maybe
+ * already sent) and completes it, never storing or sending a second one.
  */
-
-/** What the dispatcher reads the time from (tests hand in their own). */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export interface DispatcherOptions {
   /** Loops per process (each claims and sends one batch at a time). */
@@ -118,11 +122,12 @@ export function messageFor(campaign: Record<string, unknown>, step: 'confirm' | 
   return first === undefined ? '' : String(campaign[`${prefix}${first}`]);
 }
 
+/** Idle waits grow from `idleMs` to this while nothing is due (a wake-up or work resets them). */
+const MAX_IDLE_MS = 5_000;
+
 export class CampaignDispatcher {
   clock: Clock = systemClock;
-  private stopped = true;
-  private loops: Promise<void>[] = [];
-  private wakers: Array<() => void> = [];
+  private readonly loop: ClaimedRowsLoop;
   private rotation = 0;
   private readonly lastAnnounce = new Map<number, number>();
   /** How long the last announcement of each campaign took (ms). */
@@ -132,64 +137,31 @@ export class CampaignDispatcher {
   constructor(
     private readonly ctx: PluginContext,
     readonly options: DispatcherOptions,
-  ) {}
-
-  /** Starts the loops (worker processes only). */
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loops = Array.from({ length: this.options.lanes }, () => this.loop());
+  ) {
+    this.loop = new ClaimedRowsLoop({
+      lanes: options.lanes,
+      idleMs: options.idleMs,
+      maxIdleMs: MAX_IDLE_MS,
+      pass: () => this.runOnce(),
+      onError: (error) => ctx.log.error({ err: error }, 'campaign dispatch failed'),
+    });
   }
 
-  /** Stops the loops after their batch in flight. */
+  /** Starts the lanes (worker processes only). */
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops the lanes after their batch in flight. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await Promise.allSettled(this.loops);
-    this.loops = [];
+    await this.loop.stop();
     for (const timer of this.trailing.values()) clearTimeout(timer);
     this.trailing.clear();
   }
 
   /** Ends idle waits at once (a campaign started, restarted or confirmed). */
   wake(): void {
-    this.idleMs = 0;
-    const wakers = this.wakers;
-    this.wakers = [];
-    for (const wake of wakers) wake();
-  }
-
-  /** Idle waits grow from `idleMs` to this while nothing is due (a wake-up or work resets them). */
-  private static readonly MAX_IDLE_MS = 5_000;
-  private idleMs = 0;
-
-  private idle(): Promise<void> {
-    this.idleMs = Math.min(CampaignDispatcher.MAX_IDLE_MS, this.idleMs === 0 ? this.options.idleMs : this.idleMs * 2);
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.idleMs);
-      timer.unref();
-      const wakers = this.wakers;
-      function done() {
-        clearTimeout(timer);
-        const index = wakers.indexOf(done);
-        if (index >= 0) wakers.splice(index, 1);
-        resolve();
-      }
-      this.wakers.push(done);
-    });
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let sent = 0;
-      try {
-        sent = await this.runOnce();
-      } catch (error) {
-        this.ctx.log.error({ err: error }, 'campaign dispatch failed');
-      }
-      if (sent > 0) this.idleMs = 0;
-      else if (!this.stopped) await this.idle();
-    }
+    this.loop.wake();
   }
 
   /**
@@ -243,10 +215,10 @@ export class CampaignDispatcher {
         ? null
         : await ctx.services.use('connections').profile(campaign.companyId, campaign.whatsappId);
     if (campaign.whatsappId === null || profile === null) return this.failAll(campaign, 'ERR_NO_WHATSAPP_FOUND');
-    const token = randomUUID();
+    const token = leaseToken();
     const { rows, limit } = await this.claim(campaign, settings, now, token);
     if (rows.length === 0) return 0;
-    const renewing = this.renewLease(
+    const renewing = this.keepLease(
       campaign.companyId,
       rows.map((row) => row.id),
       token,
@@ -275,7 +247,6 @@ export class CampaignDispatcher {
     token: string,
   ): Promise<{ rows: ClaimedRow[]; limit: number }> {
     const { knex } = this.ctx.db;
-    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     return knex.transaction(async (trx) => {
       let limit = this.options.batch;
       let pace: { sentSincePause: number } | null = null;
@@ -299,21 +270,21 @@ export class CampaignDispatcher {
             ? 1
             : Math.max(1, Math.min(this.options.batch, settings.longerIntervalAfter - row.sentSincePause));
       }
-      const claimed = (await trx.raw(
-        `WITH picked AS (
-           SELECT id FROM campaign_shippings
-           WHERE campaign_id = ? AND state = 'queued' AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-           ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED
-         )
-         UPDATE campaign_shippings s SET lease_until = ?, lease_token = ?, attempts = s.attempts + 1
-         FROM picked WHERE s.id = picked.id
-         RETURNING s.id, s.number, s.name, s.email, s.variant, s.attempts,
+      const claimed = await claimDueRows<ClaimedRow>(trx, {
+        table: 'campaign_shippings',
+        due: "campaign_id = ? AND state = 'queued' AND due_at <= ?",
+        dueBindings: [campaign.id, now],
+        orderBy: 'due_at, id',
+        limit,
+        now,
+        leaseMs: this.options.leaseMs,
+        token,
+        returning: `s.id, s.number, s.name, s.email, s.variant, s.attempts,
            s.confirmation_requested_at AS "confirmationRequestedAt", s.confirmation_message_id AS "confirmationMessageId",
            s.message_id AS "messageId"`,
-        [campaign.id, now, now, limit, leaseUntil, token],
-      )) as { rows: ClaimedRow[] };
-      if (pace && claimed.rows.length > 0) {
-        const sent = pace.sentSincePause + claimed.rows.length;
+      });
+      if (pace && claimed.length > 0) {
+        const sent = pace.sentSincePause + claimed.length;
         const pause = settings.longerIntervalAfter > 0 && settings.greaterInterval > 0 && sent >= settings.longerIntervalAfter;
         const waitSeconds = pause ? settings.greaterInterval : settings.messageInterval;
         await trx.raw('UPDATE campaign_pacing SET next_at = ?, sent_since_pause = ? WHERE company_id = ? AND whatsapp_id = ?', [
@@ -323,7 +294,7 @@ export class CampaignDispatcher {
           campaign.whatsappId,
         ]);
       }
-      const rows = claimed.rows.map((row) => ({
+      const rows = claimed.map((row) => ({
         ...row,
         id: Number(row.id),
         confirmationMessageId: row.confirmationMessageId === null ? null : Number(row.confirmationMessageId),
@@ -334,33 +305,21 @@ export class CampaignDispatcher {
   }
 
   /**
-   * Keeps a claim's lease ahead while its batch is in flight: every third of the lease, the rows still under
-   * this claim's token get a fresh `leaseUntil`. A busy machine may take longer than a lease for one batch
-   * (staging, delivery, recording); without this another loop would claim the rows meanwhile and repeat the
-   * batch's deliveries (kept once by the provider, but twice the work). A dead process renews nothing, so its
-   * rows still come back one lease after its last renewal.
+   * Keeps a claim's lease ahead while its batch is in flight (staging, delivery, recording may outlast a
+   * lease on a busy machine; a second claim would repeat the deliveries — kept once by the provider, but
+   * twice the work).
    */
-  private renewLease(companyId: number, ids: number[], token: string): { stop(): Promise<void> } {
-    let pending: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(
-      () => {
-        const leaseUntil = new Date(this.clock.now().getTime() + this.options.leaseMs);
-        pending = this.ctx.db.knex
-          .raw(
-            'UPDATE campaign_shippings SET lease_until = ? WHERE company_id = ? AND id = ANY(?::bigint[]) AND lease_token = ?',
-            [leaseUntil, companyId, ids, token],
-          )
-          .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'campaign lease not renewed'));
-      },
-      Math.max(100, Math.floor(this.options.leaseMs / 3)),
-    );
-    timer.unref();
-    return {
-      async stop() {
-        clearInterval(timer);
-        await pending;
-      },
-    };
+  private keepLease(companyId: number, ids: number[], token: string): { stop(): Promise<void> } {
+    return keepLeaseAhead({
+      leaseMs: this.options.leaseMs,
+      clock: { now: () => this.clock.now() },
+      renew: (leaseUntil) =>
+        this.ctx.db.knex.raw(
+          'UPDATE campaign_shippings SET lease_until = ? WHERE company_id = ? AND id = ANY(?::bigint[]) AND lease_token = ?',
+          [leaseUntil, companyId, ids, token],
+        ),
+      onError: (error) => this.ctx.log.warn({ err: error }, 'campaign lease not renewed'),
+    });
   }
 
   /** Stores what is not stored yet, delivers everything claimed, records each outcome. */
@@ -546,9 +505,6 @@ export class CampaignDispatcher {
     this.trailing.set(campaign.id, timer);
   }
 }
-
-/** Thrown inside the staging transaction when the claim is no longer this process's: rolls it back. */
-export class LostClaim extends Error {}
 
 /**
  * Records the staged message ids on the claimed rows, inside the inbox's transaction — only rows still

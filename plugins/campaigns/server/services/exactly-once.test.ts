@@ -1,6 +1,6 @@
+import { killWhenTaken, messagesPerNumber, startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CampaignsKit, campaignsKit, numbers } from '../testing/kit';
-import { startWorker, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * Exactly once, for real: two worker processes (the server from source, ROLE=worker) share a campaign and
@@ -26,23 +26,14 @@ describe('a campaign across worker processes killed with SIGKILL', () => {
   it('leaves every recipient exactly one message', { timeout: 180_000 }, async () => {
     const recipients = numbers(RECIPIENTS, '55479');
     const listId = await kit.list(recipients);
-    const env = { CAMPAIGN_LOOPBACK_URL: kit.provider.url, CAMPAIGN_LEASE_MS: '1500', CAMPAIGN_BATCH: '25' };
+    const env = { CAMPAIGN_LEASE_MS: '1500', CAMPAIGN_BATCH: '25' };
     const first = startWorker(kit.t, env);
     const second = startWorker(kit.t, env);
     workers.push(first, second);
     await Promise.all([first.ready, second.ready]);
 
     // the provider kills the first worker while holding its request: accepted, never answered
-    let killed = false;
-    const original = kit.provider.messages.push.bind(kit.provider.messages);
-    kit.provider.messages.push = (...items) => {
-      const length = original(...items);
-      if (!killed && length >= RECIPIENTS * 0.2) {
-        killed = true;
-        first.child.kill('SIGKILL');
-      }
-      return length;
-    };
+    const killed = killWhenTaken(kit.provider, first, RECIPIENTS * 0.2);
 
     const created = await kit.api('POST', '/campaigns', {
       name: 'Kill -9',
@@ -69,21 +60,16 @@ describe('a campaign across worker processes killed with SIGKILL', () => {
     expect(kit.provider.messages).toHaveLength(RECIPIENTS);
 
     // in SQL: one message per recipient, every row delivered with it
-    const counts = (await kit.knex.raw(
-      `SELECT c.number, count(m.id)::int AS messages FROM contacts c
-       JOIN messages m ON m.company_id = c.company_id AND m.contact_id = c.id
-       WHERE c.company_id = ? AND c.number = ANY(?::text[]) GROUP BY c.number`,
-      [kit.companyId, recipients],
-    )) as { rows: Array<{ number: string; messages: number }> };
-    expect(counts.rows).toHaveLength(RECIPIENTS);
-    expect(counts.rows.filter((row) => row.messages !== 1)).toEqual([]);
+    const counts = await messagesPerNumber(kit.knex, kit.companyId, recipients);
+    expect(counts).toHaveLength(RECIPIENTS);
+    expect(counts.filter((row) => row.messages !== 1)).toEqual([]);
     const rows = await kit.knex('campaignShippings').where({ campaignId: id }).select('state', 'messageId', 'channelMessageId');
     expect(rows.filter((row) => row.state !== 'delivered')).toEqual([]);
     expect(new Set(rows.map((row) => String(row.messageId))).size).toBe(RECIPIENTS);
     const report = (await kit.api('GET', `/campaigns/${id}`)).body.report;
     expect(report).toMatchObject({ recipients: RECIPIENTS, delivered: RECIPIENTS, failed: 0 });
     // the crash did happen where it hurts: some sends were repeated, and the provider kept one of each
-    expect(killed).toBe(true);
+    expect(killed()).toBe(true);
     console.info(`exactly once: ${RECIPIENTS} recipients, ${kit.provider.repeats} repeated sends kept once by the provider`);
   });
 });

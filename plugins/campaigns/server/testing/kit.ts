@@ -1,65 +1,29 @@
 /**
- * Helpers of the campaigns' server tests: a test app with the loopback channel (testing/loopback-channel)
- * and its provider stand-in, a loopback connection of Acme, and shortcuts to the API. Not a test file.
+ * Helpers of the campaigns' server tests: the SDK's loopback app (`@balcao/plugin-sdk/testing/loopback`)
+ * with the campaigns' dispatcher, settings that send at any hour without pacing, and contact lists straight
+ * in the database. Not a test file.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createTestApp, type TestApp, type TestAppOptions } from '@balcao/plugin-sdk/testing';
-import type { Knex } from 'knex';
+
+import type { TestAppOptions } from '@balcao/plugin-sdk/testing';
+import { featureContext, type LoopbackApp, loopbackApp } from '@balcao/plugin-sdk/testing/loopback';
 import type { CampaignsContext } from '../config';
-import { type CampaignDispatcher, type Clock, campaignDispatcher } from '../services/dispatcher';
-import { type LoopbackProvider, startLoopbackProvider } from './provider';
+import { type CampaignDispatcher, campaignDispatcher } from '../services/dispatcher';
 
-export const LOOPBACK_PLUGIN = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loopback-channel');
+export { fakeClock, multipartFile, numbers } from '@balcao/plugin-sdk/testing/loopback';
 
-export interface CampaignsKit {
-  t: TestApp;
-  knex: Knex;
-  provider: LoopbackProvider;
+export interface CampaignsKit extends LoopbackApp {
   ctx: CampaignsContext;
   dispatcher: CampaignDispatcher;
-  companyId: number;
-  adminToken: string;
-  userToken: string;
-  /** Acme's loopback connection. */
-  whatsappId: number;
-  /** Calls the API as Acme's admin (or `token`); answers status and JSON. */
-  // biome-ignore lint/suspicious/noExplicitAny: tests read answers of many shapes
-  api(method: string, url: string, payload?: unknown, token?: string): Promise<{ status: number; body: any }>;
   /** A list with these numbers (names `Pessoa N`), straight in the database. */
   list(numbers: string[], name?: string): Promise<number>;
-  close(): Promise<void>;
-}
-
-/** A settable clock for the dispatcher. */
-export function fakeClock(start: Date): Clock & { set(at: Date): void; advance(ms: number): void } {
-  let now = start.getTime();
-  return {
-    now: () => new Date(now),
-    set: (at) => {
-      now = at.getTime();
-    },
-    advance: (ms) => {
-      now += ms;
-    },
-  };
 }
 
 export async function campaignsKit(options: TestAppOptions & { dispatcher?: boolean } = {}): Promise<CampaignsKit> {
-  const provider = await startLoopbackProvider();
-  process.env.CAMPAIGN_LOOPBACK_URL = provider.url;
-  const t = await createTestApp({ ...options, plugins: [LOOPBACK_PLUGIN, ...(options.plugins ?? [])] });
-  const knex = t.balcao.core.knex;
-  const plugin = t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'campaigns');
-  if (!plugin) throw new Error('the campaigns plugin is not loaded');
-  // the loader's list holds every feature's context untyped; this one is the campaigns'
-  const ctx = plugin.ctx as CampaignsContext;
+  const app = await loopbackApp(options);
+  const { knex, companyId } = app;
+  const ctx = featureContext<CampaignsContext>(app.t, 'campaigns');
   const dispatcher = campaignDispatcher(ctx);
   if (options.dispatcher === false) await dispatcher.stop();
-  const companyId = t.demo.companies.acme as number;
-  const [connection] = await knex('whatsapps')
-    .insert({ companyId, name: 'Loopback', channel: 'loopback', status: 'CONNECTED', token: `lb${Date.now()}`.slice(0, 30) })
-    .returning('id');
   // every test sends at any hour, without pacing, unless it says otherwise
   await knex('campaignSettings').insert(
     [
@@ -72,75 +36,31 @@ export async function campaignsKit(options: TestAppOptions & { dispatcher?: bool
       ['endHour', '00:00'],
     ].map(([key, value]) => ({ companyId, key, value })),
   );
-  const admin = await t.login('admin@acme.test');
-  const user = await t.login('agent@acme.test');
-  const api = async (method: string, url: string, payload?: unknown, token = admin.token) => {
-    const res = await t.inject({
-      method: method as 'GET',
-      url: `/api${url}`,
-      token,
-      ...(payload === undefined ? {} : { payload: payload as object }),
-    });
-    return {
-      status: res.statusCode,
-      body: res.body ? (String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.body) : null,
-    };
-  };
   let lists = 0;
   return {
-    t,
-    knex,
-    provider,
+    ...app,
     ctx,
     dispatcher,
-    companyId,
-    adminToken: admin.token,
-    userToken: user.token,
-    whatsappId: connection.id,
-    api,
     async list(numbers, name) {
       lists += 1;
       const [list] = await knex('contactLists')
-        .insert({ companyId, name: name ?? `Lista ${lists}`, whatsappId: connection.id })
+        .insert({ companyId, name: name ?? `Lista ${lists}`, whatsappId: app.whatsappId })
         .returning('id');
-      if (numbers.length > 0) {
-        for (let i = 0; i < numbers.length; i += 5_000) {
-          await knex('contactListItems').insert(
-            numbers.slice(i, i + 5_000).map((number, index) => ({
-              companyId,
-              contactListId: list.id,
-              name: `Pessoa ${i + index + 1}`,
-              number,
-            })),
-          );
-        }
+      for (let i = 0; i < numbers.length; i += 5_000) {
+        await knex('contactListItems').insert(
+          numbers.slice(i, i + 5_000).map((number, index) => ({
+            companyId,
+            contactListId: list.id,
+            name: `Pessoa ${i + index + 1}`,
+            number,
+          })),
+        );
       }
       return list.id as number;
     },
     async close() {
       await dispatcher.stop();
-      await t.close();
-      await provider.close();
+      await app.close();
     },
   };
-}
-
-/** `count` distinct numbers (Brazilian mobiles, country code first). */
-export function numbers(count: number, prefix = '55119'): string[] {
-  return Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(8, '0')}`);
-}
-
-let boundaries = 0;
-/** A multipart body of one file under `field` (for `inject`: spread into its options). */
-export function multipartFile(file: { name: string; type: string; data: Buffer }, field = 'file') {
-  boundaries += 1;
-  const boundary = `----campaigns${Date.now()}${boundaries}`;
-  const payload = Buffer.concat([
-    Buffer.from(
-      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
-    ),
-    file.data,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }

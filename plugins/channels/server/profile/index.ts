@@ -117,6 +117,12 @@ export function createConnectionsService(ctx: PluginContext): ConnectionsService
         return !flag || flags[flag];
       });
     },
+    async byToken(token) {
+      const row = (await ctx.db.knex('whatsapps').where({ token }).first('id', 'companyId')) as
+        | { id: number; companyId: number }
+        | undefined;
+      return row ? { companyId: row.companyId, whatsappId: row.id } : null;
+    },
   };
 }
 

@@ -31,11 +31,13 @@ export async function resolveCaller(ctx: MessageApiContext, request: FastifyRequ
   } else {
     const token = bearerOf(request);
     if (session || token === null || token.length > MAX_TOKEN_LENGTH) throw new AppError('ERR_MESSAGE_API_TOKEN_INVALID');
-    const row = (await ctx.db.knex('whatsapps').where({ token }).first('id', 'companyId')) as
-      | { id: number; companyId: number }
-      | undefined;
-    if (!row) throw new AppError('ERR_MESSAGE_API_TOKEN_INVALID');
-    caller = { companyId: row.companyId, connectionId: row.id, identity: `connection:${row.id}` };
+    const connection = await ctx.services.use('connections').byToken(token);
+    if (!connection) throw new AppError('ERR_MESSAGE_API_TOKEN_INVALID');
+    caller = {
+      companyId: connection.companyId,
+      connectionId: connection.whatsappId,
+      identity: `connection:${connection.whatsappId}`,
+    };
   }
   const company = (await ctx.db.knex('companies').where({ id: caller.companyId }).first('status', 'dueDate')) as
     | { status: boolean; dueDate: string | Date }

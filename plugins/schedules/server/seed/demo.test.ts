@@ -1,3 +1,4 @@
+import type { PluginContext } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dueTime } from '../../shared/schedules';
@@ -26,7 +27,8 @@ describe('the schedules demo', () => {
     expect(schedules.map((schedule) => schedule.status).sort()).toEqual(['ENVIADA', 'PENDENTE', 'PENDENTE', 'PENDENTE']);
     expect(schedules.filter((schedule) => schedule.valorIntervalo > 0 && schedule.tipoDias === 5)).toHaveLength(1);
     expect(schedules.every((schedule) => schedule.contact.name.length > 0)).toBe(true);
-    const hours = await companyServiceHours(t.balcao.core.knex, t.demo.companies.acme);
+    const ctx = t.balcao.plugins.find((plugin) => plugin.definition.id === 'schedules')?.ctx as PluginContext;
+    const hours = await companyServiceHours(ctx, t.demo.companies.acme);
     const rows = (await t.balcao.core.knex('schedules').where({ companyId: t.demo.companies.acme })) as Array<{
       sendAt: Date;
       dueAt: Date;

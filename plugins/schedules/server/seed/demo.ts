@@ -40,7 +40,7 @@ export async function seedSchedulesDemo(
   if (!connection || contacts.length === 0) return;
   await runInTenant({ companyId }, async () => {
     if ((await Schedule.query().resultSize()) > 0) return;
-    const hours = await companyServiceHours(knex, companyId);
+    const hours = await companyServiceHours(ctx, companyId);
     for (const [index, entry] of DEMO.entries()) {
       const sendAt = new Date(today.getFullYear(), today.getMonth(), today.getDate(), entry.hour);
       sendAt.setTime(sendAt.getTime() + entry.days * DAY);

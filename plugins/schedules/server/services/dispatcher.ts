@@ -1,5 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { type PluginContext, runInTenant, type StagedOutbound, type StageOutboundItem } from '@balcao/plugin-sdk/server';
+import {
+  ClaimedRowsLoop,
+  type Clock,
+  claimDueRows,
+  keepLeaseAhead,
+  LostClaim,
+  leaseToken,
+  type PluginContext,
+  runInTenant,
+  type StagedOutbound,
+  type StageOutboundItem,
+  systemClock,
+} from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 import { dueTime, nextOccurrence, totalSends } from '../../shared/schedules';
 import type { SchedulesConfig, SchedulesContext } from '../config';
@@ -7,20 +18,14 @@ import { emitSchedule } from './live';
 import { companyServiceHours, loadSchedules } from './schedules.service';
 
 /**
- * The dispatcher (docs/schedules.md "Exactly once"): every worker process runs a few loops that claim due
- * schedules in Postgres (`FOR UPDATE SKIP LOCKED`, then a lease with a token), store each one's message on
- * the contact's ticket through the inbox — writing the message id on the schedule in the same transaction —
- * and deliver it through the inbox's delivery step, whose driver call carries the message id as its
- * idempotency key. A process killed at any instant leaves rows whose lease runs out: the next claim finds
- * the message already stored (maybe already sent) and completes it, never storing or sending a second one.
+ * The dispatcher (docs/schedules.md "Exactly once"): every worker process runs a few lanes (the SDK's
+ * `ClaimedRowsLoop`) that claim due schedules in Postgres (`FOR UPDATE SKIP LOCKED`, then a lease with a
+ * token), store each one's message on the contact's ticket through the inbox — writing the message id on
+ * the schedule in the same transaction — and deliver it through the inbox's delivery step, whose driver
+ * call carries the message id as its idempotency key. A process killed at any instant leaves rows whose
+ * lease runs out: the next claim finds the message already stored (maybe already sent) and completes it,
+ * never storing or sending a second one.
  */
-
-/** What the dispatcher reads the time from (tests hand in their own). */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 export interface DispatcherOptions {
   lanes: number;
@@ -88,80 +93,45 @@ export function signed(body: string, name: string | null | undefined): string {
   return name ? `*${name}:*\n${body}` : body;
 }
 
-/** Thrown inside the staging transaction when the claim is no longer this process's: rolls it back. */
-export class LostClaim extends Error {}
-
 export class ScheduleDispatcher {
   clock: Clock = systemClock;
-  private stopped = true;
-  private loops: Promise<void>[] = [];
-  private wakers: Array<() => void> = [];
-  private idleMs = 0;
+  private readonly loop: ClaimedRowsLoop;
 
   constructor(
     private readonly ctx: PluginContext,
     readonly options: DispatcherOptions,
-  ) {}
-
-  /** Starts the loops (worker processes only). */
-  start(): void {
-    if (!this.stopped) return;
-    this.stopped = false;
-    this.loops = Array.from({ length: this.options.lanes }, () => this.loop());
+  ) {
+    this.loop = new ClaimedRowsLoop({
+      lanes: options.lanes,
+      idleMs: options.idleMs,
+      maxIdleMs: MAX_IDLE_MS,
+      pass: () => this.runOnce(),
+      onError: (error) => ctx.log.error({ err: error }, 'schedule dispatch failed'),
+    });
   }
 
-  /** Stops the loops after their batch in flight. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.wake();
-    await Promise.allSettled(this.loops);
-    this.loops = [];
+  /** Starts the lanes (worker processes only). */
+  start(): void {
+    this.loop.start();
+  }
+
+  /** Stops the lanes after their batch in flight. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** Ends idle waits at once (a schedule due now). */
   wake(): void {
-    this.idleMs = 0;
-    const wakers = this.wakers;
-    this.wakers = [];
-    for (const wake of wakers) wake();
-  }
-
-  private idle(): Promise<void> {
-    this.idleMs = Math.min(MAX_IDLE_MS, this.idleMs === 0 ? this.options.idleMs : this.idleMs * 2);
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, this.idleMs);
-      timer.unref();
-      const wakers = this.wakers;
-      function done() {
-        clearTimeout(timer);
-        const index = wakers.indexOf(done);
-        if (index >= 0) wakers.splice(index, 1);
-        resolve();
-      }
-      this.wakers.push(done);
-    });
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopped) {
-      let worked = 0;
-      try {
-        worked = await this.runOnce();
-      } catch (error) {
-        this.ctx.log.error({ err: error }, 'schedule dispatch failed');
-      }
-      if (worked > 0) this.idleMs = 0;
-      else if (!this.stopped) await this.idle();
-    }
+    this.loop.wake();
   }
 
   /** One pass: claims a batch of due schedules (every company) and sends them. Answers how many were claimed. */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
-    const token = randomUUID();
+    const token = leaseToken();
     const rows = await this.claim(now, token);
     if (rows.length === 0) return 0;
-    const renewing = this.renewLease(
+    const renewing = this.keepLease(
       rows.map((row) => row.id),
       token,
     );
@@ -181,49 +151,38 @@ export class ScheduleDispatcher {
 
   /** Claims due schedules with a lease (a dead process's come back when it passes). */
   private async claim(now: Date, token: string): Promise<ClaimedRow[]> {
-    const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
-    const claimed = (await this.ctx.db.knex.raw(
-      `WITH picked AS (
-         SELECT id FROM schedules
-         WHERE status = 'PENDENTE' AND due_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-         ORDER BY due_at, id LIMIT ? FOR UPDATE SKIP LOCKED
-       )
-       UPDATE schedules s SET lease_until = ?, lease_token = ?, attempts = s.attempts + 1
-       FROM picked WHERE s.id = picked.id
-       RETURNING s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.anchor_at AS "anchorAt", s.contact_id AS "contactId",
+    const claimed = await claimDueRows<ClaimedRow>(this.ctx.db.knex, {
+      table: 'schedules',
+      due: "status = 'PENDENTE' AND due_at <= ?",
+      dueBindings: [now],
+      orderBy: 'due_at, id',
+      limit: this.options.batch,
+      now,
+      leaseMs: this.options.leaseMs,
+      token,
+      returning: `s.id, s.company_id AS "companyId", s.body, s.send_at AS "sendAt", s.anchor_at AS "anchorAt", s.contact_id AS "contactId",
          s.user_id AS "userId", s.ticket_user_id AS "ticketUserId", s.queue_id AS "queueId", s.whatsapp_id AS "whatsappId",
          s.intervalo, s.valor_intervalo AS "valorIntervalo", s.enviar_quantas_vezes AS "enviarQuantasVezes",
          s.tipo_dias AS "tipoDias", s.open_ticket AS "openTicket", s.status_ticket AS "statusTicket", s.assinar,
          s.media_path AS "mediaPath", s.media_name AS "mediaName", s.media_mimetype AS "mediaMimetype",
          s.sent_count AS "sentCount", s.message_id AS "messageId", s.attempts`,
-      [now, now, this.options.batch, leaseUntil, token],
-    )) as { rows: ClaimedRow[] };
-    return claimed.rows.map((row) => ({ ...row, messageId: row.messageId === null ? null : Number(row.messageId) }));
+    });
+    return claimed.map((row) => ({ ...row, messageId: row.messageId === null ? null : Number(row.messageId) }));
   }
 
-  /**
-   * Keeps a claim's lease ahead while its batch is in flight (every third of the lease), so a batch slower
-   * than one lease on a busy machine is not claimed and delivered a second time meanwhile. A dead process
-   * renews nothing: its rows come back one lease after its last renewal.
-   */
-  private renewLease(ids: number[], token: string): { stop(): Promise<void> } {
-    let pending: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(
-      () => {
-        const leaseUntil = new Date(this.clock.now().getTime() + this.options.leaseMs);
-        pending = this.ctx.db.knex
-          .raw('UPDATE schedules SET lease_until = ? WHERE id = ANY(?::int[]) AND lease_token = ?', [leaseUntil, ids, token])
-          .catch((error: unknown) => this.ctx.log.warn({ err: error }, 'schedule lease not renewed'));
-      },
-      Math.max(100, Math.floor(this.options.leaseMs / 3)),
-    );
-    timer.unref();
-    return {
-      async stop() {
-        clearInterval(timer);
-        await pending;
-      },
-    };
+  /** Keeps a claim's lease ahead while its batch is in flight (a slow batch is not claimed twice). */
+  private keepLease(ids: number[], token: string): { stop(): Promise<void> } {
+    return keepLeaseAhead({
+      leaseMs: this.options.leaseMs,
+      clock: { now: () => this.clock.now() },
+      renew: (leaseUntil) =>
+        this.ctx.db.knex.raw('UPDATE schedules SET lease_until = ? WHERE id = ANY(?::int[]) AND lease_token = ?', [
+          leaseUntil,
+          ids,
+          token,
+        ]),
+      onError: (error) => this.ctx.log.warn({ err: error }, 'schedule lease not renewed'),
+    });
   }
 
   /**
@@ -394,7 +353,7 @@ export class ScheduleDispatcher {
           const sendAt = row.anchorAt
             ? nextOccurrence(new Date(row.anchorAt), row.intervalo, row.valorIntervalo, sentCount)
             : nextOccurrence(new Date(row.sendAt), row.intervalo, row.valorIntervalo);
-          hours ??= await companyServiceHours(knex, companyId);
+          hours ??= await companyServiceHours(this.ctx, companyId);
           rows.push({
             ...kept,
             status: 'PENDENTE',

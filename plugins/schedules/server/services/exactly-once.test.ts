@@ -1,6 +1,6 @@
+import { killWhenTaken, messagesPerNumber, startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numbers, type SchedulesKit, schedulesKit } from '../testing/kit';
-import { startWorker, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * Exactly once, for real: two worker processes (the server from source, ROLE=worker) share a minute's due
@@ -26,23 +26,14 @@ describe('due schedules across worker processes killed with SIGKILL', () => {
   it('leaves every schedule exactly one message', { timeout: 180_000 }, async () => {
     const recipients = numbers(SCHEDULES, '55489');
     const contactIds = await kit.contacts(recipients);
-    const env = { SCHEDULE_LOOPBACK_URL: kit.provider.url, SCHEDULE_LEASE_MS: '1500', SCHEDULE_BATCH: '20' };
+    const env = { SCHEDULE_LEASE_MS: '1500', SCHEDULE_BATCH: '20' };
     const first = startWorker(kit.t, env);
     const second = startWorker(kit.t, env);
     workers.push(first, second);
     await Promise.all([first.ready, second.ready]);
 
     // the provider kills the first worker while holding its request: accepted, never answered
-    let killed = false;
-    const original = kit.provider.messages.push.bind(kit.provider.messages);
-    kit.provider.messages.push = (...items) => {
-      const length = original(...items);
-      if (!killed && length >= SCHEDULES * 0.2) {
-        killed = true;
-        first.child.kill('SIGKILL');
-      }
-      return length;
-    };
+    const killed = killWhenTaken(kit.provider, first, SCHEDULES * 0.2);
 
     // all due in the same minute
     const now = new Date();
@@ -77,17 +68,12 @@ describe('due schedules across worker processes killed with SIGKILL', () => {
     expect([...perRecipient.values()].every((count) => count === 1)).toBe(true);
     expect(kit.provider.messages).toHaveLength(SCHEDULES);
 
-    const counts = (await kit.knex.raw(
-      `SELECT c.number, count(m.id)::int AS messages FROM contacts c
-       JOIN messages m ON m.company_id = c.company_id AND m.contact_id = c.id
-       WHERE c.company_id = ? AND c.number = ANY(?::text[]) GROUP BY c.number`,
-      [kit.companyId, recipients],
-    )) as { rows: Array<{ number: string; messages: number }> };
-    expect(counts.rows).toHaveLength(SCHEDULES);
-    expect(counts.rows.filter((row) => row.messages !== 1)).toEqual([]);
+    const counts = await messagesPerNumber(kit.knex, kit.companyId, recipients);
+    expect(counts).toHaveLength(SCHEDULES);
+    expect(counts.filter((row) => row.messages !== 1)).toEqual([]);
     const rows = await kit.knex('schedules').where({ companyId: kit.companyId }).select('status', 'sentCount');
     expect(rows.filter((row) => row.status !== 'ENVIADA' || row.sentCount !== 1)).toEqual([]);
-    expect(killed).toBe(true);
+    expect(killed()).toBe(true);
     console.info(`exactly once: ${SCHEDULES} schedules, ${kit.provider.repeats} repeated sends kept once by the provider`);
   });
 });

@@ -1,12 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  AppError,
-  defaultSchedules,
-  type PluginContext,
-  requireOwnIds,
-  type ServiceHours,
-  type Static,
-} from '@balcao/plugin-sdk/server';
+import { AppError, type PluginContext, requireOwnIds, type ServiceHours, type Static } from '@balcao/plugin-sdk/server';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Knex } from 'knex';
 import { ANY_DAY, dueTime, REPLY_WINDOW_CHANNELS, REPLY_WINDOW_MS, totalSends } from '../../shared/schedules';
@@ -116,14 +109,11 @@ export async function loadSchedules(ctx: PluginContext, companyId: number, ids: 
 }
 
 /**
- * The company's service hours (the week `tipoDias` 5 keeps to): what the administration saved, or its
- * defaults when the company never saved any.
+ * The company's service hours (the week `tipoDias` 5 keeps to), from the administration's `companyHours`
+ * service: what the company saved, or the defaults when it never saved any.
  */
-export async function companyServiceHours(knex: Knex, companyId: number): Promise<ServiceHours[]> {
-  const row = (await knex('companyServiceHours').where({ companyId }).first('schedules')) as
-    | { schedules: ServiceHours[] }
-    | undefined;
-  return row?.schedules ?? defaultSchedules();
+export function companyServiceHours(ctx: PluginContext, companyId: number): Promise<ServiceHours[]> {
+  return ctx.services.use('companyHours').serviceHours(companyId);
 }
 
 /**
@@ -168,7 +158,7 @@ async function normalize(ctx: PluginContext, companyId: number, input: ScheduleI
   if (whatsappId === null) throw new AppError('ERR_SCHEDULE_NO_CONNECTION');
   const openTicket = input.openTicket ?? 'disabled';
   const tipoDias = input.tipoDias ?? ANY_DAY;
-  const dueAt = dueTime(sendAt, tipoDias, await companyServiceHours(knex, companyId));
+  const dueAt = dueTime(sendAt, tipoDias, await companyServiceHours(ctx, companyId));
   await checkReplyWindow(ctx, companyId, {
     whatsappId,
     contactId: contact.id,

@@ -1,19 +1,18 @@
 import { Agent, request } from 'node:http';
-import { AppError, definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, definePlugin, type PluginContext } from '../../../../server/index';
+import { LOOPBACK_CHANNEL, LOOPBACK_URL_VARIABLE } from '../../names';
 
 /**
  * Test and bench fixture (not product code), loaded through `BALCAO_PLUGINS` / `createTestApp({ plugins })`:
- * the channel `loopback`, whose driver sends over HTTP to the provider stand-in at `SCHEDULE_LOOPBACK_URL`
- * (../provider.ts). Like a real provider (WhatsApp keeps one message per message id), the stand-in keeps
+ * the channel `loopback`, whose driver sends over HTTP to the provider stand-in at `LOOPBACK_PROVIDER_URL`
+ * (../../provider.ts). Like a real provider (WhatsApp keeps one message per message id), the stand-in keeps
  * one message per idempotency key: the key is the connection and the inbox's message id, the same on every
  * try of the same message.
  */
-export const LOOPBACK_CHANNEL = 'loopback';
-
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function post(path: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const base = process.env.SCHEDULE_LOOPBACK_URL;
+  const base = process.env[LOOPBACK_URL_VARIABLE];
   if (!base) return Promise.reject(new AppError('ERR_WAPP_NOT_INITIALIZED'));
   const data = Buffer.from(JSON.stringify(body));
   const url = new URL(path, base);
@@ -42,7 +41,7 @@ function post(path: string, body: unknown): Promise<{ status: number; json: unkn
 const unregister = new WeakMap<PluginContext, () => void>();
 
 export default definePlugin({
-  id: 'schedules-loopback',
+  id: 'loopback-channel',
   register(_app, ctx) {
     const stop = ctx.services.use('inbox').registerDriver(LOOPBACK_CHANNEL, {
       async send(target, message) {

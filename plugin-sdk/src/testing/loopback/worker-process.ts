@@ -1,17 +1,16 @@
 /**
- * A real worker process of a test app (not a test file): the server started from source with `ROLE=worker`
- * on the test app's database and Redis prefix, with the loopback channel loaded — what `kill -9` hits in the
- * crash tests and the bench.
+ * A real worker process of a test app: the server started from source with `ROLE=worker` on the test app's
+ * database and Redis prefix, with the loopback channel loaded — what `kill -9` hits in the crash tests and
+ * the benches. It inherits this process's environment, so the provider stand-in's URL that `loopbackApp`
+ * set reaches its loopback channel too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { TestApp } from '@balcao/plugin-sdk/testing';
-import { LOOPBACK_PLUGIN } from './kit';
+import { REPO_ROOT } from '@balcao/server';
+import type { TestApp } from '../index';
+import { LOOPBACK_PLUGIN } from './plugin';
 
-/** The repository's root (this file is plugins/schedules/server/testing/). */
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-
+/** A worker process started by `startWorker`. */
 export interface WorkerProcess {
   child: ChildProcess;
   /** What it printed (stdout and stderr), for a failing test's message. */
@@ -22,6 +21,7 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
+/** Starts a worker process on `t`'s database and Redis prefix; `env` adds or overrides variables. */
 export function startWorker(t: TestApp, env: Record<string, string> = {}): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'server', 'src', 'main.ts')], {
     cwd: REPO_ROOT,
