@@ -1,0 +1,78 @@
+import { AppError, access, defineRoutes, NoQuery, Type } from '@balcao/plugin-sdk/server';
+import type { AiContext } from '../config';
+import { Prompt } from '../models';
+import { failureReason, transcribe } from '../services/provider';
+import { errorResponses, FileNameParams } from '../services/schemas';
+import { secretsKey, unseal } from '../services/secrets';
+
+/** Largest audio sent for transcription (the Whisper endpoint's own limit is 25 MB). */
+const MAX_AUDIO_BYTES = 25 * 1024 * 1024;
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_AUDIO_BYTES) throw new AppError('ERR_PAYLOAD_TOO_LARGE');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * `GET /messages/transcribeAudio/:fileName` (docs/ai.md "Transcription"): the text of an audio message. The
+ * file name is the stored file's (the last part of the message's storage key); the caller must be able to
+ * see the message's ticket, else it is absent. The provider is the prompt of the ticket's queue, else the
+ * company's first prompt.
+ */
+export default defineRoutes((app, rawCtx) => {
+  const ctx = rawCtx as AiContext;
+  app.get(
+    '/messages/transcribeAudio/:fileName',
+    {
+      schema: {
+        summary: 'Transcribe an audio message',
+        errors: { 404: ['ERR_NO_AUDIO_FOUND'], 409: ['ERR_AI_NOT_CONFIGURED'], 502: ['ERR_TRANSCRIPTION_FAILED'] },
+        params: FileNameParams,
+        querystring: NoQuery,
+        response: { 200: Type.Object({ transcribedText: Type.String() }), ...errorResponses(404, 409, 502) },
+      },
+      config: { ...access.authenticated, fixtureParams: { fileName: 'audioFile' } },
+    },
+    async (request) => {
+      const user = await ctx.access.sessionUser(request);
+      const companyId = user.companyId;
+      const fileName = request.params.fileName;
+      const escaped = fileName.replace(/[\\%_]/g, (char) => `\\${char}`);
+      const message = await ctx.db
+        .knex('messages')
+        .where({ companyId, mediaType: 'audio' })
+        .where((query) => query.where('mediaPath', fileName).orWhere('mediaPath', 'like', `%/${escaped}`))
+        .orderBy('id', 'desc')
+        .first('id', 'ticketId', 'mediaPath', 'mediaName');
+      const inbox = ctx.services.use('inbox');
+      if (!message || !(await inbox.canSeeTicket(user, message.ticketId))) throw new AppError('ERR_NO_AUDIO_FOUND');
+      const ticket = await ctx.db.knex('tickets').where({ id: message.ticketId, companyId }).first('queueId');
+      const prompt =
+        (ticket?.queueId ? await Prompt.query().where({ queueId: ticket.queueId }).first() : undefined) ??
+        (await Prompt.query().orderBy('id').first());
+      if (!prompt) throw new AppError('ERR_AI_NOT_CONFIGURED');
+      const apiKey = unseal(secretsKey(ctx), prompt.apiKeySealed);
+      if (!apiKey) throw new AppError('ERR_AI_NOT_CONFIGURED');
+      const stream = await ctx.storage.get(companyId, message.mediaPath);
+      if (!stream) throw new AppError('ERR_NO_AUDIO_FOUND');
+      const bytes = await readAll(stream);
+      try {
+        const text = await transcribe(
+          ctx,
+          { baseUrl: prompt.baseUrl, apiKey },
+          { bytes, fileName: message.mediaName ?? fileName },
+        );
+        return { transcribedText: text };
+      } catch (error) {
+        request.log.warn({ messageId: message.id, promptId: prompt.id, reason: failureReason(error) }, 'transcription failed');
+        throw new AppError('ERR_TRANSCRIPTION_FAILED');
+      }
+    },
+  );
+});
