@@ -43,6 +43,10 @@ export const aiApi = api.enhanceEndpoints({ addTagTypes: ['AiPrompt', 'AiUsage']
       query: (id) => ({ url: `/prompt/${id}`, method: 'DELETE' }),
       invalidatesTags: [{ type: 'AiPrompt', id: 'LIST' }],
     }),
+    transcribeAudio: build.query<{ transcribedText: string }, string>({
+      query: (fileName) => `/messages/transcribeAudio/${encodeURIComponent(fileName)}`,
+      keepUnusedDataFor: 0,
+    }),
     aiUsage: build.query<Usage, void>({
       query: () => '/prompt-usage',
       providesTags: ['AiUsage'],
@@ -62,4 +66,5 @@ export const {
   useDeleteAiPromptMutation,
   useAiUsageQuery,
   useSetAiTokenCapMutation,
+  useLazyTranscribeAudioQuery,
 } = aiApi;

@@ -20,8 +20,24 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
 }
 
 /**
+ * The storage key a file name stands for. The ticket view names an audio by the last part of its media
+ * address, whose first half is the address's payload (base64url JSON with the key as `k`); any other name is
+ * the stored file's own name. Nothing here is trusted: the key found must still be an audio message of the
+ * caller's company on a ticket the caller may see.
+ */
+function keyOfMediaToken(fileName: string): string | null {
+  const payload = fileName.slice(0, fileName.indexOf('.'));
+  try {
+    const data = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { k?: unknown };
+    return typeof data?.k === 'string' ? data.k : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * `GET /messages/transcribeAudio/:fileName` (docs/ai.md "Transcription"): the text of an audio message. The
- * file name is the stored file's (the last part of the message's storage key); the caller must be able to
+ * file name is the last part of the message's media address, or the stored file's name; the caller must be able to
  * see the message's ticket, else it is absent. The provider is the prompt of the ticket's queue, else the
  * company's first prompt.
  */
@@ -44,10 +60,15 @@ export default defineRoutes((app, rawCtx) => {
       const companyId = user.companyId;
       const fileName = request.params.fileName;
       const escaped = fileName.replace(/[\\%_]/g, (char) => `\\${char}`);
+      const tokenKey = keyOfMediaToken(fileName);
       const message = await ctx.db
         .knex('messages')
         .where({ companyId, mediaType: 'audio' })
-        .where((query) => query.where('mediaPath', fileName).orWhere('mediaPath', 'like', `%/${escaped}`))
+        .where((query) =>
+          tokenKey === null
+            ? query.where('mediaPath', fileName).orWhere('mediaPath', 'like', `%/${escaped}`)
+            : query.where('mediaPath', tokenKey),
+        )
         .orderBy('id', 'desc')
         .first('id', 'ticketId', 'mediaPath', 'mediaName');
       const inbox = ctx.services.use('inbox');

@@ -192,6 +192,12 @@ describe('transcription', () => {
     const answer = await kit.api('GET', '/messages/transcribeAudio/abc123-voz.ogg');
     expect(answer).toEqual({ status: 200, body: { transcribedText: 'Olá, eu gostaria de saber o horário de funcionamento.' } });
     expect(kit.standIn.transcriptions.at(-1)?.bytes).toBeGreaterThan(16);
+    // as the ticket view asks: by the last part of the message's signed media address
+    const address = kit.t.balcao.core.storage.signedUrl(kit.acme, stored.key, { fileName: 'voz.ogg' });
+    const token = address.split('/').pop() as string;
+    expect((await kit.api('GET', `/messages/transcribeAudio/${token}`)).body).toEqual({
+      transcribedText: 'Olá, eu gostaria de saber o horário de funcionamento.',
+    });
     expect(await kit.api('GET', '/messages/transcribeAudio/nada-disso.ogg')).toEqual({
       status: 404,
       body: { error: 'ERR_NO_AUDIO_FOUND' },
