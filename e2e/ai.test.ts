@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
+import type { InboxService } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser } from 'playwright-core';
@@ -31,6 +32,7 @@ function buildAiRemote(): void {
 }
 
 let t: TestApp;
+let queueId = 0;
 let standIn: OpenAiStandIn;
 let baseUrl: string;
 let browser: Browser;
@@ -41,6 +43,11 @@ beforeAll(async () => {
   standIn = await startOpenAiStandIn();
   t = await createTestApp({ config: { hostDist: path.join(REPO_ROOT, 'host', 'dist'), outboundHttpAllow: ['127.0.0.1'] } });
   baseUrl = await t.listen();
+  const [queue] = await t.balcao.core
+    .knex('queues')
+    .insert({ companyId: t.demo.companies.acme, name: 'Vendas IA', color: '#a1b2c3' })
+    .returning('id');
+  queueId = queue.id;
   browser = await launchBrowser();
 }, 300_000);
 
@@ -73,7 +80,7 @@ describe('AI prompts', () => {
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await dialog.getByText('Informe o setor').waitFor();
     await dialog.getByLabel('Fila', { exact: true }).click();
-    await page.getByRole('option', { name: 'Vendas' }).click();
+    await page.locator('.ant-select-item-option').filter({ hasText: 'Vendas IA' }).first().click();
     await dialog.getByRole('button', { name: 'Salvar' }).click();
     await page.getByText('Prompt salvo').waitFor();
     await page.getByRole('cell', { name: 'Assistente de vendas' }).waitFor();
@@ -85,12 +92,17 @@ describe('AI prompts', () => {
   it('transcribes an audio message in the ticket view', { timeout: 120_000 }, async () => {
     const knex = t.balcao.core.knex;
     const companyId = t.demo.companies.acme as number;
-    const ticket = await knex('tickets')
-      .where({ companyId, isGroup: false })
-      .whereNotNull('queueId')
-      .orderBy('id')
-      .first('id', 'uuid', 'contactId', 'queueId');
-    await knex('prompts').where({ companyId, queueId: ticket.queueId }).delete();
+    const inbox = t.balcao.core.services.use('inbox') as InboxService;
+    const received = await inbox.receive({
+      companyId,
+      whatsappId: 621,
+      channel: 'whatsapp',
+      contact: { identifiers: ['5511960000777@s.whatsapp.net'], number: '5511960000777', name: 'Cliente do Áudio' },
+      message: { id: 'e2e-ai-audio-1', body: 'oi' },
+    });
+    await knex('tickets').where({ id: received.ticketId }).update({ queueId });
+    const ticket = await knex('tickets').where({ id: received.ticketId }).first('id', 'uuid', 'contactId', 'queueId');
+    await knex('prompts').where({ companyId, queueId }).delete();
     await t.inject({
       method: 'POST',
       url: '/api/prompt',
