@@ -13,6 +13,11 @@ export const aiConfig = {
   AI_HTTP_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 20 * 1024 * 1024, default: 1024 * 1024 }),
   /** Longest `retry-after` of a provider's 429 that the assistant waits for (seconds); longer: people take over. */
   AI_MAX_RETRY_AFTER_SECONDS: Type.Integer({ minimum: 0, maximum: 600, default: 30 }),
+  /** The speech service's synthesis address; `{region}` is the prompt's voice region (Azure speech). */
+  AI_SPEECH_URL: Type.String({
+    pattern: '^https?://',
+    default: 'https://{region}.tts.speech.microsoft.com/cognitiveservices/v1',
+  }),
   /**
    * Outside production, the port of the local OpenAI-compatible stand-in the demo's prompt talks to (the
    * plugin starts it on loopback). 0: not started, and the demo prompt is shown disabled.

@@ -158,6 +158,27 @@ describe('the assistant', () => {
     }
   });
 
+  it("answers with a voice note in the prompt's voice through the speech adapter", async () => {
+    const { queueId } = await promptedQueue('Voz', 'sk-good', {
+      voice: 'pt-BR-FranciscaNeural',
+      voiceKey: 'vk-speech',
+      voiceRegion: 'brazilsouth',
+    });
+    const ticketId = await waitingTicket('hugo', queueId);
+    await kit.say('hugo', 'qual o endereço?');
+    const sent = await until(async () =>
+      kit
+        .knex('messages')
+        .where({ ticketId, fromMe: true, mediaType: 'audio' })
+        .where('id', '>', answeredAfter.get(ticketId) ?? 0)
+        .first('mediaPath'),
+    );
+    expect(sent.mediaPath).toMatch(new RegExp(`^media/${ticketId}/ai-\\d+\\.ogg$`));
+    const speech = kit.standIn.speeches.at(-1);
+    expect(speech?.voice).toBe('pt-BR-FranciscaNeural');
+    expect(speech?.text).toContain('recebi &quot;qual o endereço?&quot;');
+  });
+
   it('leaves tickets of queues without a prompt alone', async () => {
     const queueId = await kit.queue('Sem IA');
     const ticketId = await waitingTicket('fabi', queueId);

@@ -1,8 +1,9 @@
 import { HANDOVER_MARKER } from '../../shared/voices';
 import type { AiContext } from '../config';
 import { Prompt } from '../models';
-import { type ChatTurn, complete, failureReason, retryAfterSeconds } from './provider';
+import { type ChatTurn, complete, failureReason, providerHttp, retryAfterSeconds } from './provider';
 import { secretsKey, unseal } from './secrets';
+import { azureSpeech } from './speech';
 import { overCap, recordUsage } from './usage.service';
 
 /**
@@ -146,8 +147,46 @@ async function answerLocked(ctx: AiContext, companyId: number, ticketId: number,
     .where({ id: ticketId, companyId })
     .first('id', 'status', 'userId', 'queueId', 'isGroup');
   if (!waiting(still)) return;
-  if (text !== '') await ctx.services.use('inbox').send({ ticketId, body: text, automation: 'ai' });
+  if (text !== '') await deliverAnswer(ctx, companyId, ticketId, messageId, prompt, text);
   if (handing) await handOver(ctx, companyId, ticketId, prompt.id, 'assistant handed over');
+}
+
+/**
+ * Sends the answer: as text with the voice `texto`, else as a voice note of the prompt's voice (the text
+ * itself when the speech service fails, with a log line: the customer is never left without the answer).
+ */
+async function deliverAnswer(
+  ctx: AiContext,
+  companyId: number,
+  ticketId: number,
+  messageId: number,
+  prompt: Prompt,
+  text: string,
+) {
+  const inbox = ctx.services.use('inbox');
+  const voiceKey = prompt.voice !== 'texto' && prompt.voiceKeySealed ? unseal(secretsKey(ctx), prompt.voiceKeySealed) : null;
+  if (voiceKey) {
+    try {
+      const speech = await azureSpeech(providerHttp(ctx), ctx.config.AI_SPEECH_URL).synthesize({
+        text,
+        voice: prompt.voice,
+        key: voiceKey,
+        region: prompt.voiceRegion,
+      });
+      const fileName = `ai-${messageId}.${speech.extension}`;
+      const stored = await ctx.storage.put(companyId, `media/${ticketId}/${fileName}`, speech.bytes);
+      await inbox.send({
+        ticketId,
+        body: '',
+        automation: 'ai',
+        media: { storageKey: stored.key, fileName, mimetype: speech.mimetype, mediaType: 'audio' },
+      });
+      return;
+    } catch (error) {
+      ctx.log.warn({ ticketId, promptId: prompt.id, reason: failureReason(error) }, 'speech failed; the answer goes as text');
+    }
+  }
+  await inbox.send({ ticketId, body: text, automation: 'ai' });
 }
 
 /** The prompt, and how to hand over (the documented marker). */

@@ -1,6 +1,7 @@
 import { createOutboundHttp, type OutboundHttp, OutboundHttpError } from '@balcao/plugin-sdk/server';
 import OpenAI, { APIConnectionTimeoutError, APIError, toFile } from 'openai';
 import type { AiContext } from '../config';
+import { SpeechFailure } from './speech';
 
 /**
  * The official `openai` client against any OpenAI-compatible base URL (OpenAI, Azure OpenAI, a local
@@ -127,7 +128,7 @@ export function failureReason(error: unknown): string {
   if (cause instanceof OutboundHttpError) return cause.failure;
   if (error instanceof APIConnectionTimeoutError) return 'timeout';
   if (error instanceof APIError && typeof error.status === 'number') return `status ${error.status}`;
-  if (error instanceof ProviderFailure) return error.reason.slice(0, 60);
+  if (error instanceof ProviderFailure || error instanceof SpeechFailure) return error.reason.slice(0, 60);
   return 'invalid answer';
 }
 

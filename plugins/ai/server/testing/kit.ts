@@ -33,6 +33,9 @@ export async function aiKit(env: Record<string, string> = {}): Promise<AiKit> {
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   const standIn = await startOpenAiStandIn();
+  // the speech service's address: the stand-in's Azure-shaped endpoint (the region is not part of it)
+  saved.AI_SPEECH_URL ??= process.env.AI_SPEECH_URL;
+  process.env.AI_SPEECH_URL = standIn.url.replace(/\/v1$/, '/cognitiveservices/v1');
   const t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1'] } });
   const inbox = t.balcao.core.services.use('inbox') as InboxService;
   const delivered: AiKit['delivered'] = [];
