@@ -72,6 +72,7 @@ function startWorker(env: Record<string, string>): Worker {
       JWT_SECRET: 'bench-secret-'.padEnd(48, 'x'),
       FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
       WEBHOOKS_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
+      AI_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
       DATABASE_URL: benchDatabaseUrl(),
       REDIS_PREFIX: BENCH_REDIS_PREFIX,
       LOG_LEVEL: 'info',

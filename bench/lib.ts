@@ -79,6 +79,7 @@ async function migrateAndSeed(): Promise<void> {
     NODE_ENV: 'production',
     JWT_SECRET: 'x'.repeat(48),
     FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
+    AI_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
   });
   const knex = createKnex(config.databaseUrl, 2);
   try {
@@ -110,6 +111,7 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       JWT_SECRET: 'bench-secret-'.padEnd(48, 'x'),
       FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
       WEBHOOKS_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
+      AI_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
       DATABASE_URL: benchDatabaseUrl(),
       PORT: String(port),
       HOST: '127.0.0.1',

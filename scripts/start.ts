@@ -76,6 +76,8 @@ async function main(): Promise<void> {
     REDIS_URL: redis.url,
     JWT_SECRET: process.env.JWT_SECRET ?? localJwtSecret(),
     SEED_DEMO: 'true',
+    // Acme's demo prompt answers through the AI plugin's local OpenAI-compatible stand-in (docs/ai.md "Demo")
+    AI_DEMO_STANDIN_PORT: process.env.AI_DEMO_STANDIN_PORT ?? '8092',
   };
   const config = loadConfig(env); // fails here, before spawning, with every configuration problem listed
   const child = spawn(process.execPath, [path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {

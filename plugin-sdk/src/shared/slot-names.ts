@@ -9,6 +9,7 @@ export const EXTENSION_SLOT_NAMES = [
   'contactDrawer',
   'composerToolbar',
   'ticketListItemBadges',
+  'messageActions',
   'settingsTabs',
   'dashboardCards',
 ] as const;

@@ -146,6 +146,7 @@ export {
   type SlotGate,
   type SlotHost,
   SlotHostContext,
+  type SlotMessage,
   type SlotMountProps,
   type SlotTag,
   type SlotTicket,

@@ -50,6 +50,19 @@ export interface SlotTicket {
   updatedAt: string;
 }
 
+/** A message of the ticket view as slots receive it. */
+export interface SlotMessage {
+  id: number;
+  ticketId: number;
+  /** `chat`, `audio`, `image`, `video`, `document` … */
+  mediaType: string;
+  /** The media's signed address (`/api/media/<token>`), or null without media. */
+  mediaUrl: string | null;
+  mediaName: string | null;
+  fromMe: boolean;
+  isPrivate: boolean;
+}
+
 /** A contact as the contact drawer shows it. */
 export interface SlotContact extends SlotContactSummary {
   tags: SlotTag[];
@@ -76,6 +89,8 @@ export interface ComponentSlotProps {
   };
   /** Small tags on a ticket of the list, after its queue, user and tags. */
   ticketListItemBadges: { ticket: SlotTicket };
+  /** Small actions under a message's content in the ticket view (not on deleted messages). */
+  messageActions: { message: SlotMessage };
   /** Cards of the dashboard, below its tabs. `from`/`to` are the days chosen (YYYY-MM-DD). */
   dashboardCards: { range: { from: string; to: string } };
 }

@@ -78,6 +78,7 @@ describe('an outside plugin on the production bundle', () => {
         JWT_SECRET: 'outside-plugin-test-'.padEnd(48, 'x'),
         FLOWBUILDER_SECRETS_KEY: '0123456789abcdef'.repeat(4),
         WEBHOOKS_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
+        AI_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
         DATABASE_URL: db.url,
         REDIS_PREFIX: redisPrefix,
         PORT: String(port),

@@ -1,5 +1,5 @@
 import { ForwardOutlined, LockOutlined, RedoOutlined, StopOutlined } from '@ant-design/icons';
-import { errorMessage, useTranslation } from '@balcao/plugin-sdk/ui';
+import { errorMessage, PluginSlot, useTranslation } from '@balcao/plugin-sdk/ui';
 import { Button, Checkbox, Flex, Popover, Typography, theme } from 'antd';
 import { memo, useState } from 'react';
 import type { Message } from '../../../../shared/types';
@@ -113,6 +113,22 @@ export const MessageBubble = memo(function MessageBubble(props: MessageBubblePro
         </Typography.Text>
       ) : null}
       <MessageMedia message={message} />
+      {message.isDeleted || selecting ? null : (
+        <PluginSlot
+          name="messageActions"
+          props={{
+            message: {
+              id: message.id,
+              ticketId: message.ticketId,
+              mediaType: message.mediaType,
+              mediaUrl: message.mediaUrl,
+              mediaName: message.mediaName,
+              fromMe: message.fromMe,
+              isPrivate: message.isPrivate,
+            },
+          }}
+        />
+      )}
       <Flex justify="flex-end" align="center" gap={6} style={{ marginTop: 2 }}>
         {message.isEdited ? (
           <Typography.Text type="secondary" italic style={{ fontSize: 11 }}>

@@ -1,0 +1,20 @@
+import { defineErrors } from '@balcao/plugin-sdk/server';
+
+/**
+ * The AI plugin's own error codes (translated in ui/locales under errors.*). It also answers the
+ * connections' ERR_NO_PROMPT_FOUND and the inbox's ERR_NO_QUEUE_FOUND.
+ */
+export const aiErrors = defineErrors({
+  /** A prompt needs the queue (sector) it answers: "Informe o setor". */
+  ERR_PROMPT_QUEUE_REQUIRED: 400,
+  /** A new prompt needs its provider's API key. */
+  ERR_PROMPT_API_KEY_REQUIRED: 400,
+  /** The queue already has a prompt: one assistant per queue. */
+  ERR_PROMPT_QUEUE_TAKEN: 409,
+  /** No audio message of the caller's tickets has that file. */
+  ERR_NO_AUDIO_FOUND: 404,
+  /** Transcribing needs a prompt of the company (its provider and key). */
+  ERR_AI_NOT_CONFIGURED: 409,
+  /** The provider did not transcribe the audio (refused, unreachable, slow, a broken answer). */
+  ERR_TRANSCRIPTION_FAILED: 502,
+});
