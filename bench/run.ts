@@ -9,7 +9,8 @@
  * board of bench/kanban.ts; `webchat`; `insights` for the dashboard, report, export and Moments of bench/insights.ts;
  * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
  * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts; `schedules` for
- * 10,000 schedules due in one minute, bench/schedules.ts).
+ * 10,000 schedules due in one minute, bench/schedules.ts; `meta` for the Meta webhooks against the Graph stand-in,
+ * bench/meta.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -22,6 +23,7 @@ import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
+import { metaBenchmarks } from './meta';
 import { schedulesBenchmarks } from './schedules';
 import { webchatBenchmarks } from './webchat';
 import { whatsappBenchmarks } from './whatsapp';
@@ -145,6 +147,7 @@ const SECTION_TITLES: Record<string, string> = {
   campaigns: 'Campaigns',
   api: 'Message API',
   schedules: 'Schedules',
+  meta: 'Meta channels',
 };
 
 /**
@@ -210,6 +213,7 @@ async function main(): Promise<void> {
   if (wants('campaigns')) await campaignsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('api')) await apiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('schedules')) await schedulesBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('meta')) await metaBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

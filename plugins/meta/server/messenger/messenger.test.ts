@@ -69,6 +69,8 @@ describe('POST /facebook', () => {
     expect(subscribe?.query.subscribed_fields).toBe(PAGE_FIELDS);
     // versioned as configured, the app secret only in the token exchange
     expect(m.graph.requests.every((request) => request.path.startsWith('/v21.0/'))).toBe(true);
+    const withSecret = m.graph.requests.filter((request) => JSON.stringify(request).includes(m.graph.app.secret));
+    expect(withSecret.map((request) => request.path)).toEqual(['/v21.0/oauth/access_token', '/v21.0/oauth/access_token']);
 
     const listed = await call('GET', `/whatsapp/${(connections[0] as { id: number }).id}`, admin);
     expect(listed.body).toMatchObject({
