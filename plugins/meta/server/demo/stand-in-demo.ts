@@ -19,7 +19,7 @@ export interface MetaStandInDemo {
   close(): Promise<void>;
 }
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Starts the stand-in; `appUrl` is where Balcão will listen (its webhooks are under `${appUrl}${apiPrefix}`). */
 export async function startMetaStandInDemo(options: {
@@ -139,7 +139,7 @@ export async function startMetaStandInDemo(options: {
       .map((item) => {
         const body = item.body as { text?: { body?: string }; message?: { text?: string }; template?: { name?: string } };
         const text = body.text?.body ?? body.message?.text ?? (body.template ? `[template ${body.template.name}]` : '[file]');
-        return `<li><b>${escape(item.from === phone.id ? 'WhatsApp' : 'Page')}</b> → ${escape(item.to)}: ${escape(text)}</li>`;
+        return `<li><b>${escapeHtml(item.from === phone.id ? 'WhatsApp' : 'Page')}</b> → ${escapeHtml(item.to)}: ${escapeHtml(text)}</li>`;
       })
       .join('');
     const note = url.searchParams.get('note');
@@ -147,7 +147,7 @@ export async function startMetaStandInDemo(options: {
     response.end(`<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="4"><title>Meta stand-in</title>
 <body style="font-family:sans-serif;max-width:720px;margin:2em auto">
 <h1>Meta stand-in: play the customer</h1>
-${note ? `<p style="color:#b00">Balcão answered ${escape(note)}</p>` : ''}
+${note ? `<p style="color:#b00">Balcão answered ${escapeHtml(note)}</p>` : ''}
 <form method="post" action="/say"><select name="channel"><option value="whatsapp">WhatsApp Cloud</option><option value="facebook">Messenger</option><option value="instagram">Instagram</option></select>
 <input name="text" size="50" placeholder="Write as the customer" autofocus> <button>Send</button></form>
 <h2>What the agents sent</h2><ul>${sent || '<li>nothing yet</li>'}</ul></body>`);
