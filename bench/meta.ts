@@ -29,6 +29,7 @@ export async function metaBenchmarks(options: SectionOptions): Promise<void> {
     META_APP_SECRET: graph.app.secret,
     META_VERIFY_TOKEN: graph.app.verifyToken,
     OUTBOUND_HTTP_ALLOW: '127.0.0.1/32',
+    META_SECRETS_KEY: 'fedcba9876543210'.repeat(4),
     WHATSAPP_WS_URL: 'ws://127.0.0.1:9/ws/chat',
   });
   const api = `${server.url}/api`;
@@ -47,7 +48,10 @@ export async function metaBenchmarks(options: SectionOptions): Promise<void> {
     });
     if (created.status !== 201) throw new Error(`POST /whatsapp: ${created.status} ${await created.text()}`);
     const connection = (await created.json()) as { id: number; companyId: number };
-    const started = await fetch(`${api}/whatsappsession/${connection.id}`, { method: 'POST', headers });
+    const started = await fetch(`${api}/whatsappsession/${connection.id}`, {
+      method: 'POST',
+      headers: { authorization: headers.authorization },
+    });
     if (started.status !== 200) throw new Error(`POST /whatsappsession: ${started.status} ${await started.text()}`);
 
     const run = Date.now().toString(36);
