@@ -1,8 +1,10 @@
 import { defineErrors } from '@balcao/plugin-sdk/server';
 
 /**
- * The Meta channels' error codes (texts in ui/locales under errors.*). Graph's own error codes are mapped
- * to these in graph/errors.ts: a failed send keeps one of them on the message, shown to the agent.
+ * The Meta channels' error codes. Their texts live in the channels plugin's locales (errors.*): this plugin
+ * has no UI of its own, and the channels remote is the one the shell loads after login. Graph's own error
+ * codes are mapped to these in graph/errors.ts: a failed send keeps one of them on the message, shown to
+ * the agent.
  */
 export const metaErrors = defineErrors({
   /** The Meta app is not configured on this server (META_APP_ID, META_APP_SECRET, META_VERIFY_TOKEN). */
