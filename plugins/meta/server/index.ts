@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { definePlugin } from '@balcao/plugin-sdk/server';
 import { type MetaContext, metaApp, metaConfig, metaConfigProblems } from './config';
 import { metaErrors } from './errors';
@@ -5,6 +6,7 @@ import { closeGraph } from './graph/client';
 import { applyInbound, applyInboundMedia } from './inbound/apply';
 import { messengerChannel } from './messenger/channel';
 import { retryDelivery } from './retries';
+import { seal, secretsKey } from './secrets';
 import { whatsappApiChannel } from './whatsappapi/channel';
 
 const unregisters = new WeakMap<object, Array<() => void>>();
@@ -25,6 +27,36 @@ export default definePlugin({
     inbound: { handler: applyInbound, concurrency: 8 },
     'inbound-media': { handler: applyInboundMedia, concurrency: 2 },
     'retry-delivery': { handler: retryDelivery, concurrency: 2 },
+  },
+  seed: {
+    /**
+     * Company A's WhatsApp Cloud connection for the route walkers (`:whatsappId` of the template routes →
+     * entity `metaWhatsapp`), with its account and an empty template list cached: the walk reaches no Graph.
+     */
+    async fixtures({ ctx, companyA, marker }) {
+      const meta = ctx as MetaContext;
+      const [row] = await meta.db
+        .knex('whatsapps')
+        .insert({
+          companyId: companyA.id,
+          name: `Cloud ${marker}`.slice(0, 50),
+          channel: 'whatsappapi',
+          status: 'CONNECTED',
+          token: randomBytes(15).toString('hex'),
+        })
+        .returning('id');
+      const whatsappId = row.id as number;
+      await meta.db.knex('metaAccounts').insert({
+        companyId: companyA.id,
+        whatsappId,
+        channel: 'whatsappapi',
+        externalId: `9${whatsappId}${Date.now()}`.slice(0, 30),
+        tokenSealed: seal(secretsKey(meta), 'fixture-token'),
+        details: JSON.stringify({ businessAccountId: '100000' }),
+      });
+      await meta.cache.set(`templates:${whatsappId}`, '[]', 3_600_000);
+      return { metaWhatsapp: whatsappId };
+    },
   },
   register(_app, ctx) {
     const meta = ctx as MetaContext;

@@ -5,7 +5,14 @@
  * one; only the Graph is the stand-in. Not a test file itself.
  */
 import { PLAN_FLAGS } from '@balcao/plugin-sdk/server';
-import { connectSocket, createTestApp, DEFAULT_COMPANY_SETTINGS, nextEvent, type TestApp } from '@balcao/plugin-sdk/testing';
+import {
+  connectSocket,
+  createTestApp,
+  DEFAULT_COMPANY_SETTINGS,
+  nextEvent,
+  type TestApp,
+  type TestAppOptions,
+} from '@balcao/plugin-sdk/testing';
 import type { Socket } from 'socket.io-client';
 import { GraphStandIn } from './graph-stand-in';
 
@@ -28,15 +35,15 @@ export function standInEnvironment(graph: GraphStandIn): Record<string, string> 
   };
 }
 
-/** A stand-in and a listening app that talks to it. */
-export async function startMetaApp(): Promise<MetaTestApp> {
+/** A stand-in and a listening app that talks to it (`config`: more of the app's settings, e.g. `hostDist`). */
+export async function startMetaApp(config: TestAppOptions['config'] = {}): Promise<MetaTestApp> {
   const graph = new GraphStandIn();
   await graph.start();
   const saved = { ...process.env };
   Object.assign(process.env, standInEnvironment(graph));
   let t: TestApp;
   try {
-    t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1/32'] } });
+    t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1/32'], ...config } });
   } finally {
     for (const key of Object.keys(standInEnvironment(graph))) {
       if (saved[key] === undefined) delete process.env[key];

@@ -53,7 +53,7 @@ export default defineRoutes((app, ctx) => {
         querystring: NoQuery,
         response: { 200: Type.Object({ templates: Type.Array(Template) }), 403: ErrorBody, 404: ErrorBody },
       },
-      config: access.authenticated,
+      config: { ...access.authenticated, fixtureParams: { whatsappId: 'metaWhatsapp' } },
     },
     async (request) => {
       const account = await whatsappAccount(sessionOf(request).companyId, request.params.whatsappId);
@@ -75,7 +75,7 @@ export default defineRoutes((app, ctx) => {
         body: SendBody,
         response: { 200: Type.Object({ messageId: Type.Integer() }), 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
       },
-      config: { ...access.authenticated, fixtureBody },
+      config: { ...access.authenticated, fixtureParams: { whatsappId: 'metaWhatsapp' }, fixtureBody },
     },
     async (request) => {
       const session = sessionOf(request);
