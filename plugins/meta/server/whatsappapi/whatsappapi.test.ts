@@ -272,6 +272,7 @@ describe('outbound', () => {
     const sentToGraph = new Promise<{ id: string; body: Record<string, unknown> }>((resolve) => {
       m.graph.onSend = (sent) => resolve(sent);
     });
+    const recorded = nextMessage(socket, acme, (event) => event.action === 'update' && event.message.sendStatus === 'sent');
     const answered = await call('POST', `/messages/${ticketId}`, admin, { body: 'Olá! Abrimos sim.' });
     expect(answered.status).toBe(201);
     const sent = await sentToGraph;
@@ -282,6 +283,8 @@ describe('outbound', () => {
       text: { body: 'Olá! Abrimos sim.' },
     });
     const messageId = ((answered.body.messages as Array<{ id: number }>)[0] as { id: number }).id;
+    // Meta's receipts name the id its send answered: the inbox knows it once the delivery is recorded
+    expect((await recorded).message.id).toBe(messageId);
     const read = nextMessage(
       socket,
       acme,
