@@ -10,7 +10,8 @@
  * `whatsapp` for the WhatsApp channel against the loopback peer, bench/whatsapp.ts; `campaigns` for imports and
  * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts; `schedules` for
  * 10,000 schedules due in one minute, bench/schedules.ts; `chat` for the internal chat's live delivery and popover
- * list, bench/chat.ts; `webhooks` for the inbox's receive while webhooks fan out, bench/webhooks.ts).
+ * list, bench/chat.ts; `webhooks` for the inbox's receive while webhooks fan out, bench/webhooks.ts; `meta` for the
+ * Meta webhooks against the Graph stand-in, bench/meta.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +25,7 @@ import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
 import { type Figure, login, machine, machineReference, median, prepareDatabase, rssMb, startServer } from './lib';
+import { metaBenchmarks } from './meta';
 import { schedulesBenchmarks } from './schedules';
 import { webchatBenchmarks } from './webchat';
 import { webhooksBenchmarks } from './webhooks';
@@ -150,6 +152,7 @@ const SECTION_TITLES: Record<string, string> = {
   schedules: 'Schedules',
   'internal-chat': 'Internal chat',
   webhooks: 'Webhooks',
+  meta: 'Meta channels',
 };
 
 /**
@@ -217,6 +220,7 @@ async function main(): Promise<void> {
   if (wants('schedules')) await schedulesBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('chat')) await chatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('webhooks')) await webhooksBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('meta')) await metaBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { DEMO_LOGINS, DEMO_PASSWORD, loadConfig, REPO_ROOT } from '@balcao/server';
 import { startWebchatDemoPage } from '../plugins/channels/server/demo/demo-page';
 import { startKanbanDemoPage } from '../plugins/kanban/server/demo/demo-page';
+import { type MetaStandInDemo, startMetaStandInDemo } from '../plugins/meta/server/demo/stand-in-demo';
 import { buildIfNeeded } from './lib/build';
 import { ensurePostgres, ensureRedis, type StartedService } from './lib/services';
 
@@ -18,6 +19,7 @@ const log = (line: string) => console.log(`[balcão] ${line}`);
 const dataDir = path.join(REPO_ROOT, '.data');
 const started: StartedService[] = [];
 let server: ChildProcess | null = null;
+let metaDemo: MetaStandInDemo | null = null;
 
 async function stopStarted(): Promise<void> {
   for (const service of started.reverse()) {
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
   const redis = await ensureRedis(dataDir, log);
   if (redis.service) started.push(redis.service);
 
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: postgres.url,
     REDIS_URL: redis.url,
@@ -79,6 +81,14 @@ async function main(): Promise<void> {
     // Acme's demo prompt answers through the AI plugin's local OpenAI-compatible stand-in (docs/ai.md "Demo")
     AI_DEMO_STANDIN_PORT: process.env.AI_DEMO_STANDIN_PORT ?? '8092',
   };
+  // `--meta-stand-in`: the Meta channels against a local Graph stand-in (docs/meta.md "Trying it")
+  if (process.argv.includes('--meta-stand-in')) {
+    const planned = loadConfig(env);
+    metaDemo = await startMetaStandInDemo({ appUrl: `http://127.0.0.1:${planned.port}`, apiPrefix: planned.apiPrefix });
+    Object.assign(env, metaDemo.env);
+    // the stand-in listens on loopback, which the guarded outbound client refuses unless allowed
+    env.OUTBOUND_HTTP_ALLOW = [env.OUTBOUND_HTTP_ALLOW, '127.0.0.1/32'].filter(Boolean).join(',');
+  }
   const config = loadConfig(env); // fails here, before spawning, with every configuration problem listed
   const child = spawn(process.execPath, [path.join(REPO_ROOT, '.build', 'server', 'main.mjs')], {
     cwd: REPO_ROOT,
@@ -109,6 +119,14 @@ async function main(): Promise<void> {
       ...(kanbanDemo ? [`  Embedded kanban demo (another origin): ${kanbanDemo.url}`] : []),
       ...(webchatDemo
         ? [`  Website chat demo (another origin): ${webchatDemo.url}  (inline mode and JS API: ${webchatDemo.url}/inline)`]
+        : []),
+      ...(metaDemo
+        ? [
+            `  Meta stand-in: play the customer at ${metaDemo.url}`,
+            `    WhatsApp Cloud connection: phone number id ${metaDemo.whatsapp.phoneNumberId}, business account id ${metaDemo.whatsapp.businessAccountId},`,
+            `      token ${metaDemo.whatsapp.token}`,
+            `    Facebook + Instagram: POST ${config.apiPrefix}/facebook {"facebookUserId":"1","facebookUserToken":"${metaDemo.facebookUserToken}","addInstagram":true}`,
+          ]
         : []),
       '',
       `  Demo logins (password ${DEMO_PASSWORD}):`,
@@ -141,6 +159,7 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
       child.kill('SIGTERM');
     });
   }
+  await metaDemo?.close().catch(() => {});
   await stopStarted();
   process.exit(0);
 }

@@ -5,6 +5,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { Knex } from 'knex';
+import type { PlanFlag } from '../shared/plan-flags';
 import type { SessionUser } from '../shared/session';
 
 /** Ack of a message (docs/product/tickets-and-inbox.md#states-and-transitions): 0 pending, 1 sent, 2 delivered, 3–4 read/played, 5 read. */
@@ -331,9 +332,103 @@ export interface SystemTicketChange {
   expect?: { status?: string; queueId?: number | null; userId?: number | null };
 }
 
+/** The status values of a connection (docs/product/administration.md#states-and-transitions). */
+export type ConnectionSessionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
+
+/** A connection as a channel of another feature sees it when asked to start, stop or remove it. */
+export interface ChannelConnectionInfo {
+  id: number;
+  companyId: number;
+  name: string;
+  channel: string;
+  status: ConnectionSessionStatus;
+  /** The channel's own settings, as `prepareConfig` left them. */
+  channelConfig: Record<string, unknown>;
+}
+
+/** Which connection a channel's settings are being prepared for (`connectionId` null: a new one). */
+export interface ChannelConfigScope {
+  companyId: number;
+  connectionId: number | null;
+}
+
+/**
+ * A channel that a feature other than the channels plugin brings (the Meta channels): its connections are
+ * created, listed, started and stopped by the channels plugin's routes, which call these hooks. Each hook
+ * runs with the registering feature's own context (captured when it registers), never the caller's.
+ */
+export interface ChannelRegistration {
+  /** The `channel` value of its connections (`whatsappapi`, `facebook`, `instagram` …). */
+  channel: string;
+  /** Checked on the server when a connection of this channel is created or started; none: every plan. */
+  planFlag?: PlanFlag;
+  /**
+   * Validates and completes the channel's settings of a connection being created or saved (throw an
+   * AppError with an `ERR_...` code); the result is stored as the connection's `channelConfig`. It runs
+   * inside the save's transaction: keep it short.
+   */
+  prepareConfig?(
+    input: Record<string, unknown>,
+    previous: Record<string, unknown> | null,
+    scope: ChannelConfigScope,
+  ): Promise<Record<string, unknown>> | Record<string, unknown>;
+  /** What of `channelConfig` an admin may see (secrets masked or left out). Default: all. */
+  publicConfig?(config: Record<string, unknown>): Record<string, unknown>;
+  /** Starts the connection (checks its credentials); resolves to its new status. */
+  start(connection: ChannelConnectionInfo): Promise<ConnectionSessionStatus>;
+  /** Ends it; resolves to its new status (normally DISCONNECTED). */
+  stop(connection: ChannelConnectionInfo): Promise<ConnectionSessionStatus>;
+  /** The connection is being deleted: drop what the channel keeps for it. */
+  remove?(connection: ChannelConnectionInfo): Promise<void>;
+  /** The inbox's outbound side. */
+  driver: ChannelDriver;
+}
+
+/** What a channel may change of one of its connections by itself (a token revoked, a number learnt). */
+export interface ChannelStatusPatch {
+  status?: ConnectionSessionStatus;
+  /** The number, page or account the connection is. */
+  number?: string;
+  /** Why the connection stopped by itself (an `ERR_...` code), or null to clear it. */
+  sessionError?: string | null;
+}
+
+/** A new connection a channel creates itself (the Facebook page-token flow: one per page chosen). */
+export interface ChannelConnectionDraft {
+  companyId: number;
+  channel: string;
+  name: string;
+  /** The page or account it is. */
+  number?: string;
+  /** Passed through the channel's own `prepareConfig`. */
+  channelConfig: Record<string, unknown>;
+  status?: ConnectionSessionStatus;
+}
+
+/**
+ * The channels plugin as other features see it (`ctx.services.use('channels')`): the registry of channel
+ * drivers and the connections' session fields.
+ */
+export interface ChannelsService {
+  /** Registers a channel (its connections' life cycle and its driver with the inbox); returns the unregister function. */
+  register(channel: ChannelRegistration): () => void;
+  /**
+   * Changes a connection's session fields as the channel learns them, tells the company's screens and
+   * drops the cached profile. Refuses (ERR_NO_WAPP_FOUND) a connection that isn't the company's.
+   */
+  updateStatus(companyId: number, connectionId: number, patch: ChannelStatusPatch): Promise<void>;
+  /**
+   * Creates a connection of a registered channel as an admin's `POST /whatsapp` would (plan flag,
+   * connection limit, the channel's `prepareConfig`), and tells the company's screens; answers its id.
+   */
+  createConnection(draft: ChannelConnectionDraft): Promise<number>;
+}
+
 declare module './events' {
   interface BalcaoServices {
     inbox: InboxService;
+    /** Provided by the channels plugin. */
+    channels: ChannelsService;
   }
 
   interface BalcaoEvents {

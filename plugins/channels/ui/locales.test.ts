@@ -42,6 +42,20 @@ describe('channels texts', () => {
       'ERR_WAPP_CONFLICT',
       'ERR_WAPP_PAIRING_NUMBER_INVALID',
       'ERR_WAPP_NOT_PAIRING',
+      // the Meta channels' (plugins/meta/server/errors.ts): shown in the editor and on failed messages
+      'ERR_META_NOT_CONFIGURED',
+      'ERR_META_TOKEN_INVALID',
+      'ERR_META_CONFIG_INVALID',
+      'ERR_META_ACCOUNT_IN_USE',
+      'ERR_META_SIGNATURE_INVALID',
+      'ERR_META_VERIFY_TOKEN_INVALID',
+      'ERR_META_UNKNOWN_ACCOUNT',
+      'ERR_META_RATE_LIMITED',
+      'ERR_META_WINDOW_CLOSED',
+      'ERR_META_SEND_REFUSED',
+      'ERR_META_UNAVAILABLE',
+      'ERR_META_TEMPLATE_INVALID',
+      'ERR_META_PAGE_NOT_FOUND',
     ];
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual([...codes].sort());
   });

@@ -94,9 +94,37 @@ describe('ConnectionsPage', () => {
     fireEvent.click(add);
     const item = async (name: string) => (await screen.findByRole('menuitem', { name })).getAttribute('aria-disabled');
     expect(await item('WhatsApp WhatsApp')).toBe('true');
+    expect(await item('WhatsApp API WhatsApp API')).toBe('true');
     expect(await item('Facebook Facebook')).toBe('true');
     expect(await item('Instagram Instagram')).not.toBe('true');
     expect(await item('Webchat Webchat')).not.toBe('true');
+  });
+
+  it('saves a WhatsApp Cloud API connection with its ids and token (the token field is write-only)', async () => {
+    const calls = serveApi(
+      answer('GET', '/whatsapp/', []),
+      answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
+      answer('GET', '/queue', []),
+      answer('POST', '/whatsapp', connection(11, { channel: 'whatsappapi' }), 201),
+    );
+    renderPage(<ConnectionsPage />);
+    await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
+    const add = screen.getByRole('button', { name: /Adicionar/ });
+    await waitFor(() => expect((add as HTMLButtonElement).className).not.toContain('loading'));
+    fireEvent.click(add);
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'WhatsApp API WhatsApp API' }));
+    fireEvent.change(await screen.findByLabelText('Nome'), { target: { value: 'Cloud' } });
+    fireEvent.change(screen.getByLabelText('ID do número de telefone'), { target: { value: '106540352242922' } });
+    fireEvent.change(screen.getByLabelText('ID da conta do WhatsApp Business'), { target: { value: '102290129340398' } });
+    fireEvent.change(screen.getByLabelText('Token de acesso (usuário do sistema)'), { target: { value: 'EAAG-secret' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
+    const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
+    expect(body).toMatchObject({
+      name: 'Cloud',
+      channel: 'whatsappapi',
+      channelConfig: { phoneNumberId: '106540352242922', businessAccountId: '102290129340398', token: 'EAAG-secret' },
+    });
   });
 
   it('checks the rules of docs/product/administration.md#validation before saving, then saves a webchat connection with its widget', async () => {

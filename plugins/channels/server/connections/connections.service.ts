@@ -1,4 +1,4 @@
-import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
+import { AppError, type ChannelConfigScope, type PluginContext } from '@balcao/plugin-sdk/server';
 import { defaultSchedules } from '@balcao/plugin-sdk/shared';
 import type { Knex } from 'knex';
 import type { ConnectionChannel, ConnectionInput, ConnectionOfCompany, ConnectionShape } from '../../shared/connection';
@@ -173,12 +173,13 @@ async function prepareChannelConfig(
   channel: string,
   input: Record<string, unknown> | undefined,
   previous: Record<string, unknown> | null,
+  scope: ChannelConfigScope,
 ): Promise<Record<string, unknown> | undefined> {
   const definition = channelRegistry(ctx).get(channel);
   if (definition?.prepareConfig) {
     // a new connection always goes through it (the channel fills its defaults and secrets)
     if (input === undefined && previous !== null) return undefined;
-    return definition.prepareConfig(input ?? {}, previous);
+    return definition.prepareConfig(input ?? {}, previous, scope);
   }
   if (input !== undefined && Object.keys(input).length > 0) throw new AppError('ERR_CHANNEL_CONFIG_INVALID');
   return previous === null ? {} : undefined;
@@ -230,7 +231,10 @@ export async function createConnection(
     await requireNamedQueues(trx, companyId, input);
     await requireCompanyReferences(trx, companyId, input);
     await checkConnectionRules(ctx, companyId, { ...NEW_CONNECTION_DEFAULTS, ...plainColumns(input), queueIds }, input, true);
-    const channelConfig = await prepareChannelConfig(ctx, input.channel, input.channelConfig, null);
+    const channelConfig = await prepareChannelConfig(ctx, input.channel, input.channelConfig, null, {
+      companyId,
+      connectionId: null,
+    });
     const [row] = await trx('whatsapps')
       .insert({
         ...plainColumns(input),
@@ -277,7 +281,10 @@ export async function updateConnection(
     await checkConnectionRules(ctx, companyId, { ...current, ...plainColumns(input), queueIds }, input, false);
     // a company with connections always has a default: it moves by making another one default
     if (input.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
-    const channelConfig = await prepareChannelConfig(ctx, current.channel, input.channelConfig, current.channelConfig ?? {});
+    const channelConfig = await prepareChannelConfig(ctx, current.channel, input.channelConfig, current.channelConfig ?? {}, {
+      companyId,
+      connectionId,
+    });
     const columns: Record<string, unknown> = { ...plainColumns(input), updatedAt: trx.fn.now() };
     if (name !== undefined) columns.name = name;
     if (schedules !== undefined) columns.schedules = JSON.stringify(schedules);

@@ -1,3 +1,4 @@
+import { createChannelsService } from '../drivers/channels.service';
 import type { ChannelsArea } from '../index';
 import { connectionErrors } from './errors';
 import { newConnectionToken } from './token';
@@ -12,6 +13,9 @@ export { type ConnectionStatusPatch, updateConnectionStatus } from './session.se
  */
 export const connectionsArea: ChannelsArea = {
   errors: connectionErrors,
+  register(_app, ctx) {
+    ctx.services.provide('channels', createChannelsService(ctx));
+  },
   seed: {
     /** Company A's connection for the route walkers (`:whatsappId` → entity `whatsapp`), marked. */
     async fixtures({ ctx, companyA, marker }) {

@@ -1,4 +1,4 @@
-import type { ChannelDriver, PlanFlag, PluginContext } from '@balcao/plugin-sdk/server';
+import type { ChannelConfigScope, ChannelDriver, PlanFlag, PluginContext } from '@balcao/plugin-sdk/server';
 
 /** The status values of a connection (docs/product/administration.md#states-and-transitions). */
 export type ConnectionStatus = 'qrcode' | 'PAIRING' | 'DISCONNECTED' | 'TIMEOUT' | 'OPENING' | 'CONNECTED';
@@ -32,6 +32,7 @@ export interface ChannelDefinition {
   prepareConfig?(
     input: Record<string, unknown>,
     previous: Record<string, unknown> | null,
+    scope: ChannelConfigScope,
   ): Promise<Record<string, unknown>> | Record<string, unknown>;
   /** What of `channelConfig` an admin may see (secrets included: it is their company's). Default: all. */
   publicConfig?(config: Record<string, unknown>): Record<string, unknown>;

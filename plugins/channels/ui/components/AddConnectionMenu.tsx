@@ -6,6 +6,7 @@ import { ChannelIcon } from './ChannelIcon';
 /** The channels the add menu offers and the plan flag each needs (docs/product/administration.md#screens-and-routes; webchat needs none). */
 export const ADDABLE_CHANNELS = [
   { channel: 'whatsapp', flag: 'useWhatsapp' },
+  { channel: 'whatsappapi', flag: 'useWhatsapp' },
   { channel: 'facebook', flag: 'useFacebook' },
   { channel: 'instagram', flag: 'useInstagram' },
   { channel: 'webchat', flag: null },
@@ -14,7 +15,7 @@ export const ADDABLE_CHANNELS = [
 export type AddableChannel = (typeof ADDABLE_CHANNELS)[number]['channel'];
 
 /**
- * The add menu: WhatsApp, Facebook and Instagram, each enabled only when the company's plan has its flag,
+ * The add menu: WhatsApp (Baileys and the Cloud API), Facebook and Instagram, each enabled only when the company's plan has its flag,
  * and Webchat always. `companyId` is the company the connection is for (the super user's overview adds to
  * other companies, whose plan decides).
  */

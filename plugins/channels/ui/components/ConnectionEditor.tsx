@@ -87,11 +87,14 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
 
   const [fields, setFields] = useState<ConnectionFields>(fieldsOf(undefined));
   const [widget, setWidget] = useState<WebchatChannelConfig>(webchatOf(undefined));
+  // WhatsApp Cloud API: the number's ids and the system-user token (write-only: the server never answers it)
+  const [cloud, setCloud] = useState({ phoneNumberId: '', businessAccountId: '', token: '', hasToken: false });
   const [media, setMedia] = useState<File | null>(null);
   const [touched, setTouched] = useState(false);
   const [activeTab, setActiveTab] = useState('general');
   const connectionChannel = connection?.channel ?? channel;
   const isWebchat = connectionChannel === 'webchat';
+  const isCloud = connectionChannel === 'whatsappapi';
 
   // The form is filled once per opening, from fresh data: a later refetch (after regenerating the token or a
   // widget secret) must not throw away what the user is typing.
@@ -107,6 +110,13 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
     const source = editing ? connection : undefined;
     setFields(fieldsOf(source));
     setWidget(webchatOf(source?.channelConfig));
+    const config = (source?.channelConfig ?? {}) as Record<string, unknown>;
+    setCloud({
+      phoneNumberId: String(config.phoneNumberId ?? ''),
+      businessAccountId: String(config.businessAccountId ?? ''),
+      token: '',
+      hasToken: config.hasToken === true,
+    });
     setMedia(null);
     setTouched(false);
     setActiveTab('general');
@@ -130,6 +140,15 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
     name: fields.name.trim(),
     ...(editing ? {} : { channel: channel as ConnectionChannel }),
     ...(isWebchat ? { channelConfig: webchatBody(widget) } : {}),
+    ...(isCloud
+      ? {
+          channelConfig: {
+            phoneNumberId: cloud.phoneNumberId.trim(),
+            businessAccountId: cloud.businessAccountId.trim(),
+            ...(cloud.token.trim() ? { token: cloud.token.trim() } : {}),
+          },
+        }
+      : {}),
   });
 
   const save = async () => {
@@ -214,6 +233,42 @@ export function ConnectionEditor({ open, connectionId, channel, companyId, onClo
       <Form.Item label={t('form.name')} htmlFor="connection-name" required {...problemOf('name')}>
         <Input id="connection-name" value={fields.name} maxLength={50} onChange={(event) => set({ name: event.target.value })} />
       </Form.Item>
+      {isCloud ? (
+        <>
+          <Form.Item label={t('cloud.phoneNumberId')} htmlFor="connection-phoneNumberId" required>
+            <Input
+              id="connection-phoneNumberId"
+              inputMode="numeric"
+              maxLength={32}
+              value={cloud.phoneNumberId}
+              onChange={(event) => setCloud((current) => ({ ...current, phoneNumberId: event.target.value }))}
+            />
+          </Form.Item>
+          <Form.Item label={t('cloud.businessAccountId')} htmlFor="connection-businessAccountId" required>
+            <Input
+              id="connection-businessAccountId"
+              inputMode="numeric"
+              maxLength={32}
+              value={cloud.businessAccountId}
+              onChange={(event) => setCloud((current) => ({ ...current, businessAccountId: event.target.value }))}
+            />
+          </Form.Item>
+          <Form.Item
+            label={t('cloud.token')}
+            htmlFor="connection-cloudToken"
+            required={!cloud.hasToken}
+            extra={cloud.hasToken ? t('cloud.tokenKept') : t('cloud.tokenHelp')}
+          >
+            <Input.Password
+              id="connection-cloudToken"
+              autoComplete="off"
+              maxLength={1024}
+              value={cloud.token}
+              onChange={(event) => setCloud((current) => ({ ...current, token: event.target.value }))}
+            />
+          </Form.Item>
+        </>
+      ) : null}
       {row(
         <>
           <Form.Item label={t('form.isDefault')} style={{ flex: '1 1 140px' }}>

@@ -1,0 +1,199 @@
+import type { Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AppMessage, companyWithPlan, connectSocket, type MetaTestApp, nextMessage, startMetaApp } from '../testing/kit';
+import { PAGE_FIELDS } from './channel';
+
+/**
+ * Facebook Messenger and Instagram (docs/meta.md) against the Graph stand-in: the page-token flow of
+ * `POST /facebook`, the platform-wide unique page, inbound messages (echoes, story mentions, referrals)
+ * with the contact's profile from the Graph, and replies with the HUMAN_AGENT tag after 24 hours.
+ */
+let m: MetaTestApp;
+let acme: number;
+let admin: string;
+let adminId: number;
+let socket: Socket;
+const userToken = 'EAAB-user-token-from-the-browser';
+
+const call = async (method: string, path: string, token: string, body?: unknown) => {
+  const response = await fetch(`${m.api}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+};
+
+let sequence = 0;
+const mid = () => {
+  sequence += 1;
+  return `m_${Date.now()}${sequence}`;
+};
+const messaging = (platform: 'facebook' | 'instagram', ownId: string, items: unknown[]) => ({
+  object: platform === 'facebook' ? 'page' : 'instagram',
+  entry: [{ id: ownId, time: Date.now(), messaging: items }],
+});
+
+beforeAll(async () => {
+  m = await startMetaApp();
+  acme = m.t.demo.companies.acme as number;
+  const session = await m.t.login('admin@acme.test');
+  admin = session.token;
+  adminId = session.user.id;
+  socket = await connectSocket(m.url, acme, admin);
+});
+afterAll(async () => {
+  socket?.close();
+  await m?.close();
+});
+
+describe('POST /facebook', () => {
+  it('exchanges the token, connects each page and its Instagram account, subscribes the app, and keeps pages unique', async () => {
+    const page = m.graph.addPage(userToken, { name: 'Padaria Central', instagramUsername: 'padariacentral' });
+    const bad = await call('POST', '/facebook', admin, { facebookUserId: '1234', facebookUserToken: 'EAAB-not-a-token' });
+    expect(bad).toMatchObject({ status: 400, body: { error: 'ERR_META_TOKEN_INVALID' } });
+
+    const connected = await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      addInstagram: true,
+    });
+    expect(connected.status).toBe(200);
+    const connections = connected.body.connections as Array<{ id: number; channel: string; number: string; name: string }>;
+    expect(connections.map((connection) => [connection.channel, connection.number, connection.name])).toEqual([
+      ['facebook', page.id, 'Padaria Central'],
+      ['instagram', page.instagram?.id, '@padariacentral'],
+    ]);
+    expect(m.graph.subscribedPages.has(page.id)).toBe(true);
+    const subscribe = m.graph.requests.find((request) => request.path.endsWith(`/${page.id}/subscribed_apps`));
+    expect(subscribe?.query.subscribed_fields).toBe(PAGE_FIELDS);
+    // versioned as configured, the app secret only in the token exchange
+    expect(m.graph.requests.every((request) => request.path.startsWith('/v21.0/'))).toBe(true);
+    const withSecret = m.graph.requests.filter((request) => JSON.stringify(request).includes(m.graph.app.secret));
+    expect(withSecret.map((request) => request.path)).toEqual(['/v21.0/oauth/access_token', '/v21.0/oauth/access_token']);
+
+    const listed = await call('GET', `/whatsapp/${(connections[0] as { id: number }).id}`, admin);
+    expect(listed.body).toMatchObject({
+      status: 'CONNECTED',
+      channel: 'facebook',
+      channelConfig: { pageId: page.id, hasToken: true },
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(page.token);
+
+    const other = await companyWithPlan(m.t);
+    const again = await call('POST', '/facebook', other.token, { facebookUserId: '1234', facebookUserToken: userToken });
+    expect(again).toMatchObject({ status: 409, body: { error: 'ERR_META_ACCOUNT_IN_USE' } });
+    const noPlan = await companyWithPlan(m.t, { useFacebook: false });
+    expect((await call('POST', '/facebook', noPlan.token, { facebookUserId: '1', facebookUserToken: userToken })).body).toEqual({
+      error: 'ERR_PLAN_FEATURE_DISABLED',
+    });
+  });
+});
+
+describe('conversations', () => {
+  it('stores Messenger texts with the Graph profile, echoes as fromMe, story mentions, referrals, and replies with HUMAN_AGENT after 24 h', async () => {
+    const page = m.graph.addPage(userToken, { name: 'Loja Norte', instagramUsername: 'lojanorte' });
+    await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      pageIds: [page.id],
+      addInstagram: true,
+    });
+    const psid = m.graph.nextId('7');
+    m.graph.profiles.set(psid, { first_name: 'Rita', last_name: 'Lopes', profile_pic: 'https://example.test/rita.jpg' });
+
+    const first = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body === 'Tem pão de queijo?');
+    const delivered = await m.graph.deliver(
+      `${m.api}/meta/webhooks/facebook`,
+      messaging('facebook', page.id, [
+        {
+          sender: { id: psid },
+          recipient: { id: page.id },
+          timestamp: Date.now(),
+          message: { mid: mid(), text: 'Tem pão de queijo?' },
+        },
+      ]),
+    );
+    expect(delivered.status).toBe(200);
+    const stored = (await first) as AppMessage & { contact: { name: string; urlPicture: string | null } };
+    expect(stored.contact).toMatchObject({ name: 'Rita Lopes', urlPicture: 'https://example.test/rita.jpg' });
+    const ticketId = stored.message.ticketId;
+
+    const echo = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body === 'Temos sim!');
+    await m.graph.deliver(
+      `${m.api}/meta/webhooks/facebook`,
+      messaging('facebook', page.id, [
+        {
+          sender: { id: page.id },
+          recipient: { id: psid },
+          timestamp: Date.now(),
+          message: { mid: mid(), text: 'Temos sim!', is_echo: true },
+        },
+      ]),
+    );
+    expect((await echo).message).toMatchObject({ fromMe: true, ticketId });
+
+    const igsid = m.graph.nextId('8');
+    m.graph.profiles.set(igsid, { name: 'Caio', username: 'caio.ig', profile_pic: 'https://example.test/caio.jpg' });
+    const storyBytes = m.graph.addMedia(Buffer.from('story-image'), 'image/jpeg');
+    const mention = nextMessage(
+      socket,
+      acme,
+      (event) => event.action === 'create' && event.message.body.includes('story mention'),
+    );
+    const referral = nextMessage(
+      socket,
+      acme,
+      (event) => event.action === 'create' && event.message.mediaType === 'adMetaPreview',
+    );
+    await m.graph.deliver(
+      `${m.api}/meta/webhooks/instagram`,
+      messaging('instagram', page.instagram?.id as string, [
+        {
+          sender: { id: igsid },
+          recipient: { id: page.instagram?.id },
+          timestamp: Date.now(),
+          message: {
+            mid: mid(),
+            attachments: [{ type: 'story_mention', payload: { url: `${m.graph.url}/media-download/${storyBytes}` } }],
+          },
+        },
+        {
+          sender: { id: igsid },
+          recipient: { id: page.instagram?.id },
+          timestamp: Date.now(),
+          referral: { source: 'ADS', type: 'OPEN_THREAD', ref: 'promo-42' },
+        },
+      ]),
+    );
+    expect((await mention).message).toMatchObject({ mediaType: 'image' });
+    expect((await referral).message.body).toContain('promo-42');
+
+    // a day later the reply carries the HUMAN_AGENT tag
+    const connection = await m.t.balcao.core
+      .knex('metaAccounts')
+      .where({ channel: 'facebook', externalId: page.id })
+      .first('whatsappId');
+    await m.t.balcao.core
+      .knex('metaWindows')
+      .where({ whatsappId: connection.whatsappId, identifier: psid })
+      .update({ lastInboundAt: new Date(Date.now() - 30 * 3_600_000) });
+    const [queue] = await m.t.balcao.core
+      .knex('queues')
+      .insert({ companyId: acme, name: 'Messenger queue', color: '#1677FF' })
+      .returning('id');
+    expect(
+      (await call('PUT', `/tickets/${ticketId}`, admin, { status: 'open', userId: adminId, queueId: queue.id })).status,
+    ).toBe(200);
+    const sentToGraph = new Promise<{ body: Record<string, unknown> }>((resolve) => {
+      m.graph.onSend = (sent) => resolve(sent);
+    });
+    expect((await call('POST', `/messages/${ticketId}`, admin, { body: 'Separamos uma fornada para você.' })).status).toBe(201);
+    expect((await sentToGraph).body).toMatchObject({
+      recipient: { id: psid },
+      messaging_type: 'MESSAGE_TAG',
+      tag: 'HUMAN_AGENT',
+      message: { text: 'Separamos uma fornada para você.' },
+    });
+  });
+});

@@ -1,0 +1,128 @@
+import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { requireAccountFree } from '../../accounts';
+import { type MetaContext, metaApp } from '../../config';
+import { graphOf } from '../../graph/client';
+import { mapGraphError } from '../../graph/errors';
+import { seal, secretsKey } from '../../secrets';
+import { activatePage } from '../channel';
+
+const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
+const FacebookBody = StrictObject({
+  facebookUserId: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\d+$' }),
+  facebookUserToken: Type.String({ minLength: 8, maxLength: 2048 }),
+  addInstagram: Type.Optional(Type.Boolean()),
+  /** The pages chosen (ours): default every page the token manages. */
+  pageIds: Type.Optional(Type.Array(Type.String({ pattern: '^\\d{5,32}$' }), { minItems: 1, maxItems: 50 })),
+});
+const Created = Type.Object({
+  connections: Type.Array(
+    Type.Object({ id: Type.Integer(), name: Type.String(), channel: Type.String(), number: Type.String() }),
+  ),
+});
+
+interface GraphPage {
+  id: string;
+  name?: string;
+  access_token?: string;
+  instagram_business_account?: { id?: string; username?: string };
+}
+
+/**
+ * `POST /facebook` (docs/meta.md): Facebook Login's page-token flow. The browser's short-lived user token
+ * is exchanged for a long-lived one, whose page tokens don't expire; the pages it manages (and their
+ * linked Instagram accounts with `addInstagram`) each become a connection, started at once: its id
+ * claimed on the platform and the app subscribed to its webhooks.
+ */
+export default defineRoutes((app, ctx) => {
+  const meta = ctx as MetaContext;
+  const sessionOf = (request: { session: unknown }) => request.session as { companyId: number; userId: number };
+
+  app.post(
+    '/facebook',
+    {
+      schema: {
+        summary: 'Connect Facebook pages (and their Instagram accounts) from a Facebook Login token',
+        errors: {
+          400: ['ERR_META_TOKEN_INVALID'],
+          403: ['ERR_PLAN_FEATURE_DISABLED', 'ERR_CONNECTION_PLAN_LIMIT'],
+          404: ['ERR_META_NOT_CONFIGURED', 'ERR_META_PAGE_NOT_FOUND'],
+          409: ['ERR_META_ACCOUNT_IN_USE'],
+        },
+        body: FacebookBody,
+        response: { 200: Created, 400: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
+      },
+      config: access.permission('connections-page:addConnection'),
+    },
+    async (request) => {
+      const settings = metaApp(meta);
+      if (!settings) throw new AppError('ERR_META_NOT_CONFIGURED');
+      const { companyId } = sessionOf(request);
+      const { facebookUserToken, addInstagram = false, pageIds } = request.body;
+      await meta.plans.require(companyId, 'useFacebook');
+      if (addInstagram) await meta.plans.require(companyId, 'useInstagram');
+      const graph = graphOf(meta);
+      let pages: GraphPage[];
+      try {
+        const exchanged = await graph.call<{ access_token: string }>('oauth/access_token', {
+          query: {
+            grant_type: 'fb_exchange_token',
+            client_id: settings.id,
+            client_secret: settings.secret,
+            fb_exchange_token: facebookUserToken,
+          },
+        });
+        const listed = await graph.call<{ data?: GraphPage[] }>('me/accounts', {
+          token: exchanged.access_token,
+          query: { fields: 'id,name,access_token,instagram_business_account{id,username}', limit: '100' },
+        });
+        pages = (listed.data ?? []).filter((page) => page.access_token);
+      } catch (error) {
+        const { code } = mapGraphError(error);
+        throw new AppError(code === 'ERR_META_UNAVAILABLE' || code === 'ERR_META_RATE_LIMITED' ? code : 'ERR_META_TOKEN_INVALID');
+      }
+      const chosen = pageIds ? pages.filter((page) => pageIds.includes(page.id)) : pages;
+      if (chosen.length === 0 || (pageIds && chosen.length !== pageIds.length)) throw new AppError('ERR_META_PAGE_NOT_FOUND');
+
+      // every id is checked before anything is created: one taken page refuses the whole request clearly
+      const plan: Array<{ channel: 'facebook' | 'instagram'; page: GraphPage; externalId: string; name: string }> = [];
+      for (const page of chosen) {
+        plan.push({ channel: 'facebook', page, externalId: page.id, name: page.name ?? page.id });
+        const instagram = page.instagram_business_account;
+        if (addInstagram && instagram?.id)
+          plan.push({
+            channel: 'instagram',
+            page,
+            externalId: instagram.id,
+            name: instagram.username ? `@${instagram.username}` : instagram.id,
+          });
+      }
+      for (const item of plan) await requireAccountFree(meta, item.channel, item.externalId, null);
+
+      const channels = meta.services.use('channels');
+      const key = secretsKey(meta);
+      const connections = [];
+      for (const item of plan) {
+        const token = item.page.access_token as string;
+        const id = await channels.createConnection({
+          companyId,
+          channel: item.channel,
+          name: item.name.slice(0, 100),
+          channelConfig: {
+            pageId: item.page.id,
+            pageToken: token,
+            username: item.page.instagram_business_account?.username ?? '',
+          },
+        });
+        await activatePage(
+          meta,
+          item.channel,
+          { id, companyId },
+          { pageId: item.page.id, externalId: item.externalId, token, tokenSealed: seal(key, token) },
+        );
+        await channels.updateStatus(companyId, id, { status: 'CONNECTED', sessionError: null });
+        connections.push({ id, name: item.name, channel: item.channel, number: item.externalId });
+      }
+      return { connections };
+    },
+  );
+});

@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { AppError, type OutboundTarget } from '@balcao/plugin-sdk/server';
+import type { MetaAccount } from '../accounts';
+import type { MetaContext } from '../config';
+import { graphOf } from '../graph/client';
+import { graphOrAppError } from '../graph/errors';
+
+/** An approved template of a WhatsApp business account, as the composer lists it. */
+export interface TemplateSummary {
+  name: string;
+  language: string;
+  category: string;
+  /** The body with its `{{1}}` … placeholders. */
+  body: string;
+  /** How many variables the body takes. */
+  variables: number;
+}
+
+/** A template chosen for a message: what the Graph's template send needs. */
+export interface TemplateChoice {
+  name: string;
+  language: string;
+  variables: string[];
+}
+
+const LIST_CACHE_MS = 300_000;
+
+interface GraphTemplate {
+  name?: string;
+  language?: string;
+  status?: string;
+  category?: string;
+  components?: Array<{ type?: string; text?: string }>;
+}
+
+const placeholders = (body: string) => new Set([...body.matchAll(/\{\{(\d+)\}\}/g)].map((match) => match[1])).size;
+
+/** The account's approved templates, from the Graph, cached a few minutes per account. */
+export async function listTemplates(ctx: MetaContext, account: MetaAccount): Promise<TemplateSummary[]> {
+  const key = `templates:${account.whatsappId}`;
+  const cached = await ctx.cache.get(key);
+  if (cached) return JSON.parse(cached) as TemplateSummary[];
+  const businessAccountId = account.details.businessAccountId;
+  if (!businessAccountId) throw new AppError('ERR_META_CONFIG_INVALID');
+  const answer = await graphOrAppError(() =>
+    graphOf(ctx).call<{ data?: GraphTemplate[] }>(`${businessAccountId}/message_templates`, {
+      token: account.token,
+      query: { fields: 'name,language,status,category,components', limit: '200' },
+    }),
+  );
+  const templates = (answer.data ?? [])
+    .filter((template) => template.status === 'APPROVED' && template.name && template.language)
+    .map((template) => {
+      const body = template.components?.find((component) => component.type === 'BODY')?.text ?? '';
+      return {
+        name: template.name as string,
+        language: template.language as string,
+        category: template.category ?? '',
+        body,
+        variables: placeholders(body),
+      };
+    });
+  await ctx.cache.set(key, JSON.stringify(templates), LIST_CACHE_MS);
+  return templates;
+}
+
+/** The template's text with its variables in place: what the agent and the ticket's history see. */
+export function renderTemplate(template: TemplateSummary, variables: string[]): string {
+  if (variables.length !== template.variables || variables.some((value) => !value.trim()))
+    throw new AppError('ERR_META_TEMPLATE_INVALID');
+  return template.body.replace(/\{\{(\d+)\}\}/g, (_, index: string) => variables[Number(index) - 1] ?? '');
+}
+
+export const bodyHash = (body: string) => createHash('sha256').update(body).digest('hex');
+
+/** Records the template a message of the ticket is to be sent as (before the inbox stores and delivers it). */
+export async function recordTemplateSend(
+  ctx: MetaContext,
+  companyId: number,
+  ticketId: number,
+  body: string,
+  choice: TemplateChoice,
+) {
+  await ctx.db
+    .knex('metaTemplateSends')
+    .insert({ companyId, ticketId, bodyHash: bodyHash(body), template: JSON.stringify(choice) });
+}
+
+/** The template a message being delivered was chosen as, or null: a free-form message. */
+export async function templateOf(ctx: MetaContext, target: OutboundTarget, body: string): Promise<TemplateChoice | null> {
+  const row = await ctx.db
+    .knex('metaTemplateSends')
+    .where({ companyId: target.companyId, ticketId: target.ticket.id, bodyHash: bodyHash(body) })
+    .orderBy('id', 'desc')
+    .first('template');
+  return row ? (row.template as TemplateChoice) : null;
+}
+
+/** The Cloud API's body of a template message. */
+export function templateBody(to: string, choice: TemplateChoice): Record<string, unknown> {
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'template',
+    template: {
+      name: choice.name,
+      language: { code: choice.language },
+      components:
+        choice.variables.length > 0
+          ? [{ type: 'body', parameters: choice.variables.map((value) => ({ type: 'text', text: value })) }]
+          : [],
+    },
+  };
+}
