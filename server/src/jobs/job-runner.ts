@@ -35,7 +35,7 @@ export interface JobRunnerOptions {
   hasFlag(companyId: number, flag: AnyPlanFlag): Promise<boolean>;
   /**
    * How long a running job may go without its worker's heartbeat before another worker takes it back
-   * (bee-queue's `stallInterval`); default 5 s. Every process of a deployment uses the same value.
+   * (bee-queue's `stallInterval`); default 30 s. Every process of a deployment uses the same value.
    */
   stallIntervalMs?: number;
   /** Told of every job this process runs to its end (metrics). */
@@ -51,8 +51,11 @@ export interface QueueDepth {
   failed: number;
 }
 
-/** bee-queue's own default: a worker that stops beating for 5 s has died. */
-const DEFAULT_STALL_INTERVAL_MS = 5_000;
+/**
+ * A worker that hasn't beaten for a running job in 30 s is taken for dead. bee-queue's own 5 s would take back
+ * the job of a worker only paused (a long garbage collection, a starved CPU) and run it twice at once.
+ */
+const DEFAULT_STALL_INTERVAL_MS = 30_000;
 
 /**
  * Background jobs on bee-queue: one queue per feature (fewer Redis connections than one per job),

@@ -360,8 +360,9 @@ export async function sendMessage(
   const message = text.trim();
   if (message === '' && !file) throw new AppError('ERR_CHAT_MESSAGE_EMPTY');
   const lastMessage = message || (file?.name ?? '');
-  const written = (await knex.raw(
-    `WITH m AS (
+  const written = (await knex
+    .raw(
+      `WITH m AS (
        INSERT INTO chat_messages (company_id, chat_id, sender_id, message, media_path, media_name, media_type)
        VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id, created_at
      ), c AS (
@@ -377,23 +378,28 @@ export async function sendMessage(
        (SELECT json_agg(json_build_object('userId', u.user_id, 'unreads', u.unreads, 'lastReadAt', u.last_read_at)) FROM u)
          AS members
      FROM m, c`,
-    [
-      companyId,
-      chatId,
-      senderId,
-      message,
-      file?.key ?? null,
-      file?.name ?? null,
-      file?.type ?? null,
-      lastMessage,
-      companyId,
-      chatId,
-      senderId,
-      senderId,
-      companyId,
-      chatId,
-    ],
-  )) as {
+      [
+        companyId,
+        chatId,
+        senderId,
+        message,
+        file?.key ?? null,
+        file?.name ?? null,
+        file?.type ?? null,
+        lastMessage,
+        companyId,
+        chatId,
+        senderId,
+        senderId,
+        companyId,
+        chatId,
+      ],
+    )
+    .catch((error: { code?: string }) => {
+      // the chat was deleted after the membership check: its messages' foreign key refuses the insert
+      if (error.code === '23503') throw new AppError('ERR_NO_CHAT_FOUND');
+      throw error;
+    })) as {
     rows: Array<{
       id: number;
       createdAt: Date;
@@ -402,7 +408,7 @@ export async function sendMessage(
     }>;
   };
   const row = written.rows[0];
-  // the chat went between the membership check and the write: as if it never existed
+  // the chat went between the membership check and the write (nothing updated): as if it never existed
   if (!row) throw new AppError('ERR_NO_CHAT_FOUND');
   const sender = before.users.find((member) => member.userId === senderId);
   const newMessage = messageJson(ctx, companyId, {
