@@ -10,7 +10,8 @@ import { WIDGET_SCRIPT_PATH } from './support-chat';
 
 /**
  * Acme's demo website chat as `npm start` seeds it (every feature's demo data, so Acme's queues Vendas,
- * Suporte and Financeiro with their chatbot): a visitor of the demo page gets the chatbot's menu.
+ * Suporte and Financeiro with their chatbot, and the flow builder's welcome flow on Site Acme): a visitor of the
+ * demo page is walked into the welcome flow.
  */
 let t: TestApp;
 const ORIGIN = `http://127.0.0.1:${WEBCHAT_DEMO_PORT}`;
@@ -51,7 +52,7 @@ describe('Acme demo website chat', () => {
     expect(config.json()).toMatchObject({ online: true, prechat: { name: 'required', email: 'optional', phone: 'off' } });
   });
 
-  it('answers a new visitor with the chatbot menu of Acme’s queues, as bot messages', async () => {
+  it('walks a new visitor into Acme’s welcome flow, as bot messages, with no chatbot menu over it', async () => {
     const created = await t.inject({
       method: 'POST',
       url: api('sessions'),
@@ -67,13 +68,17 @@ describe('Acme demo website chat', () => {
       payload: { clientId: randomUUID(), body: 'Olá!' },
     });
     expect(sent.statusCode, sent.body).toBe(201);
-    const menu = await waitFor(async () => {
+    // the flow greets and asks its question, then waits for the answer
+    const bot = await waitFor(async () => {
       const page = await t.inject({ method: 'GET', url: api('messages'), headers });
-      return (page.json().messages as WebchatMessage[]).find((message) => message.author === 'bot');
+      const said = (page.json().messages as WebchatMessage[]).filter((message) => message.author === 'bot');
+      return said.length >= 2 ? said : undefined;
     });
-    expect(menu.body).toContain('Vendas');
-    expect(menu.body).toContain('Suporte');
-    expect(menu.authorName).toBeNull();
+    expect(bot.map((message) => message.body)).toEqual([
+      'Olá, Dora! Sou o assistente da Acme.',
+      'Em poucas palavras, qual é o assunto?',
+    ]);
+    expect(bot[0]?.authorName).toBeNull();
   });
 
   it('gives the demo’s WhatsApp conversations a DISCONNECTED demo connection, on which a message fails with why', async () => {
