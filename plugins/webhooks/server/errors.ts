@@ -10,4 +10,6 @@ export const webhookErrors = defineErrors({
   ERR_WEBHOOK_URL_INVALID: 400,
   /** An address the platform doesn't reach: loopback, private, link-local, metadata (unless allowed). */
   ERR_WEBHOOK_URL_BLOCKED: 400,
+  /** The company already has WEBHOOKS_MAX_PER_COMPANY endpoints. */
+  ERR_WEBHOOK_LIMIT_REACHED: 409,
 });

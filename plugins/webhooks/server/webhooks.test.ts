@@ -107,6 +107,34 @@ describe('endpoints', () => {
     expect(await kit.knex('webhookEndpoints').where({ name: 'x' })).toEqual([]);
   });
 
+  it('refuses an endpoint past the per-company limit, switched-off ones counted', async () => {
+    // the test app's configuration, lowered for this test only
+    const config = kit.ctx.config as { WEBHOOKS_MAX_PER_COMPANY: number };
+    const limit = config.WEBHOOKS_MAX_PER_COMPANY;
+    config.WEBHOOKS_MAX_PER_COMPANY = 2;
+    const made: number[] = [];
+    try {
+      made.push((await createEndpoint('/cap', ['ticket.created'])).webhook.id);
+      const off = await kit.api('POST', '/webhooks', {
+        name: 'Off',
+        url: `${kit.receiver.url}/cap`,
+        events: ['ticket.created'],
+        active: false,
+      });
+      made.push(off.body.webhook.id);
+      const over = await kit.api('POST', '/webhooks', {
+        name: 'Over',
+        url: `${kit.receiver.url}/cap`,
+        events: ['ticket.created'],
+      });
+      expect(over).toEqual({ status: 409, body: { error: 'ERR_WEBHOOK_LIMIT_REACHED' } });
+      expect(await kit.knex('webhookEndpoints').where({ companyId: kit.companyId, name: 'Over' })).toEqual([]);
+    } finally {
+      config.WEBHOOKS_MAX_PER_COMPANY = limit;
+      for (const id of made) await kit.api('DELETE', `/webhooks/${id}`);
+    }
+  });
+
   it('is for admins of a plan with useExternalApi only, and keeps deliveries to their endpoint', async () => {
     const agent = await kit.t.login('agent@acme.test');
     expect((await kit.api('GET', '/webhooks', undefined, agent.token)).status).toBe(403);

@@ -41,9 +41,9 @@ export default defineRoutes((app, rawCtx) => {
     {
       schema: {
         summary: 'Register a webhook endpoint (answers its signing secret, this once)',
-        errors: URL_ERRORS,
+        errors: { ...URL_ERRORS, 409: ['ERR_WEBHOOK_LIMIT_REACHED'] },
         body: WebhookBody,
-        response: { 201: WebhookWithSecret, ...errorResponses(400) },
+        response: { 201: WebhookWithSecret, ...errorResponses(400, 409) },
       },
       config: { ...access.admin, fixtureBody },
     },
