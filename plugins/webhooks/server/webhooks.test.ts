@@ -14,6 +14,7 @@ import {
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
+import { sweepDeliveries } from './services/retention';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
 import { startWorker, type WorkerProcess } from './testing/worker-process';
 
@@ -279,6 +280,34 @@ describe('deliveries', () => {
       expect(receivedOn('/down')).toHaveLength(sent + 1);
     } finally {
       socket.close();
+      await kit.api('DELETE', `/webhooks/${webhook.id}`);
+    }
+  });
+
+  it('never sends a delivery past its day, fails it, and prunes final rows past the retention', async () => {
+    const { webhook } = await createEndpoint('/stale', ['ticket.created']);
+    const body = { name: 'Receiver', url: `${kit.receiver.url}/stale`, events: ['ticket.created'] };
+    await kit.api('POST', `/webhooks/${webhook.id}/test`);
+    // switched off before it went out, and on again a day and a minute later
+    await kit.api('PUT', `/webhooks/${webhook.id}`, { ...body, active: false });
+    const clock = fakeClock(new Date(Date.now() + GIVE_UP_AFTER_MS + 60_000));
+    kit.dispatcher.clock = clock;
+    try {
+      await kit.api('PUT', `/webhooks/${webhook.id}`, { ...body, active: true });
+      expect(await kit.dispatcher.runOnce()).toBe(0);
+      expect(receivedOn('/stale')).toEqual([]);
+      expect(await sweepDeliveries(kit.ctx, clock.now())).toMatchObject({ expired: 1 });
+      const [expired] = await deliveries(webhook.id);
+      expect(expired).toMatchObject({ status: 'failed', error: 'expired', attempts: 0, nextAttemptAt: null });
+
+      // kept for WEBHOOKS_RETENTION_DAYS, then deleted with its data
+      kit.dispatcher.clock = { now: () => new Date() };
+      const days = (count: number) => new Date(Date.now() + count * 86_400_000);
+      const retention = kit.ctx.config.WEBHOOKS_RETENTION_DAYS;
+      expect(await sweepDeliveries(kit.ctx, days(retention - 1))).toEqual({ expired: 0, pruned: 0 });
+      expect(await sweepDeliveries(kit.ctx, days(retention + 1))).toEqual({ expired: 0, pruned: 1 });
+      expect(await deliveries(webhook.id)).toEqual([]);
+    } finally {
       await kit.api('DELETE', `/webhooks/${webhook.id}`);
     }
   });
