@@ -264,8 +264,13 @@ describe('deliveries', () => {
       const off = (await kit.api('GET', `/webhooks/${webhook.id}`)).body;
       expect(off).toMatchObject({ active: false, disabledAt: clock.now().toISOString() });
 
-      // off: new deliveries wait unsent; switched on again, they go
-      await kit.api('POST', `/webhooks/${webhook.id}/test`);
+      // off: a test is refused (nothing would send it); a redelivery waits unsent; switched on again, it goes
+      expect(await kit.api('POST', `/webhooks/${webhook.id}/test`)).toEqual({
+        status: 409,
+        body: { error: 'ERR_WEBHOOK_INACTIVE' },
+      });
+      const again = await kit.api('POST', `/webhooks/${webhook.id}/deliveries/${given?.id}/redeliver`);
+      expect(again.status).toBe(201);
       const sent = receivedOn('/down').length;
       expect(await kit.dispatcher.runOnce()).toBe(0);
       kit.receiver.behave('/down', { status: 200 });

@@ -225,9 +225,10 @@ async function insertDelivery(
   return deliveryJson(row);
 }
 
-/** Queues a `webhook.test` delivery to one endpoint (sent while the endpoint is on). */
+/** Queues a `webhook.test` delivery to one endpoint, sent at once: refused while the endpoint is off. */
 export async function sendTest(ctx: WebhooksContext, companyId: number, id: number) {
   const endpoint = await loadEndpoint(ctx, companyId, id);
+  if (!endpoint.active) throw new AppError('ERR_WEBHOOK_INACTIVE');
   return insertDelivery(ctx, {
     companyId,
     endpointId: endpoint.id,
