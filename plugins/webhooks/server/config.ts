@@ -17,6 +17,13 @@ export const webhooksConfig = {
   WEBHOOKS_ENDPOINT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 500, default: 10 }),
   /** How long a claim holds before another process may take the delivery over (renewed while it runs). */
   WEBHOOKS_LEASE_MS: Type.Integer({ minimum: 1_000, maximum: 600_000, default: 30_000 }),
+  /**
+   * Endpoints one company may register: each event writes a row per subscribed endpoint inside the inbox's
+   * shared statement batch, so the fan-out per event stays bounded.
+   */
+  WEBHOOKS_MAX_PER_COMPANY: Type.Integer({ minimum: 1, maximum: 1_000, default: 20 }),
+  /** Days a delivered or failed delivery (with its event's data) is kept in the log before it is deleted. */
+  WEBHOOKS_RETENTION_DAYS: Type.Integer({ minimum: 1, maximum: 3_650, default: 30 }),
   /** Deadline of one delivery request, in milliseconds. */
   WEBHOOKS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 10_000 }),
 };

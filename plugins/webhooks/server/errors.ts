@@ -10,4 +10,8 @@ export const webhookErrors = defineErrors({
   ERR_WEBHOOK_URL_INVALID: 400,
   /** An address the platform doesn't reach: loopback, private, link-local, metadata (unless allowed). */
   ERR_WEBHOOK_URL_BLOCKED: 400,
+  /** The company already has WEBHOOKS_MAX_PER_COMPANY endpoints. */
+  ERR_WEBHOOK_LIMIT_REACHED: 409,
+  /** A test delivery asked of a switched-off endpoint (nothing would send it until it is on again). */
+  ERR_WEBHOOK_INACTIVE: 409,
 });

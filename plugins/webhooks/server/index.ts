@@ -5,6 +5,7 @@ import { seedWebhooksFixtures } from './seed/fixtures';
 import { webhookDispatcher } from './services/dispatcher';
 import { webhookHandlers } from './services/events';
 import { WAKE_TOPIC } from './services/outbox';
+import { SWEEP_EVERY_MS, sweepDeliveries } from './services/retention';
 import { secretsKey } from './services/secrets';
 
 /** Each app's subscriptions (two apps in one test process keep theirs). */
@@ -20,6 +21,11 @@ export default definePlugin({
   config: webhooksConfig,
   errors: webhookErrors,
   on: webhookHandlers(),
+  jobs: {
+    // deliveries past their day marked failed; final ones past WEBHOOKS_RETENTION_DAYS deleted
+    'sweep-deliveries': { handler: async (_data, ctx) => sweepDeliveries(ctx as WebhooksContext) },
+  },
+  schedules: [{ name: 'sweep-deliveries', everyMs: SWEEP_EVERY_MS, job: 'sweep-deliveries' }],
   seed: { fixtures: seedWebhooksFixtures },
   async register(_app, rawCtx) {
     const ctx = rawCtx as WebhooksContext;

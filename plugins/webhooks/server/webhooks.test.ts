@@ -14,6 +14,7 @@ import {
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
+import { sweepDeliveries } from './services/retention';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
 import { startWorker, type WorkerProcess } from './testing/worker-process';
 
@@ -105,6 +106,34 @@ describe('endpoints', () => {
     });
     expect(unknownEvent.body.error).toBe('ERR_VALIDATION');
     expect(await kit.knex('webhookEndpoints').where({ name: 'x' })).toEqual([]);
+  });
+
+  it('refuses an endpoint past the per-company limit, switched-off ones counted', async () => {
+    // the test app's configuration, lowered for this test only
+    const config = kit.ctx.config as { WEBHOOKS_MAX_PER_COMPANY: number };
+    const limit = config.WEBHOOKS_MAX_PER_COMPANY;
+    config.WEBHOOKS_MAX_PER_COMPANY = 2;
+    const made: number[] = [];
+    try {
+      made.push((await createEndpoint('/cap', ['ticket.created'])).webhook.id);
+      const off = await kit.api('POST', '/webhooks', {
+        name: 'Off',
+        url: `${kit.receiver.url}/cap`,
+        events: ['ticket.created'],
+        active: false,
+      });
+      made.push(off.body.webhook.id);
+      const over = await kit.api('POST', '/webhooks', {
+        name: 'Over',
+        url: `${kit.receiver.url}/cap`,
+        events: ['ticket.created'],
+      });
+      expect(over).toEqual({ status: 409, body: { error: 'ERR_WEBHOOK_LIMIT_REACHED' } });
+      expect(await kit.knex('webhookEndpoints').where({ companyId: kit.companyId, name: 'Over' })).toEqual([]);
+    } finally {
+      config.WEBHOOKS_MAX_PER_COMPANY = limit;
+      for (const id of made) await kit.api('DELETE', `/webhooks/${id}`);
+    }
   });
 
   it('is for admins of a plan with useExternalApi only, and keeps deliveries to their endpoint', async () => {
@@ -235,8 +264,13 @@ describe('deliveries', () => {
       const off = (await kit.api('GET', `/webhooks/${webhook.id}`)).body;
       expect(off).toMatchObject({ active: false, disabledAt: clock.now().toISOString() });
 
-      // off: new deliveries wait unsent; switched on again, they go
-      await kit.api('POST', `/webhooks/${webhook.id}/test`);
+      // off: a test is refused (nothing would send it); a redelivery waits unsent; switched on again, it goes
+      expect(await kit.api('POST', `/webhooks/${webhook.id}/test`)).toEqual({
+        status: 409,
+        body: { error: 'ERR_WEBHOOK_INACTIVE' },
+      });
+      const again = await kit.api('POST', `/webhooks/${webhook.id}/deliveries/${given?.id}/redeliver`);
+      expect(again.status).toBe(201);
       const sent = receivedOn('/down').length;
       expect(await kit.dispatcher.runOnce()).toBe(0);
       kit.receiver.behave('/down', { status: 200 });
@@ -251,6 +285,34 @@ describe('deliveries', () => {
       expect(receivedOn('/down')).toHaveLength(sent + 1);
     } finally {
       socket.close();
+      await kit.api('DELETE', `/webhooks/${webhook.id}`);
+    }
+  });
+
+  it('never sends a delivery past its day, fails it, and prunes final rows past the retention', async () => {
+    const { webhook } = await createEndpoint('/stale', ['ticket.created']);
+    const body = { name: 'Receiver', url: `${kit.receiver.url}/stale`, events: ['ticket.created'] };
+    await kit.api('POST', `/webhooks/${webhook.id}/test`);
+    // switched off before it went out, and on again a day and a minute later
+    await kit.api('PUT', `/webhooks/${webhook.id}`, { ...body, active: false });
+    const clock = fakeClock(new Date(Date.now() + GIVE_UP_AFTER_MS + 60_000));
+    kit.dispatcher.clock = clock;
+    try {
+      await kit.api('PUT', `/webhooks/${webhook.id}`, { ...body, active: true });
+      expect(await kit.dispatcher.runOnce()).toBe(0);
+      expect(receivedOn('/stale')).toEqual([]);
+      expect(await sweepDeliveries(kit.ctx, clock.now())).toMatchObject({ expired: 1 });
+      const [expired] = await deliveries(webhook.id);
+      expect(expired).toMatchObject({ status: 'failed', error: 'expired', attempts: 0, nextAttemptAt: null });
+
+      // kept for WEBHOOKS_RETENTION_DAYS, then deleted with its data
+      kit.dispatcher.clock = { now: () => new Date() };
+      const days = (count: number) => new Date(Date.now() + count * 86_400_000);
+      const retention = kit.ctx.config.WEBHOOKS_RETENTION_DAYS;
+      expect(await sweepDeliveries(kit.ctx, days(retention - 1))).toEqual({ expired: 0, pruned: 0 });
+      expect(await sweepDeliveries(kit.ctx, days(retention + 1))).toEqual({ expired: 0, pruned: 1 });
+      expect(await deliveries(webhook.id)).toEqual([]);
+    } finally {
       await kit.api('DELETE', `/webhooks/${webhook.id}`);
     }
   });

@@ -41,9 +41,9 @@ export default defineRoutes((app, rawCtx) => {
     {
       schema: {
         summary: 'Register a webhook endpoint (answers its signing secret, this once)',
-        errors: URL_ERRORS,
+        errors: { ...URL_ERRORS, 409: ['ERR_WEBHOOK_LIMIT_REACHED'] },
         body: WebhookBody,
-        response: { 201: WebhookWithSecret, ...errorResponses(400) },
+        response: { 201: WebhookWithSecret, ...errorResponses(400, 409) },
       },
       config: { ...access.admin, fixtureBody },
     },
@@ -117,11 +117,11 @@ export default defineRoutes((app, rawCtx) => {
     '/webhooks/:id/test',
     {
       schema: {
-        summary: 'Send a webhook.test delivery to the endpoint',
-        errors: { 404: ['ERR_NO_WEBHOOK_FOUND'] },
+        summary: 'Send a webhook.test delivery to the endpoint (switched on)',
+        errors: { 404: ['ERR_NO_WEBHOOK_FOUND'], 409: ['ERR_WEBHOOK_INACTIVE'] },
         params: IdParams,
         body: NoBody,
-        response: { 201: DeliverySchema, ...errorResponses(404) },
+        response: { 201: DeliverySchema, ...errorResponses(404, 409) },
       },
       config: { ...access.admin, fixtureParams: { id: 'webhook' } },
     },

@@ -229,7 +229,10 @@ export class WebhookDispatcher {
     return rows.length;
   }
 
-  /** Claims due deliveries of active endpoints with a lease (a dead process's come back when it passes). */
+  /**
+   * Claims due deliveries of active endpoints with a lease (a dead process's come back when it passes);
+   * none more than GIVE_UP_AFTER_MS after its event.
+   */
   private async claim(now: Date, token: string, limit: number, busyEndpoints: number[]): Promise<ClaimedDelivery[]> {
     const leaseUntil = new Date(now.getTime() + this.options.leaseMs);
     const claimed = (await this.ctx.db.knex.raw(
@@ -237,13 +240,15 @@ export class WebhookDispatcher {
          SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active
          WHERE d.status = 'pending' AND d.next_attempt_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
            AND d.endpoint_id <> ALL(?::int[])
+           -- past its day (it waited on a switched-off endpoint or plan): never sent; the sweep fails it
+           AND d.occurred_at >= ?
          ORDER BY d.next_attempt_at, d.id LIMIT ? FOR UPDATE OF d SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET lease_until = ?, lease_token = ?, attempts = d.attempts + 1
        FROM picked, webhook_endpoints e WHERE d.id = picked.id AND e.id = d.endpoint_id
        RETURNING d.id, d.uuid, d.company_id AS "companyId", d.endpoint_id AS "endpointId", d.event, d.data,
          d.occurred_at AS "occurredAt", d.attempts, e.url, e.secret_sealed AS "secretSealed"`,
-      [now, now, busyEndpoints, limit, leaseUntil, token],
+      [now, now, busyEndpoints, new Date(now.getTime() - GIVE_UP_AFTER_MS), limit, leaseUntil, token],
     )) as { rows: ClaimedDelivery[] };
     return claimed.rows.map((row) => ({ ...row, id: Number(row.id) }));
   }

@@ -129,17 +129,23 @@ export async function getWebhook(ctx: WebhooksContext, companyId: number, id: nu
 export async function createWebhook(ctx: WebhooksContext, companyId: number, input: WebhookInput) {
   const url = checkUrl(ctx, input.url);
   const secret = newSigningSecret();
-  const [row] = (await ctx.db
-    .knex('webhookEndpoints')
-    .insert({
-      companyId,
-      name: input.name.trim(),
-      url,
-      events: input.events,
-      active: input.active ?? true,
-      secretSealed: seal(secretsKey(ctx), secret),
-    })
-    .returning('*')) as EndpointRow[];
+  const row = await ctx.db.knex.transaction(async (trx) => {
+    // one creation per company at a time, so two at once can't both pass the count
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?), ?)', ['webhook-endpoints', companyId]);
+    const [counted] = (await trx('webhookEndpoints').where({ companyId }).count({ n: '*' })) as Array<{ n: string }>;
+    if (Number(counted?.n ?? 0) >= ctx.config.WEBHOOKS_MAX_PER_COMPANY) throw new AppError('ERR_WEBHOOK_LIMIT_REACHED');
+    const [inserted] = (await trx('webhookEndpoints')
+      .insert({
+        companyId,
+        name: input.name.trim(),
+        url,
+        events: input.events,
+        active: input.active ?? true,
+        secretSealed: seal(secretsKey(ctx), secret),
+      })
+      .returning('*')) as EndpointRow[];
+    return inserted;
+  });
   if (!row) throw new Error('webhook endpoint not inserted');
   emitWebhook(ctx, companyId, { action: 'create', webhookId: row.id });
   return { webhook: webhookJson(row), secret };
@@ -219,9 +225,10 @@ async function insertDelivery(
   return deliveryJson(row);
 }
 
-/** Queues a `webhook.test` delivery to one endpoint (sent while the endpoint is on). */
+/** Queues a `webhook.test` delivery to one endpoint, sent at once: refused while the endpoint is off. */
 export async function sendTest(ctx: WebhooksContext, companyId: number, id: number) {
   const endpoint = await loadEndpoint(ctx, companyId, id);
+  if (!endpoint.active) throw new AppError('ERR_WEBHOOK_INACTIVE');
   return insertDelivery(ctx, {
     companyId,
     endpointId: endpoint.id,
