@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError, CHANNEL_PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import { findAccount, type MetaChannel } from '../accounts';
 import type { MetaContext } from '../config';
-import type { InboundJob } from '../inbound/apply';
+import { type InboundJob, MEDIA_JOB_RETRIES } from '../inbound/apply';
 import type { ConnectionEvents, InboundEvent } from '../inbound/events';
 
 /** Whether `header` is the app secret's HMAC-SHA256 of the exact bytes received (`sha256=<hex>`). */
@@ -52,7 +52,7 @@ export async function queueDelivery(
         await ctx.jobs.enqueue('inbound-media', data, {
           companyId: account.companyId,
           jobId: `media-${account.whatsappId}-${jobKey(event.id)}`,
-          retries: 5,
+          retries: MEDIA_JOB_RETRIES,
           timeoutMs: 120_000,
         });
       } else plain.push(event);

@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_UNAVAILABLE_NOTE } from '../inbound/apply';
 import { hubSignature, type StandInPhoneNumber } from '../testing/graph-stand-in';
 import {
   companyWithPlan,
@@ -244,6 +245,28 @@ describe('inbound', () => {
     await reacted;
     const row = await m.t.balcao.core.knex('messages').where({ id: original.id }).first('reactions');
     expect(row.reactions).toEqual([expect.objectContaining({ type: '👍' })]);
+  });
+
+  it('stores a message whose file the Graph refuses with its caption and a note, not failing the job', async () => {
+    const from = newNumber();
+    const id = wamid();
+    const arrived = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body.startsWith('o boleto'));
+    await webhook(
+      whatsappDelivery(phone.id, {
+        messages: [
+          {
+            from,
+            id,
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'document',
+            // a media id the Graph does not know (expired): 400 on every try
+            document: { id: '9000000000expired', mime_type: 'application/pdf', caption: 'o boleto' },
+          },
+        ],
+      }),
+    );
+    const stored = (await arrived).message;
+    expect(stored).toMatchObject({ body: `o boleto\n\n${MEDIA_UNAVAILABLE_NOTE}`, mediaUrl: null, fromMe: false });
   });
 });
 
