@@ -162,6 +162,8 @@ export class GraphStandIn {
   readonly sendFailures: StandInError[] = [];
   /** Called with each accepted send (a test waits on it). */
   onSend: ((sent: { from: string; to: string; body: Record<string, unknown>; id: string }) => void) | null = null;
+  /** Awaited before answering each request (a test holds the Graph mid-call with it). */
+  gate: ((method: string, path: string) => Promise<void>) | null = null;
   private server: Server | null = null;
   private sequence = 0;
   url = '';
@@ -266,6 +268,8 @@ export class GraphStandIn {
           : body,
       token,
     });
+
+    await this.gate?.(request.method ?? 'GET', url.pathname);
 
     // media bytes live outside the versioned API, behind the same bearer token, as lookaside URLs do
     const download = /^\/media-download\/([^/]+)$/.exec(url.pathname);

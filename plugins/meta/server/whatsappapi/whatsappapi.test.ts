@@ -114,6 +114,31 @@ describe('connecting', () => {
     // saving without a token keeps the one stored
     const saved = await call('PUT', `/whatsapp/${whatsappId}`, admin, { channelConfig: config });
     expect(saved.status).toBe(200);
+
+    // the Graph is asked before the company's row is locked: inbound writes of the company go on meanwhile
+    let reached = () => {};
+    const graphReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    m.graph.gate = async (method, path) => {
+      if (method === 'GET' && path.endsWith(`/${phone.id}`)) {
+        reached();
+        await released;
+      }
+    };
+    const saving = call('PUT', `/whatsapp/${whatsappId}`, admin, { channelConfig: { ...config, token: phone.token } });
+    try {
+      await graphReached;
+      await m.t.balcao.core.knex.transaction((trx) => trx.raw('SELECT id FROM companies WHERE id = ? FOR UPDATE NOWAIT', [acme]));
+    } finally {
+      m.graph.gate = null;
+      release();
+    }
+    expect((await saving).status).toBe(200);
   });
 
   it('refuses the number to another company, and the channel to a plan without useWhatsapp', async () => {
