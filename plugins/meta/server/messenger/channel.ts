@@ -135,13 +135,19 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
           fileField: 'filedata',
         },
       });
-      // Messenger's attachments carry no caption: the text follows as a message of its own
-      if (message.body.trim())
-        await graph.call(`${node(account)}/messages`, {
-          method: 'POST',
-          token: account.token,
-          json: { ...common, message: { text: message.body } },
-        });
+      // Messenger's attachments carry no caption: the text follows as a message of its own. The message is
+      // the attachment (its id is the one kept): a refused text is logged, never a reason to send the
+      // attachment again; its echo is skipped as every echo of this app is (messenger/webhook.ts)
+      if (message.body.trim() && answer.message_id)
+        await graph
+          .call(`${node(account)}/messages`, {
+            method: 'POST',
+            token: account.token,
+            json: { ...common, message: { text: message.body } },
+          })
+          .catch((error: unknown) =>
+            ctx.log.warn({ err: error, messageId: message.messageId }, 'the Graph refused the text after an attachment'),
+          );
     } else {
       answer = await graph.call(`${node(account)}/messages`, {
         method: 'POST',

@@ -29,8 +29,8 @@ type Platform = 'whatsapp' | 'facebook' | 'instagram';
 const CHANNEL: Record<Platform, MetaChannel> = { whatsapp: 'whatsappapi', facebook: 'facebook', instagram: 'instagram' };
 const OBJECT: Record<Platform, string> = { whatsapp: 'whatsapp_business_account', facebook: 'page', instagram: 'instagram' };
 
-function eventsOf(platform: Platform, payload: unknown): { connections: ConnectionEvents[]; skipped: number } {
-  return platform === 'whatsapp' ? whatsappEvents(payload) : messengerEvents(platform, payload);
+function eventsOf(platform: Platform, payload: unknown, appId: string): { connections: ConnectionEvents[]; skipped: number } {
+  return platform === 'whatsapp' ? whatsappEvents(payload) : messengerEvents(platform, payload, appId);
 }
 
 /** The raw bytes of each delivery, kept by the parser below for the signature check. */
@@ -112,7 +112,7 @@ export default defineRoutes((app, ctx) => {
         throw new AppError('ERR_META_SIGNATURE_INVALID');
       const platform = request.params.platform;
       if (request.body.object !== OBJECT[platform]) throw new AppError('ERR_META_UNKNOWN_ACCOUNT');
-      const received = await queueDelivery(meta, CHANNEL[platform], eventsOf(platform, request.body));
+      const received = await queueDelivery(meta, CHANNEL[platform], eventsOf(platform, request.body, settings.id));
       return { received };
     },
   );
