@@ -88,6 +88,32 @@ describe('POST /facebook', () => {
     expect((await call('POST', '/facebook', noPlan.token, { facebookUserId: '1', facebookUserToken: userToken })).body).toEqual({
       error: 'ERR_PLAN_FEATURE_DISABLED',
     });
+
+    // a request cut short after a page's claim (the subscription failed) is completed by the same request again
+    const cut = m.graph.addPage(userToken, { name: 'Padaria Sul' });
+    m.graph.gate = async (method, path) => {
+      if (method === 'POST' && path.endsWith(`/${cut.id}/subscribed_apps`)) {
+        m.graph.gate = null;
+        throw new Error('the Graph is down');
+      }
+    };
+    const failed = await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      pageIds: [cut.id],
+    });
+    expect(failed.status).toBe(503);
+    const retried = await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      pageIds: [cut.id],
+    });
+    expect(retried.status).toBe(200);
+    expect(m.graph.subscribedPages.has(cut.id)).toBe(true);
+    const rows = await m.t.balcao.core.knex('whatsapps').where({ companyId: acme, channel: 'facebook', name: 'Padaria Sul' });
+    expect(rows.map((row) => [row.id, row.status])).toEqual([
+      [(retried.body.connections as Array<{ id: number }>)[0]?.id, 'CONNECTED'],
+    ]);
   });
 });
 
