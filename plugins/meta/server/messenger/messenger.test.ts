@@ -114,6 +114,15 @@ describe('POST /facebook', () => {
     expect(rows.map((row) => [row.id, row.status])).toEqual([
       [(retried.body.connections as Array<{ id: number }>)[0]?.id, 'CONNECTED'],
     ]);
+
+    // removed, the page's webhooks are unsubscribed (Meta would keep sending them to the shared app)
+    const cutId = (retried.body.connections as Array<{ id: number }>)[0]?.id;
+    const removed = await fetch(`${m.api}/whatsapp/${cutId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(removed.status).toBe(204);
+    expect(m.graph.subscribedPages.has(cut.id)).toBe(false);
   });
 });
 

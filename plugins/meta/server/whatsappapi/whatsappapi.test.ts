@@ -111,6 +111,7 @@ describe('connecting', () => {
 
     const started = await call('POST', `/whatsappsession/${whatsappId}`, admin);
     expect(started).toMatchObject({ status: 200, body: { status: 'CONNECTED', number: '551140001234' } });
+    expect(m.graph.subscribedAccounts.has(phone.businessAccountId)).toBe(true);
     // saving without a token keeps the one stored
     const saved = await call('PUT', `/whatsapp/${whatsappId}`, admin, { channelConfig: config });
     expect(saved.status).toBe(200);
@@ -139,6 +140,19 @@ describe('connecting', () => {
       release();
     }
     expect((await saving).status).toBe(200);
+  });
+
+  it('unsubscribes the app from the business account when its connection is removed', async () => {
+    const spare = m.graph.addPhoneNumber();
+    const created = await call('POST', '/whatsapp', admin, {
+      name: 'Spare',
+      channel: 'whatsappapi',
+      channelConfig: { phoneNumberId: spare.id, businessAccountId: spare.businessAccountId, token: spare.token },
+    });
+    expect((await call('POST', `/whatsappsession/${created.body.id}`, admin)).status).toBe(200);
+    expect(m.graph.subscribedAccounts.has(spare.businessAccountId)).toBe(true);
+    expect((await call('DELETE', `/whatsapp/${created.body.id}`, admin)).status).toBe(204);
+    expect(m.graph.subscribedAccounts.has(spare.businessAccountId)).toBe(false);
   });
 
   it('refuses the number to another company, and the channel to a plan without useWhatsapp', async () => {
@@ -182,7 +196,8 @@ describe('the webhook', () => {
     });
     expect(broken.status).toBe(400);
     const unknown = await webhook(whatsappDelivery('99999999999', { messages: [whatsappText(newNumber(), wamid(), 'ninguém')] }));
-    expect(unknown).toMatchObject({ status: 404, body: JSON.stringify({ error: 'ERR_META_UNKNOWN_ACCOUNT' }) });
+    // an id no connection is (one removed meanwhile) is dropped: a refusal would only make Meta retry it
+    expect(unknown).toMatchObject({ status: 200, body: JSON.stringify({ received: 0 }) });
     const huge = JSON.stringify({ object: 'whatsapp_business_account', entry: [], pad: 'x'.repeat(5 * 1_048_576) });
     const tooLarge = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
       method: 'POST',
