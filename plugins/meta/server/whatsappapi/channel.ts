@@ -131,7 +131,7 @@ export function whatsappApiChannel(ctx: MetaContext): ChannelRegistration {
       const account = await accountFor(target);
       const to = recipientOf(target);
       // a template chosen in the composer goes as that template, window or not
-      const template = message.media ? null : await templateOf(ctx, target, message.body);
+      const template = message.media ? null : await templateOf(ctx, target, message.body, message.messageId);
       // free-form messages only within 24 h of the contact's last one
       if (!template && !windowOpen(await lastInbound(ctx, target.companyId, account.whatsappId, to)))
         throw new AppError('ERR_META_WINDOW_CLOSED');

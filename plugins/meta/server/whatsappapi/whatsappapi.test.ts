@@ -451,5 +451,43 @@ describe('outbound', () => {
       },
     });
     await sentEvent;
+    m.graph.onSend = null;
+
+    // the choice is that message's only: the same text typed later is free-form (and the window is closed)
+    const again = nextMessage(
+      socket,
+      acme,
+      (event) =>
+        event.action === 'update' &&
+        event.message.body === 'Olá Ana, seu pedido 42 está pronto.' &&
+        event.message.sendError === 'ERR_META_WINDOW_CLOSED',
+    );
+    await call('POST', `/messages/${ticketId}`, admin, { body: 'Olá Ana, seu pedido 42 está pronto.' });
+    await again;
+
+    // a template goes out only on the ticket's own connection
+    const other = m.graph.addPhoneNumber();
+    m.graph.templates.set(other.businessAccountId, [
+      {
+        name: 'retomada',
+        language: 'pt_BR',
+        status: 'APPROVED',
+        category: 'UTILITY',
+        body: 'Olá {{1}}, seu pedido {{2}} está pronto.',
+      },
+    ]);
+    const created = await call('POST', '/whatsapp', admin, {
+      name: 'Other cloud',
+      channel: 'whatsappapi',
+      channelConfig: { phoneNumberId: other.id, businessAccountId: other.businessAccountId, token: other.token },
+    });
+    expect((await call('POST', `/whatsappsession/${created.body.id}`, admin)).status).toBe(200);
+    const elsewhere = await call('POST', `/meta/whatsappapi/${created.body.id}/templates/send`, admin, {
+      ticketId,
+      name: 'retomada',
+      language: 'pt_BR',
+      variables: ['Ana', '42'],
+    });
+    expect(elsewhere).toMatchObject({ status: 404, body: { error: 'ERR_NO_TICKET_FOUND' } });
   });
 });
