@@ -188,6 +188,15 @@ describe('the webhook', () => {
       body: JSON.stringify(payload),
     });
     expect(unsigned.status).toBe(401);
+    // unsigned junk is refused for its signature, never parsed nor checked against the schema
+    for (const junk of ['{"object": [', '{"entry": 1}']) {
+      const answer = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: junk,
+      });
+      expect([answer.status, await answer.json()]).toEqual([401, { error: 'ERR_META_SIGNATURE_INVALID' }]);
+    }
     const malformed = '{"object": "whatsapp_business_account", "entry": [';
     const broken = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
       method: 'POST',
