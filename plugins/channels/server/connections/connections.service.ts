@@ -223,6 +223,11 @@ export async function createConnection(
   await requireChannelAllowed(ctx, companyId, input.channel);
   const schedules = normalizeSchedules(input.schedules ?? defaultSchedules());
   const queueIds = input.queueIds ?? [];
+  // a channel's preparation may call its platform (seconds): done before the company's row is locked
+  const channelConfig = await prepareChannelConfig(ctx, input.channel, input.channelConfig, null, {
+    companyId,
+    connectionId: null,
+  });
   const connectionId = await ctx.db.transaction(async (trx) => {
     const { limit } = await lockCompany(trx, companyId);
     const counted = await trx('whatsapps').where({ companyId }).count<Array<{ count: string | number }>>('id as count');
@@ -231,10 +236,6 @@ export async function createConnection(
     await requireNamedQueues(trx, companyId, input);
     await requireCompanyReferences(trx, companyId, input);
     await checkConnectionRules(ctx, companyId, { ...NEW_CONNECTION_DEFAULTS, ...plainColumns(input), queueIds }, input, true);
-    const channelConfig = await prepareChannelConfig(ctx, input.channel, input.channelConfig, null, {
-      companyId,
-      connectionId: null,
-    });
     const [row] = await trx('whatsapps')
       .insert({
         ...plainColumns(input),
@@ -265,6 +266,13 @@ export async function updateConnection(
 ): Promise<ConnectionShape> {
   const name = input.name === undefined ? undefined : cleanName(input.name);
   const schedules = input.schedules === undefined ? undefined : normalizeSchedules(input.schedules);
+  // a channel's preparation may call its platform (seconds): done on the stored config before the
+  // company's row is locked; a concurrent save of the same connection is last-writer-wins, as a PUT is
+  const read = await findConnection(ctx.db.knex, companyId, connectionId);
+  const channelConfig = await prepareChannelConfig(ctx, read.channel, input.channelConfig, read.channelConfig ?? {}, {
+    companyId,
+    connectionId,
+  });
   const { before, after } = await ctx.db.transaction(async (trx) => {
     await lockCompany(trx, companyId);
     const current = await findConnection(trx, companyId, connectionId, { lock: true });
@@ -281,10 +289,6 @@ export async function updateConnection(
     await checkConnectionRules(ctx, companyId, { ...current, ...plainColumns(input), queueIds }, input, false);
     // a company with connections always has a default: it moves by making another one default
     if (input.isDefault === false && current.isDefault) throw new AppError('ERR_NO_OTHER_WHATSAPP');
-    const channelConfig = await prepareChannelConfig(ctx, current.channel, input.channelConfig, current.channelConfig ?? {}, {
-      companyId,
-      connectionId,
-    });
     const columns: Record<string, unknown> = { ...plainColumns(input), updatedAt: trx.fn.now() };
     if (name !== undefined) columns.name = name;
     if (schedules !== undefined) columns.schedules = JSON.stringify(schedules);

@@ -89,6 +89,8 @@ export class GraphClient {
       if (response.status >= 400) throw new GraphError(response.status, -1, `media answered ${response.status}`);
       return { data: response.body, mimetype: response.headers['content-type'] ?? 'application/octet-stream' };
     } catch (error) {
+      // a file over META_MEDIA_MAX_BYTES is as large on every try: 413, a refusal, not an outage
+      if (error instanceof OutboundHttpError && error.failure === 'too-large') throw new GraphError(413, -1, error.message);
       if (error instanceof OutboundHttpError) throw new GraphError(0, -1, `media unreachable: ${error.failure}`);
       throw error;
     }

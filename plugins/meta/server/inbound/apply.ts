@@ -1,7 +1,8 @@
 import type { InboundMessage } from '@balcao/plugin-sdk/server';
 import { accountOfConnection, type MetaAccount, type MetaChannel } from '../accounts';
 import type { MetaContext } from '../config';
-import { graphOf } from '../graph/client';
+import { GraphError, graphOf } from '../graph/client';
+import { mapGraphError } from '../graph/errors';
 import { contactProfile } from '../profiles';
 import { touchWindows } from '../windows';
 import type { InboundEvent } from './events';
@@ -132,14 +133,44 @@ export async function applyInbound(
   if (failures.length > 0) throw failures[0];
 }
 
+/** Retries of an `inbound-media` job after its first try (the Graph's passing failures: outage, rate limit). */
+export const MEDIA_JOB_RETRIES = 5;
+
+/**
+ * The note that replaces a file we can never fetch (too large, gone, refused), after the caption. A body is
+ * stored once and shown as is, so it is written in the product's default language, as the WhatsApp
+ * channel's own notes are.
+ */
+export const MEDIA_UNAVAILABLE_NOTE = 'Arquivo indisponível: não foi possível baixá-lo';
+
+/** Whether a fetch failure will fail the same way on every retry (a 4xx other than a rate limit, a file too large). */
+function permanentMediaFailure(error: unknown): boolean {
+  if (!(error instanceof GraphError)) return false;
+  if (error.status === 413) return true;
+  return error.status >= 400 && error.status < 500 && !mapGraphError(error).transient;
+}
+
+async function fetchMedia(ctx: MetaContext, account: MetaAccount, media: NonNullable<MessageEvent['media']>) {
+  const graph = graphOf(ctx);
+  let url = media.url;
+  if (media.mediaId) {
+    const info = await graph.call<{ url: string; mime_type?: string }>(media.mediaId, { token: account.token });
+    url = info.url;
+  }
+  if (!url) return null;
+  return graph.download(url, account.token);
+}
+
 /**
  * The `inbound-media` job: fetches a message's file from the Graph (its URLs expire, so it is done now,
- * retried while the Graph fails) and stores the message with it in the company's storage.
+ * retried while the Graph fails) and stores the message with it in the company's storage. The webhook was
+ * already answered, so a file that can never be fetched (refused, gone, too large, or still failing on the
+ * last try) still stores the message: its caption and a note instead of the file.
  */
 export async function applyInboundMedia(
   data: Record<string, unknown>,
   ctx: MetaContext,
-  job: { companyId: number | null },
+  job: { id: string; companyId: number | null },
 ): Promise<void> {
   const { whatsappId, events } = data as InboundJob;
   if (job.companyId === null) return;
@@ -147,14 +178,19 @@ export async function applyInboundMedia(
   const event = events[0];
   if (!account || event?.kind !== 'message' || !event.media) return;
   await touchWindows(ctx, account.companyId, account.whatsappId, windowsOf(events));
-  const graph = graphOf(ctx);
-  let url = event.media.url;
-  if (event.media.mediaId) {
-    const info = await graph.call<{ url: string; mime_type?: string }>(event.media.mediaId, { token: account.token });
-    url = info.url;
+  let file: Awaited<ReturnType<typeof fetchMedia>>;
+  try {
+    file = await fetchMedia(ctx, account, event.media);
+  } catch (error) {
+    const permanent = permanentMediaFailure(error);
+    // bee-queue tells a handler nothing of its tries: they are counted per job id, past the last backoff
+    const { count } = permanent ? { count: 0 } : await ctx.cache.increment(`media-tries:${job.id}`, 3_600_000);
+    if (!permanent && count <= MEDIA_JOB_RETRIES) throw error;
+    ctx.log.warn({ err: error, whatsappId, messageId: event.id }, 'a Meta message file can not be fetched: stored without it');
+    const body = event.body ? `${event.body}\n\n${MEDIA_UNAVAILABLE_NOTE}` : MEDIA_UNAVAILABLE_NOTE;
+    return store(ctx, account, { ...event, body, mediaType: 'chat' });
   }
-  if (!url) return store(ctx, account, event);
-  const file = await graph.download(url, account.token);
+  if (!file) return store(ctx, account, event);
   await store(ctx, account, event, {
     data: file.data,
     mimetype: event.media.mimetype ?? file.mimetype,

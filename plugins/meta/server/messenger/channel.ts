@@ -20,6 +20,7 @@ import { mapGraphError } from '../graph/errors';
 import { contactProfile } from '../profiles';
 import { sendFailure } from '../retries';
 import { seal, secretsKey, unseal } from '../secrets';
+import { removeSubscribedAccount, subscribeApp } from '../subscriptions';
 import { HUMAN_AGENT_MS, lastInbound, WINDOW_MS, windowOpen } from '../windows';
 
 const GRAPH_ID = /^\d{5,32}$/;
@@ -70,15 +71,7 @@ export async function activatePage(
     tokenSealed: page.tokenSealed,
     details: { pageId: page.pageId },
   });
-  try {
-    await graphOf(ctx).call(`${page.pageId}/subscribed_apps`, {
-      method: 'POST',
-      token: page.token,
-      query: { subscribed_fields: PAGE_FIELDS },
-    });
-  } catch (error) {
-    throw new AppError(mapGraphError(error).code as 'ERR_META_UNAVAILABLE');
-  }
+  await subscribeApp(ctx, page.pageId, page.token, { subscribed_fields: PAGE_FIELDS });
   await ctx.services.use('channels').updateStatus(connection.companyId, connection.id, { number: page.externalId });
 }
 
@@ -135,13 +128,19 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
           fileField: 'filedata',
         },
       });
-      // Messenger's attachments carry no caption: the text follows as a message of its own
-      if (message.body.trim())
-        await graph.call(`${node(account)}/messages`, {
-          method: 'POST',
-          token: account.token,
-          json: { ...common, message: { text: message.body } },
-        });
+      // Messenger's attachments carry no caption: the text follows as a message of its own. The message is
+      // the attachment (its id is the one kept): a refused text is logged, never a reason to send the
+      // attachment again; its echo is skipped as every echo of this app is (messenger/webhook.ts)
+      if (message.body.trim() && answer.message_id)
+        await graph
+          .call(`${node(account)}/messages`, {
+            method: 'POST',
+            token: account.token,
+            json: { ...common, message: { text: message.body } },
+          })
+          .catch((error: unknown) =>
+            ctx.log.warn({ err: error, messageId: message.messageId }, 'the Graph refused the text after an attachment'),
+          );
     } else {
       answer = await graph.call(`${node(account)}/messages`, {
         method: 'POST',
@@ -244,7 +243,7 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
       return 'DISCONNECTED';
     },
     async remove(connection) {
-      await removeAccount(ctx, connection.companyId, connection.id);
+      await removeSubscribedAccount(ctx, connection.companyId, connection.id, 'pageId');
     },
     driver,
   };

@@ -14,6 +14,7 @@ let admin: string;
 let adminId: number;
 let socket: Socket;
 const userToken = 'EAAB-user-token-from-the-browser';
+const ONE_PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 const call = async (method: string, path: string, token: string, body?: unknown) => {
   const response = await fetch(`${m.api}${path}`, {
@@ -87,6 +88,41 @@ describe('POST /facebook', () => {
     expect((await call('POST', '/facebook', noPlan.token, { facebookUserId: '1', facebookUserToken: userToken })).body).toEqual({
       error: 'ERR_PLAN_FEATURE_DISABLED',
     });
+
+    // a request cut short after a page's claim (the subscription failed) is completed by the same request again
+    const cut = m.graph.addPage(userToken, { name: 'Padaria Sul' });
+    m.graph.gate = async (method, path) => {
+      if (method === 'POST' && path.endsWith(`/${cut.id}/subscribed_apps`)) {
+        m.graph.gate = null;
+        throw new Error('the Graph is down');
+      }
+    };
+    const failed = await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      pageIds: [cut.id],
+    });
+    expect(failed.status).toBe(503);
+    const retried = await call('POST', '/facebook', admin, {
+      facebookUserId: '1234',
+      facebookUserToken: userToken,
+      pageIds: [cut.id],
+    });
+    expect(retried.status).toBe(200);
+    expect(m.graph.subscribedPages.has(cut.id)).toBe(true);
+    const rows = await m.t.balcao.core.knex('whatsapps').where({ companyId: acme, channel: 'facebook', name: 'Padaria Sul' });
+    expect(rows.map((row) => [row.id, row.status])).toEqual([
+      [(retried.body.connections as Array<{ id: number }>)[0]?.id, 'CONNECTED'],
+    ]);
+
+    // removed, the page's webhooks are unsubscribed (Meta would keep sending them to the shared app)
+    const cutId = (retried.body.connections as Array<{ id: number }>)[0]?.id;
+    const removed = await fetch(`${m.api}/whatsapp/${cutId}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(removed.status).toBe(204);
+    expect(m.graph.subscribedPages.has(cut.id)).toBe(false);
   });
 });
 
@@ -195,5 +231,55 @@ describe('conversations', () => {
       tag: 'HUMAN_AGENT',
       message: { text: 'Separamos uma fornada para você.' },
     });
+
+    // a file with text is two sends: a refused text neither fails nor resends the file, whose id is kept
+    const sends: Array<{ body: Record<string, unknown>; id: string }> = [];
+    m.graph.onSend = (sent) => {
+      sends.push(sent);
+      if (sends.length === 1) m.graph.sendFailures.push({ status: 500, code: 1, message: 'An unknown error occurred' });
+    };
+    const settled = nextMessage(
+      socket,
+      acme,
+      (event) => event.action === 'update' && event.message.body === 'o cardápio' && event.message.sendStatus !== 'pending',
+    );
+    const form = new FormData();
+    form.append('body', 'o cardápio');
+    form.append('medias', new Blob([Buffer.from(ONE_PIXEL_PNG, 'base64')], { type: 'image/png' }), 'cardapio.png');
+    const posted = await fetch(`${m.api}/messages/${ticketId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin}` },
+      body: form,
+    });
+    expect(posted.status).toBe(201);
+    expect((await settled).message).toMatchObject({ sendStatus: 'sent', sendError: null });
+    expect(sends).toHaveLength(1);
+    const attachmentId = (sends[0] as { id: string }).id;
+    expect((await m.t.balcao.core.knex('messages').where({ channelMessageId: attachmentId }).first('body'))?.body).toBe(
+      'o cardápio',
+    );
+    m.graph.onSend = null;
+
+    // echoes of this app's own sends are not stored again; a page's own (another tool) still are
+    const after = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body === 'outra ferramenta');
+    await m.graph.deliver(
+      `${m.api}/meta/webhooks/facebook`,
+      messaging('facebook', page.id, [
+        {
+          sender: { id: page.id },
+          recipient: { id: psid },
+          timestamp: Date.now(),
+          message: { mid: mid(), text: 'o cardápio', is_echo: true, app_id: Number(m.graph.app.id) },
+        },
+        {
+          sender: { id: page.id },
+          recipient: { id: psid },
+          timestamp: Date.now(),
+          message: { mid: mid(), text: 'outra ferramenta', is_echo: true, app_id: 1234 },
+        },
+      ]),
+    );
+    await after;
+    expect(await m.t.balcao.core.knex('messages').where({ ticketId, body: 'o cardápio' }).count({ n: '*' })).toEqual([{ n: 1 }]);
   });
 });

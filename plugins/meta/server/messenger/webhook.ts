@@ -22,6 +22,8 @@ interface Messaging {
     mid?: string;
     text?: string;
     is_echo?: boolean;
+    /** The app that sent an echoed message. */
+    app_id?: string | number;
     is_deleted?: boolean;
     attachments?: Attachment[];
     reply_to?: { mid?: string; story?: { url?: string; id?: string } };
@@ -59,6 +61,7 @@ function messagingEvents(
   platform: 'facebook' | 'instagram',
   ownId: string,
   item: Messaging,
+  appId: string | null,
 ): { events: InboundEvent[]; skipped: number } {
   const sender = item.sender?.id ?? '';
   const recipient = item.recipient?.id ?? '';
@@ -66,6 +69,9 @@ function messagingEvents(
   const message = item.message;
   // an echo is a message the page itself sent (from its own inbox or another tool): ours, to the recipient
   const fromMe = message?.is_echo === true || sender === ownId;
+  // our own sends are stored when sent: their echoes would store them twice (a text after an attachment
+  // has no id of ours at all)
+  if (message?.is_echo === true && appId && String(message.app_id ?? '') === appId) return { events: [], skipped: 1 };
   const person = { id: fromMe ? recipient : sender };
   if (!person.id) return { events: [], skipped: 1 };
 
@@ -134,10 +140,14 @@ function messagingEvents(
   return { events: [], skipped: 1 };
 }
 
-/** The events of a Messenger (`page`) or Instagram (`instagram`) delivery, per page or account id. */
+/**
+ * The events of a Messenger (`page`) or Instagram (`instagram`) delivery, per page or account id; echoes
+ * of messages `appId` (this server's Meta app) sent are left out.
+ */
 export function messengerEvents(
   platform: 'facebook' | 'instagram',
   payload: unknown,
+  appId: string | null = null,
 ): { connections: ConnectionEvents[]; skipped: number } {
   const connections = new Map<string, InboundEvent[]>();
   let skipped = 0;
@@ -151,7 +161,7 @@ export function messengerEvents(
     const events = connections.get(ownId) ?? [];
     connections.set(ownId, events);
     for (const item of entry.messaging) {
-      const found = messagingEvents(platform, ownId, item);
+      const found = messagingEvents(platform, ownId, item, appId);
       events.push(...found.events);
       skipped += found.skipped;
     }

@@ -155,6 +155,8 @@ export class GraphStandIn {
   readonly profiles = new Map<string, StandInProfile>();
   readonly media = new Map<string, { data: Buffer; mimeType: string }>();
   readonly subscribedPages = new Set<string>();
+  /** WhatsApp business accounts this app is subscribed to. */
+  readonly subscribedAccounts = new Set<string>();
   readonly requests: RecordedRequest[] = [];
   /** Messages the send endpoints accepted, in order (WhatsApp Cloud and Messenger / Instagram alike). */
   readonly sent: Array<{ from: string; to: string; body: Record<string, unknown>; id: string }> = [];
@@ -162,6 +164,8 @@ export class GraphStandIn {
   readonly sendFailures: StandInError[] = [];
   /** Called with each accepted send (a test waits on it). */
   onSend: ((sent: { from: string; to: string; body: Record<string, unknown>; id: string }) => void) | null = null;
+  /** Awaited before answering each request (a test holds the Graph mid-call with it). */
+  gate: ((method: string, path: string) => Promise<void>) | null = null;
   private server: Server | null = null;
   private sequence = 0;
   url = '';
@@ -267,6 +271,8 @@ export class GraphStandIn {
       token,
     });
 
+    await this.gate?.(request.method ?? 'GET', url.pathname);
+
     // media bytes live outside the versioned API, behind the same bearer token, as lookaside URLs do
     const download = /^\/media-download\/([^/]+)$/.exec(url.pathname);
     if (download) {
@@ -302,6 +308,13 @@ export class GraphStandIn {
       if (edge === 'messages' && method === 'POST') return this.sendWhatsapp(phone, body as Record<string, unknown>, response);
       if (edge === 'media' && method === 'POST') return this.upload(body as ReturnType<typeof multipartParts>, response);
     }
+    const business = [...this.phoneNumbers.values()].find((candidate) => candidate.businessAccountId === node);
+    if (business && edge === 'subscribed_apps' && (method === 'POST' || method === 'DELETE')) {
+      if (token !== business.token) return graphError(response, INVALID_TOKEN);
+      if (method === 'POST') this.subscribedAccounts.add(node);
+      else this.subscribedAccounts.delete(node);
+      return json(response, 200, { success: true });
+    }
     for (const [accountId, templates] of this.templates) {
       if (node === accountId && edge === 'message_templates') {
         const owner = [...this.phoneNumbers.values()].find((candidate) => candidate.businessAccountId === accountId);
@@ -324,6 +337,10 @@ export class GraphStandIn {
       if (token !== page.token) return graphError(response, INVALID_TOKEN);
       if (edge === 'subscribed_apps' && method === 'POST') {
         this.subscribedPages.add(page.id);
+        return json(response, 200, { success: true });
+      }
+      if (edge === 'subscribed_apps' && method === 'DELETE') {
+        this.subscribedPages.delete(page.id);
         return json(response, 200, { success: true });
       }
       if (edge === 'messages' && method === 'POST') return this.sendMessenger(node, formOrJson(body), response);

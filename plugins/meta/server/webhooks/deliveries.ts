@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, CHANNEL_PLAN_FLAGS } from '@balcao/plugin-sdk/server';
+import { CHANNEL_PLAN_FLAGS } from '@balcao/plugin-sdk/server';
 import { findAccount, type MetaChannel } from '../accounts';
 import type { MetaContext } from '../config';
-import type { InboundJob } from '../inbound/apply';
+import { type InboundJob, MEDIA_JOB_RETRIES } from '../inbound/apply';
 import type { ConnectionEvents, InboundEvent } from '../inbound/events';
 
 /** Whether `header` is the app secret's HMAC-SHA256 of the exact bytes received (`sha256=<hex>`). */
@@ -20,8 +20,8 @@ const jobKey = (text: string) => createHash('sha1').update(text).digest('hex').s
  * `inbound` job, each message with a file in an `inbound-media` job of its own (downloads are slow and
  * retried apart). Ids name the content, so a replay while the first is pending queues nothing new, and
  * what the first stored is never stored twice (the inbox's receive is idempotent by message id).
- * Answers how many connections it reached; throws ERR_META_UNKNOWN_ACCOUNT when the delivery names only
- * ids that no connection is.
+ * Answers how many connections it reached. Ids no connection is (one removed, another install's) are
+ * logged and dropped: refusing them only makes Meta retry, and disable the shared app's webhook.
  */
 export async function queueDelivery(
   ctx: MetaContext,
@@ -52,7 +52,7 @@ export async function queueDelivery(
         await ctx.jobs.enqueue('inbound-media', data, {
           companyId: account.companyId,
           jobId: `media-${account.whatsappId}-${jobKey(event.id)}`,
-          retries: 5,
+          retries: MEDIA_JOB_RETRIES,
           timeoutMs: 120_000,
         });
       } else plain.push(event);
@@ -67,6 +67,5 @@ export async function queueDelivery(
   }
   if (unknown.length > 0) ctx.log.warn({ channel, ids: unknown.slice(0, 5) }, 'a Meta delivery named ids no connection is');
   if (parsed.skipped > 0) ctx.log.info({ channel, skipped: parsed.skipped }, 'a Meta delivery carried events we do not store');
-  if (reached === 0 && unknown.length > 0) throw new AppError('ERR_META_UNKNOWN_ACCOUNT');
   return reached;
 }

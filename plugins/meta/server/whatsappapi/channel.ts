@@ -20,6 +20,7 @@ import { GraphError, graphOf } from '../graph/client';
 import { mapGraphError } from '../graph/errors';
 import { sendFailure } from '../retries';
 import { seal, secretsKey, unseal } from '../secrets';
+import { removeSubscribedAccount, subscribeApp } from '../subscriptions';
 import { lastInbound, windowOpen } from '../windows';
 import { templateBody, templateOf } from './templates';
 
@@ -130,7 +131,7 @@ export function whatsappApiChannel(ctx: MetaContext): ChannelRegistration {
       const account = await accountFor(target);
       const to = recipientOf(target);
       // a template chosen in the composer goes as that template, window or not
-      const template = message.media ? null : await templateOf(ctx, target, message.body);
+      const template = message.media ? null : await templateOf(ctx, target, message.body, message.messageId);
       // free-form messages only within 24 h of the contact's last one
       if (!template && !windowOpen(await lastInbound(ctx, target.companyId, account.whatsappId, to)))
         throw new AppError('ERR_META_WINDOW_CLOSED');
@@ -212,13 +213,17 @@ export function whatsappApiChannel(ctx: MetaContext): ChannelRegistration {
       const phoneNumberId = text(config.phoneNumberId);
       if (!token || !sealed || !phoneNumberId) throw new AppError('ERR_META_CONFIG_INVALID');
       const info = await checkNumber(ctx, phoneNumberId, token);
+      const businessAccountId = text(config.businessAccountId);
+      if (!businessAccountId) throw new AppError('ERR_META_CONFIG_INVALID');
+      // Meta sends a business account's webhooks to the app only once it is subscribed
+      await subscribeApp(ctx, businessAccountId, token);
       await claimAccount(ctx, {
         companyId: connection.companyId,
         whatsappId: connection.id,
         channel: 'whatsappapi',
         externalId: phoneNumberId,
         tokenSealed: sealed,
-        details: { businessAccountId: text(config.businessAccountId) },
+        details: { businessAccountId },
       });
       const number = (info.display_phone_number ?? '').replace(/\D/g, '');
       if (number) await ctx.services.use('channels').updateStatus(connection.companyId, connection.id, { number });
@@ -229,7 +234,7 @@ export function whatsappApiChannel(ctx: MetaContext): ChannelRegistration {
       return 'DISCONNECTED';
     },
     async remove(connection) {
-      await removeAccount(ctx, connection.companyId, connection.id);
+      await removeSubscribedAccount(ctx, connection.companyId, connection.id, 'businessAccountId');
     },
     driver,
   };

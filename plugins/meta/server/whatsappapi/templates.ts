@@ -86,14 +86,31 @@ export async function recordTemplateSend(
     .insert({ companyId, ticketId, bodyHash: bodyHash(body), template: JSON.stringify(choice) });
 }
 
-/** The template a message being delivered was chosen as, or null: a free-form message. */
-export async function templateOf(ctx: MetaContext, target: OutboundTarget, body: string): Promise<TemplateChoice | null> {
-  const row = await ctx.db
-    .knex('metaTemplateSends')
+/**
+ * The template a message being delivered was chosen as, or null: a free-form message. The first delivery
+ * takes the pending choice of its ticket and text for its own message id (once: a later message with the
+ * same text is not a template); its retries find it by that id.
+ */
+export async function templateOf(
+  ctx: MetaContext,
+  target: OutboundTarget,
+  body: string,
+  messageId: number,
+): Promise<TemplateChoice | null> {
+  const knex = ctx.db.knex;
+  const own = await knex('metaTemplateSends').where({ companyId: target.companyId, messageId }).first('template');
+  if (own) return own.template as TemplateChoice;
+  const pending = knex('metaTemplateSends')
     .where({ companyId: target.companyId, ticketId: target.ticket.id, bodyHash: bodyHash(body) })
+    .whereNull('messageId')
     .orderBy('id', 'desc')
-    .first('template');
-  return row ? (row.template as TemplateChoice) : null;
+    .first('id');
+  const [taken] = await knex('metaTemplateSends')
+    .where('id', pending)
+    .whereNull('messageId')
+    .update({ messageId })
+    .returning('template');
+  return taken ? (taken.template as TemplateChoice) : null;
 }
 
 /** The Cloud API's body of a template message. */

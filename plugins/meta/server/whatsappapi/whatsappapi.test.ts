@@ -1,5 +1,6 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MEDIA_UNAVAILABLE_NOTE } from '../inbound/apply';
 import { hubSignature, type StandInPhoneNumber } from '../testing/graph-stand-in';
 import {
   companyWithPlan,
@@ -110,9 +111,48 @@ describe('connecting', () => {
 
     const started = await call('POST', `/whatsappsession/${whatsappId}`, admin);
     expect(started).toMatchObject({ status: 200, body: { status: 'CONNECTED', number: '551140001234' } });
+    expect(m.graph.subscribedAccounts.has(phone.businessAccountId)).toBe(true);
     // saving without a token keeps the one stored
     const saved = await call('PUT', `/whatsapp/${whatsappId}`, admin, { channelConfig: config });
     expect(saved.status).toBe(200);
+
+    // the Graph is asked before the company's row is locked: inbound writes of the company go on meanwhile
+    let reached = () => {};
+    const graphReached = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    m.graph.gate = async (method, path) => {
+      if (method === 'GET' && path.endsWith(`/${phone.id}`)) {
+        reached();
+        await released;
+      }
+    };
+    const saving = call('PUT', `/whatsapp/${whatsappId}`, admin, { channelConfig: { ...config, token: phone.token } });
+    try {
+      await graphReached;
+      await m.t.balcao.core.knex.transaction((trx) => trx.raw('SELECT id FROM companies WHERE id = ? FOR UPDATE NOWAIT', [acme]));
+    } finally {
+      m.graph.gate = null;
+      release();
+    }
+    expect((await saving).status).toBe(200);
+  });
+
+  it('unsubscribes the app from the business account when its connection is removed', async () => {
+    const spare = m.graph.addPhoneNumber();
+    const created = await call('POST', '/whatsapp', admin, {
+      name: 'Spare',
+      channel: 'whatsappapi',
+      channelConfig: { phoneNumberId: spare.id, businessAccountId: spare.businessAccountId, token: spare.token },
+    });
+    expect((await call('POST', `/whatsappsession/${created.body.id}`, admin)).status).toBe(200);
+    expect(m.graph.subscribedAccounts.has(spare.businessAccountId)).toBe(true);
+    expect((await call('DELETE', `/whatsapp/${created.body.id}`, admin)).status).toBe(204);
+    expect(m.graph.subscribedAccounts.has(spare.businessAccountId)).toBe(false);
   });
 
   it('refuses the number to another company, and the channel to a plan without useWhatsapp', async () => {
@@ -148,6 +188,15 @@ describe('the webhook', () => {
       body: JSON.stringify(payload),
     });
     expect(unsigned.status).toBe(401);
+    // unsigned junk is refused for its signature, never parsed nor checked against the schema
+    for (const junk of ['{"object": [', '{"entry": 1}']) {
+      const answer = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: junk,
+      });
+      expect([answer.status, await answer.json()]).toEqual([401, { error: 'ERR_META_SIGNATURE_INVALID' }]);
+    }
     const malformed = '{"object": "whatsapp_business_account", "entry": [';
     const broken = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
       method: 'POST',
@@ -156,7 +205,8 @@ describe('the webhook', () => {
     });
     expect(broken.status).toBe(400);
     const unknown = await webhook(whatsappDelivery('99999999999', { messages: [whatsappText(newNumber(), wamid(), 'ninguém')] }));
-    expect(unknown).toMatchObject({ status: 404, body: JSON.stringify({ error: 'ERR_META_UNKNOWN_ACCOUNT' }) });
+    // an id no connection is (one removed meanwhile) is dropped: a refusal would only make Meta retry it
+    expect(unknown).toMatchObject({ status: 200, body: JSON.stringify({ received: 0 }) });
     const huge = JSON.stringify({ object: 'whatsapp_business_account', entry: [], pad: 'x'.repeat(5 * 1_048_576) });
     const tooLarge = await fetch(`${m.api}/meta/webhooks/whatsapp`, {
       method: 'POST',
@@ -244,6 +294,28 @@ describe('inbound', () => {
     await reacted;
     const row = await m.t.balcao.core.knex('messages').where({ id: original.id }).first('reactions');
     expect(row.reactions).toEqual([expect.objectContaining({ type: '👍' })]);
+  });
+
+  it('stores a message whose file the Graph refuses with its caption and a note, not failing the job', async () => {
+    const from = newNumber();
+    const id = wamid();
+    const arrived = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body.startsWith('o boleto'));
+    await webhook(
+      whatsappDelivery(phone.id, {
+        messages: [
+          {
+            from,
+            id,
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'document',
+            // a media id the Graph does not know (expired): 400 on every try
+            document: { id: '9000000000expired', mime_type: 'application/pdf', caption: 'o boleto' },
+          },
+        ],
+      }),
+    );
+    const stored = (await arrived).message;
+    expect(stored).toMatchObject({ body: `o boleto\n\n${MEDIA_UNAVAILABLE_NOTE}`, mediaUrl: null, fromMe: false });
   });
 });
 
@@ -388,5 +460,43 @@ describe('outbound', () => {
       },
     });
     await sentEvent;
+    m.graph.onSend = null;
+
+    // the choice is that message's only: the same text typed later is free-form (and the window is closed)
+    const again = nextMessage(
+      socket,
+      acme,
+      (event) =>
+        event.action === 'update' &&
+        event.message.body === 'Olá Ana, seu pedido 42 está pronto.' &&
+        event.message.sendError === 'ERR_META_WINDOW_CLOSED',
+    );
+    await call('POST', `/messages/${ticketId}`, admin, { body: 'Olá Ana, seu pedido 42 está pronto.' });
+    await again;
+
+    // a template goes out only on the ticket's own connection
+    const other = m.graph.addPhoneNumber();
+    m.graph.templates.set(other.businessAccountId, [
+      {
+        name: 'retomada',
+        language: 'pt_BR',
+        status: 'APPROVED',
+        category: 'UTILITY',
+        body: 'Olá {{1}}, seu pedido {{2}} está pronto.',
+      },
+    ]);
+    const created = await call('POST', '/whatsapp', admin, {
+      name: 'Other cloud',
+      channel: 'whatsappapi',
+      channelConfig: { phoneNumberId: other.id, businessAccountId: other.businessAccountId, token: other.token },
+    });
+    expect((await call('POST', `/whatsappsession/${created.body.id}`, admin)).status).toBe(200);
+    const elsewhere = await call('POST', `/meta/whatsappapi/${created.body.id}/templates/send`, admin, {
+      ticketId,
+      name: 'retomada',
+      language: 'pt_BR',
+      variables: ['Ana', '42'],
+    });
+    expect(elsewhere).toMatchObject({ status: 404, body: { error: 'ERR_NO_TICKET_FOUND' } });
   });
 });

@@ -96,23 +96,38 @@ export default defineRoutes((app, ctx) => {
             name: instagram.username ? `@${instagram.username}` : instagram.id,
           });
       }
-      for (const item of plan) await requireAccountFree(meta, item.channel, item.externalId, null);
+      // a page this company holds already is done (a repeated request, or one cut short after the claim):
+      // it is finished again below, idempotently, on its own connection
+      const held = new Map<string, number>();
+      for (const item of plan) {
+        const owner = await meta.db
+          .knex('metaAccounts')
+          .where({ channel: item.channel, externalId: item.externalId })
+          .first('companyId', 'whatsappId');
+        if (owner && Number(owner.companyId) === companyId)
+          held.set(`${item.channel}:${item.externalId}`, Number(owner.whatsappId));
+        else await requireAccountFree(meta, item.channel, item.externalId, null);
+      }
 
       const channels = meta.services.use('channels');
       const key = secretsKey(meta);
       const connections = [];
       for (const item of plan) {
         const token = item.page.access_token as string;
-        const id = await channels.createConnection({
-          companyId,
-          channel: item.channel,
-          name: item.name.slice(0, 100),
-          channelConfig: {
-            pageId: item.page.id,
-            pageToken: token,
-            username: item.page.instagram_business_account?.username ?? '',
-          },
-        });
+        const id =
+          held.get(`${item.channel}:${item.externalId}`) ??
+          (await channels.createConnection({
+            companyId,
+            channel: item.channel,
+            name: item.name.slice(0, 100),
+            channelConfig: {
+              pageId: item.page.id,
+              pageToken: token,
+              username: item.page.instagram_business_account?.username ?? '',
+            },
+          }));
+        // the claim comes first: a page whose subscription then fails stays this company's, unfinished
+        // (not CONNECTED), and the same request again completes it instead of answering 409
         await activatePage(
           meta,
           item.channel,

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { AppError, access, defineRoutes, type FastifyRequest, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import type { MetaChannel } from '../../accounts';
 import { type MetaContext, metaApp } from '../../config';
@@ -29,8 +30,15 @@ type Platform = 'whatsapp' | 'facebook' | 'instagram';
 const CHANNEL: Record<Platform, MetaChannel> = { whatsapp: 'whatsappapi', facebook: 'facebook', instagram: 'instagram' };
 const OBJECT: Record<Platform, string> = { whatsapp: 'whatsapp_business_account', facebook: 'page', instagram: 'instagram' };
 
-function eventsOf(platform: Platform, payload: unknown): { connections: ConnectionEvents[]; skipped: number } {
-  return platform === 'whatsapp' ? whatsappEvents(payload) : messengerEvents(platform, payload);
+function eventsOf(platform: Platform, payload: unknown, appId: string): { connections: ConnectionEvents[]; skipped: number } {
+  return platform === 'whatsapp' ? whatsappEvents(payload) : messengerEvents(platform, payload, appId);
+}
+
+/** Whether `given` is `expected`, compared in constant time (on digests: the lengths tell nothing either). */
+function sameSecret(given: string | undefined, expected: string): boolean {
+  if (given === undefined) return false;
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The raw bytes of each delivery, kept by the parser below for the signature check. */
@@ -50,6 +58,12 @@ export default defineRoutes((app, ctx) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     const raw = body as Buffer;
+    // the signature is checked here, over the exact bytes, before any parsing or schema: an unsigned body
+    // is 401 and never parsed
+    const settings = metaApp(meta);
+    if (!settings) return done(new AppError('ERR_META_NOT_CONFIGURED'), undefined);
+    if (!signatureValid(settings.secret, raw, request.headers['x-hub-signature-256']))
+      return done(new AppError('ERR_META_SIGNATURE_INVALID'), undefined);
     rawBodies.set(request, raw);
     try {
       done(null, JSON.parse(raw.toString('utf8')));
@@ -61,7 +75,8 @@ export default defineRoutes((app, ctx) => {
   app.addHook('onResponse', async (request, reply) => {
     if (reply.statusCode >= 400)
       meta.log.warn(
-        { status: reply.statusCode, url: request.url, bytes: Number(request.headers['content-length'] ?? 0) },
+        // the path only: the handshake's query carries the verify token
+        { status: reply.statusCode, path: request.url.split('?')[0], bytes: Number(request.headers['content-length'] ?? 0) },
         'a Meta webhook call was refused',
       );
   });
@@ -82,7 +97,7 @@ export default defineRoutes((app, ctx) => {
       const settings = metaApp(meta);
       if (!settings) throw new AppError('ERR_META_NOT_CONFIGURED');
       const query = request.query;
-      if (query['hub.mode'] !== 'subscribe' || query['hub.verify_token'] !== settings.verifyToken || !query['hub.challenge'])
+      if (query['hub.mode'] !== 'subscribe' || !sameSecret(query['hub.verify_token'], settings.verifyToken) || !query['hub.challenge'])
         throw new AppError('ERR_META_VERIFY_TOKEN_INVALID');
       return reply.type('text/plain').send(query['hub.challenge']);
     },
@@ -112,7 +127,7 @@ export default defineRoutes((app, ctx) => {
         throw new AppError('ERR_META_SIGNATURE_INVALID');
       const platform = request.params.platform;
       if (request.body.object !== OBJECT[platform]) throw new AppError('ERR_META_UNKNOWN_ACCOUNT');
-      const received = await queueDelivery(meta, CHANNEL[platform], eventsOf(platform, request.body));
+      const received = await queueDelivery(meta, CHANNEL[platform], eventsOf(platform, request.body, settings.id));
       return { received };
     },
   );

@@ -84,6 +84,9 @@ export default defineRoutes((app, ctx) => {
       const { ticketId, name, language, variables } = request.body;
       if (!(await inbox.canSeeTicket(user, ticketId))) throw new AppError('ERR_NO_TICKET_FOUND');
       const account = await whatsappAccount(session.companyId, request.params.whatsappId);
+      // a template goes out on the ticket's own connection only (the account's templates are its own)
+      const ticket = await meta.db.knex('tickets').where({ companyId: session.companyId, id: ticketId }).first('whatsappId');
+      if (Number(ticket?.whatsappId) !== account.whatsappId) throw new AppError('ERR_NO_TICKET_FOUND');
       const template = (await listTemplates(meta, account)).find(
         (candidate) => candidate.name === name && candidate.language === language,
       );
