@@ -176,12 +176,13 @@ export async function exportContact(
     .whereNotNull('mediaPath')
     .orderBy('id')
     .select('id', 'mediaPath', 'mediaName')) as Array<{ id: string; mediaPath: string; mediaName: string | null }>;
-  // only files storage still holds get an entry: a message may name a file removed since (by hand, or a failed upload)
+  // only files storage still holds get an entry: a message may name a file removed since (by hand, or a failed
+  // upload); a storage outage fails the export (before anything is sent or logged) rather than leaving files out
   const entries = new Map<string, string>();
   const present: Array<{ id: string; key: string; entry: string }> = [];
   for (let start = 0; start < media.length; start += STORAGE_CALLS_AT_ONCE) {
     const slice = media.slice(start, start + STORAGE_CALLS_AT_ONCE);
-    const found = await Promise.all(slice.map((file) => ctx.storage.stat(companyId, file.mediaPath).catch(() => null)));
+    const found = await Promise.all(slice.map((file) => ctx.storage.stat(companyId, file.mediaPath)));
     slice.forEach((file, index) => {
       if (!found[index]) return;
       const entry = mediaEntryName(file.id, file.mediaPath, file.mediaName);
@@ -199,6 +200,24 @@ export async function exportContact(
   });
 
   const zip = new ZipFile();
+  const output = zip.outputStream as PassThrough;
+  // yazl reports a failed entry (a storage read, a database page) on the ZipFile, and a lazy entry's own
+  // stream errors go unheard: either would be an unhandled 'error' that ends the process. The download
+  // is cut instead, so the client sees a broken transfer, never a complete-looking archive.
+  const abort = (error: Error) => {
+    if (!output.destroyed) output.destroy(error);
+  };
+  zip.on('error', abort);
+  // a cut download (an error, or the client gone) also releases what the entries still read from
+  const sources = new Set<Readable>();
+  output.once('close', () => {
+    for (const source of sources) source.destroy();
+  });
+  const guarded = (stream: Readable) => {
+    if (output.destroyed) stream.destroy();
+    else sources.add(stream);
+    return stream.on('error', abort).once('close', () => sources.delete(stream));
+  };
   const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   zip.addBuffer(json({ ...contact, extraInfo, tags, identities }), 'contact.json');
   zip.addBuffer(
@@ -206,19 +225,19 @@ export async function exportContact(
     'tickets.json',
   );
   zip.addReadStreamLazy('messages.jsonl', (callback) => {
-    callback(null, Readable.from(messageLines(knex, ofContact, entries)));
+    callback(null, guarded(Readable.from(messageLines(knex, ofContact, entries))));
   });
   for (const file of present) {
     zip.addReadStreamLazy(file.entry, { compress: false }, (callback) => {
       ctx.storage.get(companyId, file.key).then(
         // a file deleted since the listing: an empty entry rather than a broken archive
-        (stream) => callback(null, stream ?? Readable.from([])),
+        (stream) => callback(null, guarded(stream ?? Readable.from([]))),
         (error: Error) => callback(error, new PassThrough()),
       );
     });
   }
   zip.end();
-  return { fileName: `contact-${contactId}.zip`, stream: zip.outputStream as Readable };
+  return { fileName: `contact-${contactId}.zip`, stream: output };
 }
 
 /** The contact's messages as JSON lines, a page at a time, oldest first. */
