@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
@@ -31,19 +32,20 @@ export interface PurgeCount {
  * point (a killed worker, a storage outage) leaves rows whose files may be gone but never files no row
  * names: the next run picks the same rows up and finishes them (deleting a missing file is no error). A
  * file another message still names (a forward shares its original's) is kept.
- * `nextBatch` selects up to `PURGE_BATCH` rows of the company (`id`, `mediaPath`, `ticketId`).
+ * `nextBatch` selects up to `PURGE_BATCH` rows of the company (`id`, `mediaPath`, `ticketId`); `beforeBatch`
+ * answering false stops the purge there (what was removed so far is counted).
  */
 export async function purgeMessages(
   ctx: PluginContext,
   companyId: number,
   nextBatch: (knex: Knex) => Knex.QueryBuilder,
-  beforeBatch: () => Promise<void> = async () => {},
+  beforeBatch: () => Promise<boolean> = async () => true,
 ): Promise<PurgeCount & { ticketIds: number[] }> {
   const { knex } = ctx.db;
   const total = { messages: 0, files: 0 };
   const tickets = new Set<number>();
   for (;;) {
-    await beforeBatch();
+    if (!(await beforeBatch())) break;
     const rows = (await nextBatch(knex)) as PurgeRow[];
     if (rows.length === 0) break;
     const ids = rows.map((row) => row.id);
@@ -418,15 +420,24 @@ export async function companiesWithRetention(knex: Knex): Promise<number[]> {
 /** How long a retention run's claim on its company lasts without a new batch (a killed worker's runs out). */
 export const RETENTION_LEASE_SECONDS = 600;
 
-/** Claims (or renews) the company's retention run; false while another run holds it. */
-async function claimRetention(knex: Knex, companyId: number, renew: boolean): Promise<boolean> {
+const leaseEnd = (knex: Knex) => knex.raw(`now() + interval '${RETENTION_LEASE_SECONDS} seconds'`);
+
+/** Claims the company's retention run: the claim's token, or null while another run holds it. */
+async function claimRetention(knex: Knex, companyId: number): Promise<string | null> {
+  const token = randomUUID();
   const claimed = await knex('privacyRetention')
     .where({ companyId })
-    .modify((query) => {
-      if (!renew) query.where((free) => free.whereNull('leaseUntil').orWhere('leaseUntil', '<', knex.fn.now()));
-    })
-    .update({ leaseUntil: knex.raw(`now() + interval '${RETENTION_LEASE_SECONDS} seconds'`) });
-  return claimed > 0;
+    .where((free) => free.whereNull('leaseUntil').orWhere('leaseUntil', '<', knex.fn.now()))
+    .update({ leaseUntil: leaseEnd(knex), leaseToken: token });
+  return claimed > 0 ? token : null;
+}
+
+/** Extends the run's claim; false once it is no longer this run's (it ran out and another run took it). */
+async function renewRetention(knex: Knex, companyId: number, token: string): Promise<boolean> {
+  const renewed = await knex('privacyRetention')
+    .where({ companyId, leaseToken: token })
+    .update({ leaseUntil: leaseEnd(knex) });
+  return renewed > 0;
 }
 
 /**
@@ -434,12 +445,15 @@ async function claimRetention(knex: Knex, companyId: number, renew: boolean): Pr
  * `purgeMessages`: a run stopped halfway is finished by the next), then empties the last message of the
  * tickets left with none. Logs what it removed; removes nothing when the company has no retention, or
  * while another run holds the company's claim (`leaseUntil`, renewed every batch: the claim of a worker
- * killed mid-run runs out after `RETENTION_LEASE_SECONDS` and the next hourly run takes over).
+ * killed mid-run runs out after `RETENTION_LEASE_SECONDS` and the next hourly run takes over). The claim
+ * carries its run's `leaseToken`: a run renews and releases only its own, and stops at the next batch
+ * once another run has taken the company over.
  */
 export async function applyRetention(ctx: PluginContext, companyId: number, now = new Date()): Promise<PurgeCount> {
   const { knex } = ctx.db;
   const { months } = await retentionOf(knex, companyId);
-  if (months === null || !(await claimRetention(knex, companyId, false))) return { messages: 0, files: 0 };
+  const token = months === null ? null : await claimRetention(knex, companyId);
+  if (months === null || token === null) return { messages: 0, files: 0 };
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
   let purged: Awaited<ReturnType<typeof purgeMessages>>;
@@ -454,12 +468,11 @@ export async function applyRetention(ctx: PluginContext, companyId: number, now 
           .orderBy('createdAt')
           .limit(PURGE_BATCH)
           .select('id', 'mediaPath', 'ticketId'),
-      async () => {
-        await claimRetention(knex, companyId, true);
-      },
+      // a run that lost its claim stops: the run that took it over does the rest
+      () => renewRetention(knex, companyId, token),
     );
   } finally {
-    await knex('privacyRetention').where({ companyId }).update({ leaseUntil: null });
+    await knex('privacyRetention').where({ companyId, leaseToken: token }).update({ leaseUntil: null, leaseToken: null });
   }
   if (purged.ticketIds.length > 0) {
     await knex('tickets')

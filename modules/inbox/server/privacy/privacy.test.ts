@@ -350,6 +350,47 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     expect(await stored(old.photo)).toBeNull();
   });
 
+  it('stops a run whose claim another run has taken over, and leaves that claim alone', async () => {
+    const { ticketId } = await conversation('Lease Perdido');
+    const at = (days: number) => new Date(Date.now() - days * DAY);
+    const old = (count: number, days: number) =>
+      Array.from({ length: count }, (_, index) => ({ companyId: acme, ticketId, body: `velha ${index}`, createdAt: at(days) }));
+    // three batches, oldest first: the run is held inside the second one
+    await knex.batchInsert('messages', [...old(PURGE_BATCH, 3003), ...old(PURGE_BATCH, 3002), ...old(30, 3001)], 500);
+    await t.inject({ method: 'PUT', url: '/api/privacy/retention', token: admin.token, payload: { months: 6 } });
+    const [second] = (await knex('messages')
+      .where({ ticketId })
+      .whereBetween('createdAt', [at(3002.5), at(3001.5)])
+      .limit(1)
+      .select('id')) as Array<{ id: string }>;
+    expect(second).toBeDefined();
+    const blocker = await knex.transaction();
+    await blocker('messages')
+      .where({ id: (second as { id: string }).id })
+      .forUpdate()
+      .first('id');
+    const run = runInTenant({ companyId: acme }, () => applyRetention(ctx, acme));
+    // the run waits on the locked row of its second batch; meanwhile its claim runs out and another run takes it
+    await vi.waitFor(
+      async () => {
+        const waiting = await knex.raw(
+          "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'delete from \"messages\"%'",
+        );
+        expect(waiting.rows.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const other = '00000000-0000-4000-8000-000000000001';
+    await knex('privacyRetention')
+      .where({ companyId: acme })
+      .update({ leaseToken: other, leaseUntil: knex.raw("now() + interval '10 minutes'") });
+    await blocker.commit();
+    expect(await run).toMatchObject({ messages: 2 * PURGE_BATCH });
+    expect(await messagesOf(ticketId)).toBe(30 + 2);
+    expect(await knex('privacyRetention').where({ companyId: acme }).first('leaseToken')).toEqual({ leaseToken: other });
+    await knex('privacyRetention').where({ companyId: acme }).update({ leaseToken: null, leaseUntil: null });
+  });
+
   it('runs the retention as a durable job that the schedule fans out per company', async () => {
     const old = await conversation('Job Antigo', { ageDays: 400 });
     await t.inject({ method: 'PUT', url: '/api/privacy/retention', token: admin.token, payload: { months: 12 } });
