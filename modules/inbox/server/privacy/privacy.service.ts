@@ -307,18 +307,47 @@ export async function eraseContact(
   const { knex } = ctx.db;
   const contact = await requireContact(contactId);
   if (confirmation.trim() !== contact.name.trim()) throw new AppError('ERR_ERASURE_CONFIRMATION');
-  const tickets = (await knex('tickets')
-    .where({ companyId, contactId })
-    .select('id', 'status', 'userId', 'queueId', 'isGroup')) as Array<{
-    id: number;
-    status: string;
-    userId: number | null;
-    queueId: number | null;
-    isGroup: boolean;
-  }>;
-  if (tickets.some((ticket) => ticket.status === 'open' && ticket.userId !== null)) {
-    throw new AppError('ERR_ERASURE_OPEN_TICKET');
-  }
+  type ErasedTicket = { id: number; status: string; userId: number | null; queueId: number | null; isGroup: boolean };
+
+  // The contact's tickets are locked while they are checked and closed, so an agent can't accept one after
+  // the check; its identities go in the same transaction, so no new message finds the contact afterwards.
+  const tickets = await knex.transaction(async (trx) => {
+    const locked = (await trx('tickets')
+      .where({ companyId, contactId })
+      .orderBy('id')
+      .forUpdate()
+      .select('id', 'status', 'userId', 'queueId', 'isGroup')) as ErasedTicket[];
+    if (locked.some((ticket) => ticket.status === 'open' && ticket.userId !== null)) {
+      throw new AppError('ERR_ERASURE_OPEN_TICKET');
+    }
+    await trx('contactIdentities').where({ companyId, contactId }).delete();
+    await trx('tickets')
+      .where('companyId', companyId)
+      .whereIn(
+        'id',
+        locked.map((ticket) => ticket.id),
+      )
+      .update({
+        lastMessage: '',
+        unreadMessages: 0,
+        status: 'closed',
+        closedAt: trx.raw('coalesce(closed_at, now())'),
+        updatedAt: trx.fn.now(),
+      });
+    await trx('contactCustomFields').where({ companyId, contactId }).delete();
+    await trx('contactTags').where({ companyId, contactId }).delete();
+    await trx('contacts')
+      .where({ companyId, id: contactId })
+      .update({
+        name: erasedName(contactId),
+        number: null,
+        email: null,
+        urlPicture: null,
+        lgpdAcceptedAt: null,
+        updatedAt: trx.fn.now(),
+      });
+    return locked;
+  });
   const ticketIds = tickets.map((ticket) => ticket.id);
   // the words its tickets' messages added to the company's search vocabulary, to drop those nothing else says
   const words = (
@@ -327,6 +356,7 @@ export async function eraseContact(
     }>
   ).map((row) => row.word);
 
+  // after the commit: a message written while the tickets were being closed is purged with the rest
   const purged = await purgeMessages(ctx, companyId, (db) =>
     db('messages')
       .where('companyId', companyId)
@@ -341,29 +371,6 @@ export async function eraseContact(
       .where('companyId', companyId)
       .where((where) => where.whereIn('ticketId', ticketIds).orWhere('contactId', contactId))
       .delete();
-    await trx('contactIdentities').where({ companyId, contactId }).delete();
-    await trx('contactCustomFields').where({ companyId, contactId }).delete();
-    await trx('contactTags').where({ companyId, contactId }).delete();
-    await trx('tickets')
-      .where('companyId', companyId)
-      .whereIn('id', ticketIds)
-      .update({
-        lastMessage: '',
-        unreadMessages: 0,
-        status: 'closed',
-        closedAt: trx.raw('coalesce(closed_at, now())'),
-        updatedAt: trx.fn.now(),
-      });
-    await trx('contacts')
-      .where({ companyId, id: contactId })
-      .update({
-        name: erasedName(contactId),
-        number: null,
-        email: null,
-        urlPicture: null,
-        lgpdAcceptedAt: null,
-        updatedAt: trx.fn.now(),
-      });
     if (words.length > 0) {
       await trx.raw(
         `DELETE FROM search_vocabulary v WHERE v.company_id = ? AND v.word = ANY(?::text[])

@@ -262,6 +262,61 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     expect(await knex('tickets').where({ id: waiting.ticketId }).first('status')).toEqual({ status: 'closed' });
   });
 
+  it("erases what arrives while the contact's tickets are being closed, and no accept slips past the check", async () => {
+    const erase = (contactId: number, confirmation: string) =>
+      t.inject({ method: 'POST', url: `/api/contacts/${contactId}/erase`, token: admin.token, payload: { confirmation } });
+    const heldWhile = async (
+      ticketId: number,
+      request: () => Promise<unknown>,
+      meanwhile: (trx: Knex.Transaction) => Promise<void>,
+    ) => {
+      const blocker = await knex.transaction();
+      await blocker('tickets').where({ id: ticketId }).forUpdate().first('id');
+      const answer = request();
+      // the erasure waits on the ticket the blocker holds (a message being received, an agent accepting)
+      await vi.waitFor(
+        async () => {
+          const waiting = await knex.raw(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%from \"tickets\"%for update'",
+          );
+          expect(waiting.rows.length).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      await meanwhile(blocker);
+      await blocker.commit();
+      return answer;
+    };
+
+    const arriving = await conversation('Chega Agora', { status: 'pending' });
+    const erased = (await heldWhile(
+      arriving.ticketId,
+      () => erase(arriving.contactId, 'Chega Agora'),
+      async (trx) => {
+        await trx('messages').insert({
+          companyId: acme,
+          ticketId: arriving.ticketId,
+          contactId: arriving.contactId,
+          body: 'nova',
+        });
+      },
+    )) as { statusCode: number };
+    expect(erased.statusCode).toBe(200);
+    expect(await messagesOf(arriving.ticketId)).toBe(0);
+
+    const accepted = await conversation('Aceito Agora', { status: 'pending' });
+    const refused = (await heldWhile(
+      accepted.ticketId,
+      () => erase(accepted.contactId, 'Aceito Agora'),
+      async (trx) => {
+        await trx('tickets').where({ id: accepted.ticketId }).update({ status: 'open', userId: t.demo.users.acmeAgent });
+      },
+    )) as { statusCode: number; json: () => unknown };
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ error: 'ERR_ERASURE_OPEN_TICKET' });
+    expect(await messagesOf(accepted.ticketId)).toBe(2);
+  });
+
   it('keeps the retention setting per company, for admins only', async () => {
     const get = (token: string) => t.inject({ method: 'GET', url: '/api/privacy/retention', token });
     const put = (token: string, months: unknown) =>
