@@ -349,9 +349,14 @@ export async function eraseContact(
     return locked;
   });
   const ticketIds = tickets.map((ticket) => ticket.id);
-  // the words its tickets' messages added to the company's search vocabulary, to drop those nothing else says
+  // the words its messages added to the company's search vocabulary, to drop those nothing else says: its
+  // own tickets' and those of the group tickets it wrote in (purging rebuilds each ticket's words)
+  const wroteIn = knex('messages').where({ companyId, contactId }).distinct('ticketId');
   const words = (
-    (await knex('ticketSearchWords').where('companyId', companyId).whereIn('ticketId', ticketIds).distinct('word')) as Array<{
+    (await knex('ticketSearchWords')
+      .where('companyId', companyId)
+      .where((where) => where.whereIn('ticketId', ticketIds).orWhereIn('ticketId', wroteIn))
+      .distinct('word')) as Array<{
       word: string;
     }>
   ).map((row) => row.word);
@@ -387,7 +392,8 @@ export async function eraseContact(
     });
   });
 
-  for (const ticket of tickets.filter((each) => each.status !== 'closed')) {
+  // every ticket changed (closed, or its last message emptied): the lists showing them are told
+  for (const ticket of tickets) {
     await notifyTicketChanged(ctx, companyId, ticket.id, visibleState(ticket as Parameters<typeof visibleState>[0]));
   }
   await notifyContactChanged(ctx, companyId, contactId);

@@ -195,8 +195,12 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     // another contact's message forwarded the same stored file: it must survive
     const other = await conversation('Outro Contato');
     await knex('messages').insert({ companyId: acme, ticketId: other.ticketId, body: '', mediaType: 'image', mediaPath: photo });
+    // and the contact wrote in another ticket (a group): its words there go too
+    const groupWord = `grupounico${ticketId}`;
+    await knex('messages').insert({ companyId: acme, ticketId: other.ticketId, contactId, body: `oi ${groupWord}` });
     const word = `palavraunica${ticketId}`;
     expect(await knex('searchVocabulary').where({ companyId: acme, word }).first()).toBeDefined();
+    expect(await knex('searchVocabulary').where({ companyId: acme, word: groupWord }).first()).toBeDefined();
 
     const erase = (confirmation: string) =>
       t.inject({ method: 'POST', url: `/api/contacts/${contactId}/erase`, token: admin.token, payload: { confirmation } });
@@ -211,7 +215,7 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
 
     const res = await erase('Carla Apaga');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactId, tickets: 1, messages: 3, files: 1 });
+    expect(res.json()).toEqual({ contactId, tickets: 1, messages: 4, files: 1 });
     expect(await messagesOf(ticketId)).toBe(0);
     expect(await stored(ownPhoto)).toBeNull();
     expect(await stored(photo)).not.toBeNull(); // still named by the other contact's message
@@ -229,12 +233,13 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
       lastMessage: '',
     });
     expect(await knex('searchVocabulary').where({ companyId: acme, word }).first()).toBeUndefined();
+    expect(await knex('searchVocabulary').where({ companyId: acme, word: groupWord }).first()).toBeUndefined();
     expect(await messagesOf(other.ticketId)).toBe(3);
 
     const log = await knex('privacyLog')
       .where({ companyId: acme, action: 'erase', contactId })
       .first('userId', 'details', 'createdAt');
-    expect(log).toMatchObject({ userId: admin.user.id, details: { tickets: 1, messages: 3, files: 1 } });
+    expect(log).toMatchObject({ userId: admin.user.id, details: { tickets: 1, messages: 4, files: 1 } });
     // the same erasure again (an interrupted one finished) changes nothing more
     expect((await erase(erasedName(contactId))).json()).toEqual({ contactId, tickets: 1, messages: 0, files: 0 });
   });
