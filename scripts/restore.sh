@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Restores one whole Balcão instance from a backup (docs/operations.md "Backups and restore"):
-#   1. the database, from a custom-format dump (`pg_dump -Fc`), into DATABASE_URL — every object of the
-#      dump is dropped first and recreated, in one transaction, so a failed restore leaves the database
-#      as it was;
+#   1. the database, from a custom-format dump (`pg_dump -Fc`), into DATABASE_URL — its `public` schema is
+#      REPLACED: dropped with everything in it (tables newer than the backup too) and recreated from the
+#      dump, in one transaction, so a failed restore leaves the database as it was;
 #   2. the uploaded files, from a copy of STORAGE_DIR, into STORAGE_DIR (files not in the copy are removed,
 #      so the files match the rows that point at them).
 # Stop every Balcão process first (web and worker): a running process would write between the two steps.
@@ -44,9 +44,16 @@ fi
 # a dump pg_restore can't read stops here, before anything is dropped
 pg_restore --list "$dump" > /dev/null
 
-echo "restore: database from $dump"
-pg_restore --clean --if-exists --no-owner --no-privileges --single-transaction --exit-on-error \
-  --dbname "$database_url" "$dump"
+echo "restore: database from $dump (replacing the public schema)"
+# The schema is replaced rather than the dump's objects dropped one by one (`pg_restore --clean`): a
+# table created after the backup (a newer version's migration) keeps foreign keys to the dump's tables
+# and makes their DROP fail. pg_restore writes the dump as SQL; psql runs it after the schema is
+# recreated, all in one transaction that stops at the first error.
+{
+  echo 'DROP SCHEMA IF EXISTS public CASCADE;'
+  echo 'CREATE SCHEMA public;'
+  pg_restore --no-owner --no-privileges --file - "$dump"
+} | psql --quiet --no-psqlrc --single-transaction --set ON_ERROR_STOP=1 --dbname "$database_url" > /dev/null
 
 if [ -n "$storage_backup" ]; then
   echo "restore: files from $storage_backup into $storage_dir"

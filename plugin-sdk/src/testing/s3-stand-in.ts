@@ -33,6 +33,7 @@ export class S3StandIn {
   /** Objects per ListObjectsV2 page (S3's 1,000; tests lower it to walk the pages). */
   pageSize = 1000;
   private server?: Server;
+  private readonly failures: Array<{ method: string; status: number }> = [];
 
   constructor(
     readonly accessKeyId: string,
@@ -57,6 +58,14 @@ export class S3StandIn {
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /**
+   * Answers the next `times` signed `method` requests (PUT, GET, HEAD …) with `status` (503 SlowDown by
+   * default) instead of serving them: a test's way to make storage fail for a while.
+   */
+  failNext(method: string, times = 1, status = 503): void {
+    for (let index = 0; index < times; index++) this.failures.push({ method: method.toUpperCase(), status });
   }
 
   /** The keys of a bucket, sorted (what a test compares against). */
@@ -87,6 +96,14 @@ export class S3StandIn {
     if (refusal) {
       record(403);
       this.reply(response, 403, refusal.code, refusal.message);
+      return;
+    }
+    const failure = this.failures.findIndex((each) => each.method === method);
+    if (failure >= 0) {
+      const { status } = this.failures.splice(failure, 1)[0] as { status: number };
+      record(status);
+      if (method === 'HEAD') response.writeHead(status).end();
+      else this.reply(response, status, status === 503 ? 'SlowDown' : 'InternalError', 'Injected failure');
       return;
     }
     const bucket = this.buckets.get(decodeURIComponent(bucketName));

@@ -33,6 +33,17 @@ export interface S3StorageOptions {
   spoolDir?: string;
 }
 
+/** Attempts at sending a spooled upload: the SDK never retries a streamed body, so the driver does. */
+const STREAM_PUT_ATTEMPTS = 3;
+
+/** An answer worth another attempt: a throttle, a server error, or no answer at all (a dropped connection). */
+function isTransient(error: unknown): boolean {
+  const failure = error as { name?: string; $metadata?: { httpStatusCode?: number }; $retryable?: unknown };
+  const status = failure.$metadata?.httpStatusCode;
+  if (status === undefined) return !(error instanceof AppError);
+  return status >= 500 || status === 429 || failure.name === 'SlowDown' || Boolean(failure.$retryable);
+}
+
 /** The largest DeleteObjects request S3 accepts. */
 const DELETE_BATCH = 1000;
 
@@ -102,9 +113,18 @@ export class S3Storage implements StorageService {
     });
     try {
       await pipeline(data, counter, createWriteStream(spool));
-      await this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: createReadStream(spool), ContentLength: size }),
-      );
+      for (let attempt = 1; ; attempt++) {
+        // a fresh read of the spool each time: a body stream the failed attempt consumed can't be sent again
+        const body = createReadStream(spool);
+        try {
+          await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentLength: size }));
+          break;
+        } catch (error) {
+          body.destroy();
+          if (attempt >= STREAM_PUT_ATTEMPTS || !isTransient(error)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** (attempt - 1)));
+        }
+      }
     } finally {
       await rm(spool, { force: true });
     }

@@ -240,6 +240,21 @@ describe('the s3 driver against the stand-in', () => {
     expect(standIn.keys()).toEqual([]);
   });
 
+  it('sends a streamed upload again when S3 answers 503, from the start of the file', async () => {
+    const body = Buffer.from('streamed twice '.repeat(1000));
+    standIn.failNext('PUT');
+    expect(await storage.put(4, 'media/retried.bin', Readable.from([body]))).toEqual({
+      key: 'media/retried.bin',
+      size: body.length,
+    });
+    expect(standIn.seen.filter((call) => call.method === 'PUT').map((call) => call.status)).toEqual([503, 200]);
+    expect(standIn.buckets.get('balcao')?.get('company4/media/retried.bin')?.body.equals(body)).toBe(true);
+    // an outage that outlasts the attempts still fails the upload
+    standIn.failNext('PUT', 3);
+    await expect(storage.put(4, 'media/lost.bin', Readable.from([body]))).rejects.toThrow();
+    expect(standIn.keys().includes('company4/media/lost.bin')).toBe(false);
+  });
+
   it('fails loudly, never as a missing file, when the bucket refuses the credentials', async () => {
     await storage.put(3, 'kept.txt', Buffer.from('kept'));
     const forged = new S3Storage({ ...options, endpoint, secretAccessKey: 'not the secret' });

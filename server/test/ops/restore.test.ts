@@ -10,8 +10,8 @@ import { REPO_ROOT } from '../../src/config';
 
 /**
  * scripts/restore.sh (docs/operations.md "Backups and restore") against real PostgreSQL: a throwaway
- * database dumped with `pg_dump -Fc` as the docs say, restored into another that holds stale rows, with
- * the storage folder copied back; the row counts and the files match the backup.
+ * database dumped with `pg_dump -Fc` as the docs say, restored into another that holds stale rows and a
+ * newer table, with the storage folder copied back; the database and the files match the backup.
  */
 const run = promisify(execFile);
 /** The Postgres server tests use (as the SDK's test kit: TEST_DATABASE_ADMIN_URL, else the local one). */
@@ -50,15 +50,21 @@ describe('scripts/restore.sh', () => {
   it('restores the database from a pg_dump and the storage folder from its copy', async () => {
     await sql(
       source,
-      `CREATE TABLE messages (id serial PRIMARY KEY, "companyId" int NOT NULL, body text);
+      `CREATE TABLE companies (id int PRIMARY KEY);
+       INSERT INTO companies SELECT generate_series(1, 9);
+       CREATE TABLE messages (id serial PRIMARY KEY, "companyId" int NOT NULL REFERENCES companies, body text);
        INSERT INTO messages ("companyId", body) SELECT 1 + g % 3, 'mensagem ' || g FROM generate_series(1, 250) g;`,
     );
-    // the instance to restore over has moved on: other rows, a table the backup doesn't know
+    // the instance to restore over has moved on (an upgrade): other rows, and a table the backup doesn't
+    // know whose foreign key holds on to the backup's companies
     await sql(
       target,
-      `CREATE TABLE messages (id serial PRIMARY KEY, "companyId" int NOT NULL, body text);
+      `CREATE TABLE companies (id int PRIMARY KEY);
+       INSERT INTO companies SELECT generate_series(1, 9);
+       CREATE TABLE messages (id serial PRIMARY KEY, "companyId" int NOT NULL REFERENCES companies, body text);
        INSERT INTO messages ("companyId", body) VALUES (9, 'depois do backup');
-       CREATE TABLE later (id int);`,
+       CREATE TABLE later (id int, "companyId" int REFERENCES companies);
+       INSERT INTO later VALUES (1, 9);`,
     );
     const dump = path.join(work, 'balcao.dump');
     await run('pg_dump', ['--format=custom', '--file', dump, databaseUrl(source)]);
@@ -87,9 +93,10 @@ describe('scripts/restore.sh', () => {
       (await sql(database, `SELECT count(*)::int AS n, sum(id)::int AS ids FROM messages`)).rows[0] as { n: number; ids: number };
     expect(await count(target)).toEqual(await count(source));
     expect((await count(target)).n).toBe(250);
-    // objects of the dump were dropped and recreated; the restore doesn't touch what the dump doesn't name
+    // the database is the backup's: newer rows and the newer table are gone
     const bodies = await sql(target, `SELECT count(*)::int AS n FROM messages WHERE body = 'depois do backup'`);
     expect(bodies.rows[0]).toEqual({ n: 0 });
+    expect((await sql(target, `SELECT to_regclass('public.later') AS later`)).rows[0]).toEqual({ later: null });
     expect(readFileSync(path.join(storage, '1', 'media', 'foto.jpg'), 'utf8')).toBe('jpeg bytes');
     expect(existsSync(path.join(storage, '2', 'orphan.txt'))).toBe(false);
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { AppError, type PluginContext } from '@balcao/plugin-sdk/server';
@@ -31,19 +32,20 @@ export interface PurgeCount {
  * point (a killed worker, a storage outage) leaves rows whose files may be gone but never files no row
  * names: the next run picks the same rows up and finishes them (deleting a missing file is no error). A
  * file another message still names (a forward shares its original's) is kept.
- * `nextBatch` selects up to `PURGE_BATCH` rows of the company (`id`, `mediaPath`, `ticketId`).
+ * `nextBatch` selects up to `PURGE_BATCH` rows of the company (`id`, `mediaPath`, `ticketId`); `beforeBatch`
+ * answering false stops the purge there (what was removed so far is counted).
  */
 export async function purgeMessages(
   ctx: PluginContext,
   companyId: number,
   nextBatch: (knex: Knex) => Knex.QueryBuilder,
-  beforeBatch: () => Promise<void> = async () => {},
+  beforeBatch: () => Promise<boolean> = async () => true,
 ): Promise<PurgeCount & { ticketIds: number[] }> {
   const { knex } = ctx.db;
   const total = { messages: 0, files: 0 };
   const tickets = new Set<number>();
   for (;;) {
-    await beforeBatch();
+    if (!(await beforeBatch())) break;
     const rows = (await nextBatch(knex)) as PurgeRow[];
     if (rows.length === 0) break;
     const ids = rows.map((row) => row.id);
@@ -176,12 +178,13 @@ export async function exportContact(
     .whereNotNull('mediaPath')
     .orderBy('id')
     .select('id', 'mediaPath', 'mediaName')) as Array<{ id: string; mediaPath: string; mediaName: string | null }>;
-  // only files storage still holds get an entry: a message may name a file removed since (by hand, or a failed upload)
+  // only files storage still holds get an entry: a message may name a file removed since (by hand, or a failed
+  // upload); a storage outage fails the export (before anything is sent or logged) rather than leaving files out
   const entries = new Map<string, string>();
   const present: Array<{ id: string; key: string; entry: string }> = [];
   for (let start = 0; start < media.length; start += STORAGE_CALLS_AT_ONCE) {
     const slice = media.slice(start, start + STORAGE_CALLS_AT_ONCE);
-    const found = await Promise.all(slice.map((file) => ctx.storage.stat(companyId, file.mediaPath).catch(() => null)));
+    const found = await Promise.all(slice.map((file) => ctx.storage.stat(companyId, file.mediaPath)));
     slice.forEach((file, index) => {
       if (!found[index]) return;
       const entry = mediaEntryName(file.id, file.mediaPath, file.mediaName);
@@ -199,6 +202,24 @@ export async function exportContact(
   });
 
   const zip = new ZipFile();
+  const output = zip.outputStream as PassThrough;
+  // yazl reports a failed entry (a storage read, a database page) on the ZipFile, and a lazy entry's own
+  // stream errors go unheard: either would be an unhandled 'error' that ends the process. The download
+  // is cut instead, so the client sees a broken transfer, never a complete-looking archive.
+  const abort = (error: Error) => {
+    if (!output.destroyed) output.destroy(error);
+  };
+  zip.on('error', abort);
+  // a cut download (an error, or the client gone) also releases what the entries still read from
+  const sources = new Set<Readable>();
+  output.once('close', () => {
+    for (const source of sources) source.destroy();
+  });
+  const guarded = (stream: Readable) => {
+    if (output.destroyed) stream.destroy();
+    else sources.add(stream);
+    return stream.on('error', abort).once('close', () => sources.delete(stream));
+  };
   const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
   zip.addBuffer(json({ ...contact, extraInfo, tags, identities }), 'contact.json');
   zip.addBuffer(
@@ -206,19 +227,19 @@ export async function exportContact(
     'tickets.json',
   );
   zip.addReadStreamLazy('messages.jsonl', (callback) => {
-    callback(null, Readable.from(messageLines(knex, ofContact, entries)));
+    callback(null, guarded(Readable.from(messageLines(knex, ofContact, entries))));
   });
   for (const file of present) {
     zip.addReadStreamLazy(file.entry, { compress: false }, (callback) => {
       ctx.storage.get(companyId, file.key).then(
         // a file deleted since the listing: an empty entry rather than a broken archive
-        (stream) => callback(null, stream ?? Readable.from([])),
+        (stream) => callback(null, guarded(stream ?? Readable.from([]))),
         (error: Error) => callback(error, new PassThrough()),
       );
     });
   }
   zip.end();
-  return { fileName: `contact-${contactId}.zip`, stream: zip.outputStream as Readable };
+  return { fileName: `contact-${contactId}.zip`, stream: output };
 }
 
 /** The contact's messages as JSON lines, a page at a time, oldest first. */
@@ -286,26 +307,61 @@ export async function eraseContact(
   const { knex } = ctx.db;
   const contact = await requireContact(contactId);
   if (confirmation.trim() !== contact.name.trim()) throw new AppError('ERR_ERASURE_CONFIRMATION');
-  const tickets = (await knex('tickets')
-    .where({ companyId, contactId })
-    .select('id', 'status', 'userId', 'queueId', 'isGroup')) as Array<{
-    id: number;
-    status: string;
-    userId: number | null;
-    queueId: number | null;
-    isGroup: boolean;
-  }>;
-  if (tickets.some((ticket) => ticket.status === 'open' && ticket.userId !== null)) {
-    throw new AppError('ERR_ERASURE_OPEN_TICKET');
-  }
+  type ErasedTicket = { id: number; status: string; userId: number | null; queueId: number | null; isGroup: boolean };
+
+  // The contact's tickets are locked while they are checked and closed, so an agent can't accept one after
+  // the check; its identities go in the same transaction, so no new message finds the contact afterwards.
+  const tickets = await knex.transaction(async (trx) => {
+    const locked = (await trx('tickets')
+      .where({ companyId, contactId })
+      .orderBy('id')
+      .forUpdate()
+      .select('id', 'status', 'userId', 'queueId', 'isGroup')) as ErasedTicket[];
+    if (locked.some((ticket) => ticket.status === 'open' && ticket.userId !== null)) {
+      throw new AppError('ERR_ERASURE_OPEN_TICKET');
+    }
+    await trx('contactIdentities').where({ companyId, contactId }).delete();
+    await trx('tickets')
+      .where('companyId', companyId)
+      .whereIn(
+        'id',
+        locked.map((ticket) => ticket.id),
+      )
+      .update({
+        lastMessage: '',
+        unreadMessages: 0,
+        status: 'closed',
+        closedAt: trx.raw('coalesce(closed_at, now())'),
+        updatedAt: trx.fn.now(),
+      });
+    await trx('contactCustomFields').where({ companyId, contactId }).delete();
+    await trx('contactTags').where({ companyId, contactId }).delete();
+    await trx('contacts')
+      .where({ companyId, id: contactId })
+      .update({
+        name: erasedName(contactId),
+        number: null,
+        email: null,
+        urlPicture: null,
+        lgpdAcceptedAt: null,
+        updatedAt: trx.fn.now(),
+      });
+    return locked;
+  });
   const ticketIds = tickets.map((ticket) => ticket.id);
-  // the words its tickets' messages added to the company's search vocabulary, to drop those nothing else says
+  // the words its messages added to the company's search vocabulary, to drop those nothing else says: its
+  // own tickets' and those of the group tickets it wrote in (purging rebuilds each ticket's words)
+  const wroteIn = knex('messages').where({ companyId, contactId }).distinct('ticketId');
   const words = (
-    (await knex('ticketSearchWords').where('companyId', companyId).whereIn('ticketId', ticketIds).distinct('word')) as Array<{
+    (await knex('ticketSearchWords')
+      .where('companyId', companyId)
+      .where((where) => where.whereIn('ticketId', ticketIds).orWhereIn('ticketId', wroteIn))
+      .distinct('word')) as Array<{
       word: string;
     }>
   ).map((row) => row.word);
 
+  // after the commit: a message written while the tickets were being closed is purged with the rest
   const purged = await purgeMessages(ctx, companyId, (db) =>
     db('messages')
       .where('companyId', companyId)
@@ -320,29 +376,6 @@ export async function eraseContact(
       .where('companyId', companyId)
       .where((where) => where.whereIn('ticketId', ticketIds).orWhere('contactId', contactId))
       .delete();
-    await trx('contactIdentities').where({ companyId, contactId }).delete();
-    await trx('contactCustomFields').where({ companyId, contactId }).delete();
-    await trx('contactTags').where({ companyId, contactId }).delete();
-    await trx('tickets')
-      .where('companyId', companyId)
-      .whereIn('id', ticketIds)
-      .update({
-        lastMessage: '',
-        unreadMessages: 0,
-        status: 'closed',
-        closedAt: trx.raw('coalesce(closed_at, now())'),
-        updatedAt: trx.fn.now(),
-      });
-    await trx('contacts')
-      .where({ companyId, id: contactId })
-      .update({
-        name: erasedName(contactId),
-        number: null,
-        email: null,
-        urlPicture: null,
-        lgpdAcceptedAt: null,
-        updatedAt: trx.fn.now(),
-      });
     if (words.length > 0) {
       await trx.raw(
         `DELETE FROM search_vocabulary v WHERE v.company_id = ? AND v.word = ANY(?::text[])
@@ -359,7 +392,8 @@ export async function eraseContact(
     });
   });
 
-  for (const ticket of tickets.filter((each) => each.status !== 'closed')) {
+  // every ticket changed (closed, or its last message emptied): the lists showing them are told
+  for (const ticket of tickets) {
     await notifyTicketChanged(ctx, companyId, ticket.id, visibleState(ticket as Parameters<typeof visibleState>[0]));
   }
   await notifyContactChanged(ctx, companyId, contactId);
@@ -399,15 +433,24 @@ export async function companiesWithRetention(knex: Knex): Promise<number[]> {
 /** How long a retention run's claim on its company lasts without a new batch (a killed worker's runs out). */
 export const RETENTION_LEASE_SECONDS = 600;
 
-/** Claims (or renews) the company's retention run; false while another run holds it. */
-async function claimRetention(knex: Knex, companyId: number, renew: boolean): Promise<boolean> {
+const leaseEnd = (knex: Knex) => knex.raw(`now() + interval '${RETENTION_LEASE_SECONDS} seconds'`);
+
+/** Claims the company's retention run: the claim's token, or null while another run holds it. */
+async function claimRetention(knex: Knex, companyId: number): Promise<string | null> {
+  const token = randomUUID();
   const claimed = await knex('privacyRetention')
     .where({ companyId })
-    .modify((query) => {
-      if (!renew) query.where((free) => free.whereNull('leaseUntil').orWhere('leaseUntil', '<', knex.fn.now()));
-    })
-    .update({ leaseUntil: knex.raw(`now() + interval '${RETENTION_LEASE_SECONDS} seconds'`) });
-  return claimed > 0;
+    .where((free) => free.whereNull('leaseUntil').orWhere('leaseUntil', '<', knex.fn.now()))
+    .update({ leaseUntil: leaseEnd(knex), leaseToken: token });
+  return claimed > 0 ? token : null;
+}
+
+/** Extends the run's claim; false once it is no longer this run's (it ran out and another run took it). */
+async function renewRetention(knex: Knex, companyId: number, token: string): Promise<boolean> {
+  const renewed = await knex('privacyRetention')
+    .where({ companyId, leaseToken: token })
+    .update({ leaseUntil: leaseEnd(knex) });
+  return renewed > 0;
 }
 
 /**
@@ -415,12 +458,15 @@ async function claimRetention(knex: Knex, companyId: number, renew: boolean): Pr
  * `purgeMessages`: a run stopped halfway is finished by the next), then empties the last message of the
  * tickets left with none. Logs what it removed; removes nothing when the company has no retention, or
  * while another run holds the company's claim (`leaseUntil`, renewed every batch: the claim of a worker
- * killed mid-run runs out after `RETENTION_LEASE_SECONDS` and the next hourly run takes over).
+ * killed mid-run runs out after `RETENTION_LEASE_SECONDS` and the next hourly run takes over). The claim
+ * carries its run's `leaseToken`: a run renews and releases only its own, and stops at the next batch
+ * once another run has taken the company over.
  */
 export async function applyRetention(ctx: PluginContext, companyId: number, now = new Date()): Promise<PurgeCount> {
   const { knex } = ctx.db;
   const { months } = await retentionOf(knex, companyId);
-  if (months === null || !(await claimRetention(knex, companyId, false))) return { messages: 0, files: 0 };
+  const token = months === null ? null : await claimRetention(knex, companyId);
+  if (months === null || token === null) return { messages: 0, files: 0 };
   const cutoff = new Date(now);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - months);
   let purged: Awaited<ReturnType<typeof purgeMessages>>;
@@ -435,12 +481,11 @@ export async function applyRetention(ctx: PluginContext, companyId: number, now 
           .orderBy('createdAt')
           .limit(PURGE_BATCH)
           .select('id', 'mediaPath', 'ticketId'),
-      async () => {
-        await claimRetention(knex, companyId, true);
-      },
+      // a run that lost its claim stops: the run that took it over does the rest
+      () => renewRetention(knex, companyId, token),
     );
   } finally {
-    await knex('privacyRetention').where({ companyId }).update({ leaseUntil: null });
+    await knex('privacyRetention').where({ companyId, leaseToken: token }).update({ leaseUntil: null, leaseToken: null });
   }
   if (purged.ticketIds.length > 0) {
     await knex('tickets')

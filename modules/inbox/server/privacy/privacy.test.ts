@@ -155,6 +155,30 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     expect(log.json().entries[0]).toMatchObject({ action: 'export', contactId, user: { id: admin.user.id } });
   });
 
+  // the stand-in is how a test makes storage fail: only the s3 run has one
+  if (driver === 's3')
+    it('cuts an export whose media read fails and keeps serving', async () => {
+      const { contactId } = await conversation('Sara Falha');
+      const exports = () => knex('privacyLog').where({ companyId: acme, action: 'export', contactId }).count('* as n');
+      // the photo's read fails on every attempt the client makes, after the archive has started
+      (standIn as S3StandIn).failNext('GET', 3, 500);
+      const cut = await t.inject({ method: 'GET', url: `/api/contacts/${contactId}/export`, token: admin.token }).then(
+        (res) => res.rawPayload,
+        (error: Error) => error,
+      );
+      expect(() => readZip(cut as Buffer)).toThrow();
+      const next = await t.inject({ method: 'GET', url: '/api/privacy/retention', token: admin.token });
+      expect(next.statusCode).toBe(200);
+      expect(Number((await exports())[0]?.n)).toBe(1);
+
+      // a storage outage while looking the files up fails the export before it starts, and it isn't logged
+      (standIn as S3StandIn).failNext('HEAD', 3, 500);
+      const refused = await t.inject({ method: 'GET', url: `/api/contacts/${contactId}/export`, token: admin.token });
+      expect(refused.statusCode).toBeGreaterThanOrEqual(500);
+      expect(refused.headers['content-type']).not.toBe('application/zip');
+      expect(Number((await exports())[0]?.n)).toBe(1);
+    });
+
   it('lets only admins of the contact’s company export or erase it', async () => {
     const { contactId } = await conversation('Rita Restrita');
     const asAgent = await t.inject({ method: 'GET', url: `/api/contacts/${contactId}/export`, token: agent.token });
@@ -173,8 +197,12 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     // another contact's message forwarded the same stored file: it must survive
     const other = await conversation('Outro Contato');
     await knex('messages').insert({ companyId: acme, ticketId: other.ticketId, body: '', mediaType: 'image', mediaPath: photo });
+    // and the contact wrote in another ticket (a group): its words there go too
+    const groupWord = `grupounico${ticketId}`;
+    await knex('messages').insert({ companyId: acme, ticketId: other.ticketId, contactId, body: `oi ${groupWord}` });
     const word = `palavraunica${ticketId}`;
     expect(await knex('searchVocabulary').where({ companyId: acme, word }).first()).toBeDefined();
+    expect(await knex('searchVocabulary').where({ companyId: acme, word: groupWord }).first()).toBeDefined();
 
     const erase = (confirmation: string) =>
       t.inject({ method: 'POST', url: `/api/contacts/${contactId}/erase`, token: admin.token, payload: { confirmation } });
@@ -189,7 +217,7 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
 
     const res = await erase('Carla Apaga');
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ contactId, tickets: 1, messages: 3, files: 1 });
+    expect(res.json()).toEqual({ contactId, tickets: 1, messages: 4, files: 1 });
     expect(await messagesOf(ticketId)).toBe(0);
     expect(await stored(ownPhoto)).toBeNull();
     expect(await stored(photo)).not.toBeNull(); // still named by the other contact's message
@@ -207,12 +235,13 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
       lastMessage: '',
     });
     expect(await knex('searchVocabulary').where({ companyId: acme, word }).first()).toBeUndefined();
+    expect(await knex('searchVocabulary').where({ companyId: acme, word: groupWord }).first()).toBeUndefined();
     expect(await messagesOf(other.ticketId)).toBe(3);
 
     const log = await knex('privacyLog')
       .where({ companyId: acme, action: 'erase', contactId })
       .first('userId', 'details', 'createdAt');
-    expect(log).toMatchObject({ userId: admin.user.id, details: { tickets: 1, messages: 3, files: 1 } });
+    expect(log).toMatchObject({ userId: admin.user.id, details: { tickets: 1, messages: 4, files: 1 } });
     // the same erasure again (an interrupted one finished) changes nothing more
     expect((await erase(erasedName(contactId))).json()).toEqual({ contactId, tickets: 1, messages: 0, files: 0 });
   });
@@ -238,6 +267,61 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
     });
     expect(erased.statusCode).toBe(200);
     expect(await knex('tickets').where({ id: waiting.ticketId }).first('status')).toEqual({ status: 'closed' });
+  });
+
+  it("erases what arrives while the contact's tickets are being closed, and no accept slips past the check", async () => {
+    const erase = (contactId: number, confirmation: string) =>
+      t.inject({ method: 'POST', url: `/api/contacts/${contactId}/erase`, token: admin.token, payload: { confirmation } });
+    const heldWhile = async (
+      ticketId: number,
+      request: () => Promise<unknown>,
+      meanwhile: (trx: Knex.Transaction) => Promise<void>,
+    ) => {
+      const blocker = await knex.transaction();
+      await blocker('tickets').where({ id: ticketId }).forUpdate().first('id');
+      const answer = request();
+      // the erasure waits on the ticket the blocker holds (a message being received, an agent accepting)
+      await vi.waitFor(
+        async () => {
+          const waiting = await knex.raw(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE '%from \"tickets\"%for update'",
+          );
+          expect(waiting.rows.length).toBeGreaterThan(0);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      await meanwhile(blocker);
+      await blocker.commit();
+      return answer;
+    };
+
+    const arriving = await conversation('Chega Agora', { status: 'pending' });
+    const erased = (await heldWhile(
+      arriving.ticketId,
+      () => erase(arriving.contactId, 'Chega Agora'),
+      async (trx) => {
+        await trx('messages').insert({
+          companyId: acme,
+          ticketId: arriving.ticketId,
+          contactId: arriving.contactId,
+          body: 'nova',
+        });
+      },
+    )) as { statusCode: number };
+    expect(erased.statusCode).toBe(200);
+    expect(await messagesOf(arriving.ticketId)).toBe(0);
+
+    const accepted = await conversation('Aceito Agora', { status: 'pending' });
+    const refused = (await heldWhile(
+      accepted.ticketId,
+      () => erase(accepted.contactId, 'Aceito Agora'),
+      async (trx) => {
+        await trx('tickets').where({ id: accepted.ticketId }).update({ status: 'open', userId: t.demo.users.acmeAgent });
+      },
+    )) as { statusCode: number; json: () => unknown };
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({ error: 'ERR_ERASURE_OPEN_TICKET' });
+    expect(await messagesOf(accepted.ticketId)).toBe(2);
   });
 
   it('keeps the retention setting per company, for admins only', async () => {
@@ -326,6 +410,47 @@ describe.each(['local', 's3'] as const)('LGPD duties on the %s storage driver', 
       .update({ leaseUntil: knex.raw("now() - interval '1 second'") });
     expect(await runInTenant({ companyId: acme }, () => applyRetention(ctx, acme))).toEqual({ messages: 2, files: 1 });
     expect(await stored(old.photo)).toBeNull();
+  });
+
+  it('stops a run whose claim another run has taken over, and leaves that claim alone', async () => {
+    const { ticketId } = await conversation('Lease Perdido');
+    const at = (days: number) => new Date(Date.now() - days * DAY);
+    const old = (count: number, days: number) =>
+      Array.from({ length: count }, (_, index) => ({ companyId: acme, ticketId, body: `velha ${index}`, createdAt: at(days) }));
+    // three batches, oldest first: the run is held inside the second one
+    await knex.batchInsert('messages', [...old(PURGE_BATCH, 3003), ...old(PURGE_BATCH, 3002), ...old(30, 3001)], 500);
+    await t.inject({ method: 'PUT', url: '/api/privacy/retention', token: admin.token, payload: { months: 6 } });
+    const [second] = (await knex('messages')
+      .where({ ticketId })
+      .whereBetween('createdAt', [at(3002.5), at(3001.5)])
+      .limit(1)
+      .select('id')) as Array<{ id: string }>;
+    expect(second).toBeDefined();
+    const blocker = await knex.transaction();
+    await blocker('messages')
+      .where({ id: (second as { id: string }).id })
+      .forUpdate()
+      .first('id');
+    const run = runInTenant({ companyId: acme }, () => applyRetention(ctx, acme));
+    // the run waits on the locked row of its second batch; meanwhile its claim runs out and another run takes it
+    await vi.waitFor(
+      async () => {
+        const waiting = await knex.raw(
+          "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query ILIKE 'delete from \"messages\"%'",
+        );
+        expect(waiting.rows.length).toBeGreaterThan(0);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const other = '00000000-0000-4000-8000-000000000001';
+    await knex('privacyRetention')
+      .where({ companyId: acme })
+      .update({ leaseToken: other, leaseUntil: knex.raw("now() + interval '10 minutes'") });
+    await blocker.commit();
+    expect(await run).toMatchObject({ messages: 2 * PURGE_BATCH });
+    expect(await messagesOf(ticketId)).toBe(30 + 2);
+    expect(await knex('privacyRetention').where({ companyId: acme }).first('leaseToken')).toEqual({ leaseToken: other });
+    await knex('privacyRetention').where({ companyId: acme }).update({ leaseToken: null, leaseUntil: null });
   });
 
   it('runs the retention as a durable job that the schedule fans out per company', async () => {

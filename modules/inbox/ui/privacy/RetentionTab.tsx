@@ -1,5 +1,5 @@
 import { showError, toast, useTranslation } from '@balcao/plugin-sdk/ui';
-import { Button, Card, Empty, Flex, InputNumber, List, Select, Skeleton, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Flex, InputNumber, List, Select, Skeleton, Tag, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { useGetPrivacyLogQuery, useGetPrivacyRetentionQuery, useSetPrivacyRetentionMutation } from './api';
 
@@ -12,7 +12,7 @@ const PRESETS = [3, 6, 12, 24, 60];
  */
 export default function RetentionTab() {
   const { t, i18n } = useTranslation('inbox');
-  const { data, isLoading } = useGetPrivacyRetentionQuery();
+  const { data, isLoading, isError, isFetching, refetch } = useGetPrivacyRetentionQuery();
   const log = useGetPrivacyLogQuery();
   const [save, { isLoading: saving }] = useSetPrivacyRetentionMutation();
   const [mode, setMode] = useState<'forever' | 'months'>('forever');
@@ -25,6 +25,8 @@ export default function RetentionTab() {
   }, [data]);
 
   const submit = async () => {
+    // only a setting actually read may be overwritten: the form's defaults are not the company's choice
+    if (!data) return;
     try {
       await save({ months: mode === 'forever' ? null : months }).unwrap();
       toast.success(t('privacy.retention.saved'));
@@ -34,10 +36,23 @@ export default function RetentionTab() {
   };
 
   if (isLoading) return <Skeleton active paragraph={{ rows: 4 }} />;
+  const failure = (message: string, retry: () => unknown, retrying: boolean) => (
+    <Alert
+      type="error"
+      showIcon
+      title={message}
+      action={
+        <Button size="small" loading={retrying} onClick={() => retry()}>
+          {t('privacy.retry')}
+        </Button>
+      }
+    />
+  );
   return (
     <Flex vertical gap={16} style={{ maxWidth: 640 }}>
       <Card title={t('privacy.retention.title')} size="small">
         <Flex vertical gap={12}>
+          {isError && !data ? failure(t('privacy.retention.loadError'), refetch, isFetching) : null}
           <Typography.Text type="secondary">{t('privacy.retention.help')}</Typography.Text>
           <Flex gap={8} wrap align="center">
             <Select
@@ -61,7 +76,7 @@ export default function RetentionTab() {
                 addonAfter={t('privacy.retention.months')}
               />
             ) : null}
-            <Button type="primary" loading={saving} onClick={submit}>
+            <Button type="primary" loading={saving} disabled={!data} onClick={submit}>
               {t('privacy.retention.save')}
             </Button>
           </Flex>
@@ -79,6 +94,8 @@ export default function RetentionTab() {
       <Card title={t('privacy.log.title')} size="small">
         {log.isLoading ? (
           <Skeleton active paragraph={{ rows: 3 }} />
+        ) : log.isError && !log.data ? (
+          failure(t('privacy.log.loadError'), log.refetch, log.isFetching)
         ) : (log.data?.entries.length ?? 0) === 0 ? (
           <Empty description={t('privacy.log.empty')} />
         ) : (

@@ -94,4 +94,28 @@ describe('the Settings tab of retention', () => {
     await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({ months: 6 });
   });
+
+  it('says when the setting or the log failed to load, and saves nothing until the setting is read', async () => {
+    await signIn(texts, { profile: 'admin' });
+    let retentionReads = 0;
+    const calls = serveApi((call) => {
+      if (call.path === '/privacy/retention' && call.method === 'GET') {
+        retentionReads += 1;
+        return retentionReads === 1 ? { status: 500, body: { error: 'ERR_INTERNAL' } } : { status: 200, body: { months: 6 } };
+      }
+      if (call.path === '/privacy/log') return { status: 500, body: { error: 'ERR_INTERNAL' } };
+      return undefined;
+    });
+    renderPage(<RetentionTab />);
+    expect(await screen.findByText('Não foi possível carregar a retenção.')).toBeTruthy();
+    expect(await screen.findByText('Não foi possível carregar o registro de privacidade.')).toBeTruthy();
+    expect(screen.queryByText('Nenhuma exportação ou exclusão ainda')).toBeNull();
+    const save = () => screen.getByRole('button', { name: 'Salvar' }) as HTMLButtonElement;
+    expect(save().disabled).toBe(true);
+    fireEvent.click(screen.getAllByRole('button', { name: /Tentar novamente/ })[0] as HTMLElement);
+    await waitFor(() => expect(save().disabled).toBe(false));
+    expect(screen.getByText('Apagar após um prazo')).toBeTruthy();
+    expect(screen.queryByText('Não foi possível carregar a retenção.')).toBeNull();
+    expect(calls.some((call) => call.method === 'PUT')).toBe(false);
+  });
 });
