@@ -6,14 +6,7 @@ import {
   type OutboundMessage,
   type OutboundTarget,
 } from '@balcao/plugin-sdk/server';
-import {
-  accountOfConnection,
-  claimAccount,
-  type MetaAccount,
-  removeAccount,
-  requireAccountFree,
-  setAccountActive,
-} from '../accounts';
+import { accountOfConnection, claimAccount, type MetaAccount, requireAccountFree, setAccountActive } from '../accounts';
 import type { MetaContext } from '../config';
 import { GraphError, graphOf } from '../graph/client';
 import { mapGraphError } from '../graph/errors';

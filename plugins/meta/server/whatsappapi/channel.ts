@@ -10,7 +10,6 @@ import {
   accountOfConnection,
   claimAccount,
   type MetaAccount,
-  removeAccount,
   requireAccountFree,
   setAccountActive,
   updateAccountToken,

@@ -97,7 +97,11 @@ export default defineRoutes((app, ctx) => {
       const settings = metaApp(meta);
       if (!settings) throw new AppError('ERR_META_NOT_CONFIGURED');
       const query = request.query;
-      if (query['hub.mode'] !== 'subscribe' || !sameSecret(query['hub.verify_token'], settings.verifyToken) || !query['hub.challenge'])
+      if (
+        query['hub.mode'] !== 'subscribe' ||
+        !sameSecret(query['hub.verify_token'], settings.verifyToken) ||
+        !query['hub.challenge']
+      )
         throw new AppError('ERR_META_VERIFY_TOKEN_INVALID');
       return reply.type('text/plain').send(query['hub.challenge']);
     },
