@@ -106,7 +106,11 @@ describe('the assistant', () => {
     expect(kit.standIn.chats.length).toBe(chats);
     await kit.say('caio', 'alô?');
     await kit.say('bia', 'alô?');
+    // both turns ran (and chose to stay quiet) before the answers are read
+    await kit.answersDrained();
     expect(await botTexts(asking)).toEqual([]);
+    expect(await botTexts(marked)).toEqual(['Vou chamar uma pessoa da equipe.']);
+    expect(kit.standIn.chats.length).toBe(chats);
   });
 
   it('stops when an agent accepts the ticket', async () => {
@@ -117,8 +121,13 @@ describe('the assistant', () => {
     const agent = await kit.knex('users').where({ companyId: kit.acme, email: 'agent@acme.test' }).first('id');
     await runInTenant({ companyId: kit.acme }, () => kit.inbox.applyTicketChange({ ticketId, status: 'open', userId: agent.id }));
     await until(async () => (await stateOf(ticketId))?.handoverReason === 'agent accepted');
+    // the ticket comes back to the queue unassigned: the hand-over, not the ticket's state, keeps the assistant quiet
+    await runInTenant({ companyId: kit.acme }, () => kit.inbox.applyTicketChange({ ticketId, status: 'pending', userId: null }));
+    const chats = kit.standIn.chats.length;
     await kit.say('dani', 'ainda aí?');
+    await kit.answersDrained();
     expect(await botTexts(ticketId)).toHaveLength(1);
+    expect(kit.standIn.chats.length).toBe(chats);
   });
 
   it.each([
