@@ -23,7 +23,16 @@ export default definePlugin({
       handler: async (data, ctx, job) =>
         job.companyId === null
           ? false
-          : answer(ctx, job.companyId, Number(data.ticketId), Number(data.messageId), Number(data.attempt ?? 0)),
+          : answer(
+              ctx,
+              job.companyId,
+              Number(data.ticketId),
+              Number(data.messageId),
+              Number(data.attempt ?? 0),
+              Number(data.busyRetries ?? 0),
+            ),
+      // a turn holds no connection while it waits on the network (a lease row guards it), so 4 turns at a
+      // time take at most 4 of the pool's connections, and only for their short queries
       concurrency: 4,
     },
   },

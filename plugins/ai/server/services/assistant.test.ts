@@ -152,6 +152,25 @@ describe('the assistant', () => {
     20_000,
   );
 
+  it('holds no transaction open while the provider thinks: a lease row keeps the ticket to one turn', async () => {
+    const { queueId } = await promptedQueue('Lenta', 'sk-timeout');
+    const ticketId = await waitingTicket('lia', queueId);
+    const hanging = kit.standIn.unanswered.length;
+    await kit.say('lia', 'alguém aí?');
+    // the provider has the request and sits on it (up to the 800 ms deadline)
+    await until(async () => kit.standIn.unanswered.length > hanging);
+    const lease = await kit.knex('aiTurnLeases').where({ ticketId }).first('companyId', 'expiresAt');
+    expect(lease?.companyId).toBe(kit.acme);
+    expect(new Date(lease.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const open = await kit.knex.raw(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    );
+    expect(open.rows[0].n).toBe(0);
+    await until(async () => (await stateOf(ticketId))?.handedOverAt);
+    await kit.answersDrained();
+    expect(await kit.knex('aiTurnLeases').where({ ticketId }).first()).toBeUndefined();
+  });
+
   it('hands over instead of asking once the monthly cap is spent', async () => {
     const { queueId } = await promptedQueue('Teto');
     await kit.api('PUT', '/prompt-usage/cap', { monthlyTokenCap: 1 });
