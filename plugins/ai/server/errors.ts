@@ -19,6 +19,10 @@ export const aiErrors = defineErrors({
   ERR_NO_AUDIO_FOUND: 404,
   /** Transcribing needs a prompt of the company (its provider and key). */
   ERR_AI_NOT_CONFIGURED: 409,
+  /** The `ai` service's completion: the company spent its monthly token cap. */
+  ERR_AI_TOKEN_CAP_REACHED: 409,
+  /** The `ai` service's completion: the provider failed (refused, unreachable, slow, a broken answer). */
+  ERR_AI_PROVIDER_FAILED: 502,
   /** The provider did not transcribe the audio (refused, unreachable, slow, a broken answer). */
   ERR_TRANSCRIPTION_FAILED: 502,
 });

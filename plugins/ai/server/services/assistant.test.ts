@@ -218,6 +218,26 @@ describe('the assistant', () => {
   });
 });
 
+describe('the ai service', () => {
+  it("answers with a company's prompt through its provider, counts the tokens, and refuses other prompts", async () => {
+    const { promptId } = await promptedQueue('Serviço', 'sk-good', { temperature: 0.3, maxTokens: 40 });
+    const ai = kit.t.balcao.core.services.use('ai');
+    const before = kit.standIn.chats.length;
+    const answer = await ai.complete(kit.acme, { promptId, messages: [{ role: 'user', content: 'qual o horário?' }] });
+    expect(answer).toEqual({ text: 'Assistente: recebi "qual o horário?".' });
+    expect(kit.standIn.chats[before]?.body).toMatchObject({ model: 'test-model', temperature: 0.3, max_tokens: 40 });
+    expect(kit.standIn.chats[before]?.body.messages[0]).toEqual({ role: 'system', content: PROMPT_TEXT });
+    const usage = await kit.api('GET', '/prompt-usage');
+    expect(usage.body.days.find((d: { promptId: number }) => d.promptId === promptId)).toMatchObject({ requests: 1 });
+    const other = kit.t.demo.companies.lite as number;
+    await expect(ai.complete(other, { promptId, messages: [] })).rejects.toMatchObject({ code: 'ERR_NO_PROMPT_FOUND' });
+    const failing = await promptedQueue('Serviço falho', 'sk-500');
+    await expect(ai.complete(kit.acme, { promptId: failing.promptId, messages: [] })).rejects.toMatchObject({
+      code: 'ERR_AI_PROVIDER_FAILED',
+    });
+  });
+});
+
 describe('transcription', () => {
   it('transcribes an audio message the caller may see, and nothing else', async () => {
     const { queueId } = await promptedQueue('Áudio');
