@@ -5,6 +5,7 @@
 export * from '../shared';
 export * from './access';
 export * from './administration';
+export * from './ai-completion';
 export * from './areas';
 export * from './channel-contract';
 export * from './claimed-rows';

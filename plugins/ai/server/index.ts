@@ -4,6 +4,7 @@ import { aiErrors } from './errors';
 import { seedAiDemo } from './seed/demo';
 import { seedAiFixtures } from './seed/fixtures';
 import { ANSWER_JOB, answer, enqueueAnswer, handOver } from './services/assistant';
+import { createAiCompletionService } from './services/completion';
 import { startDemoStandIn, stopDemoStandIn } from './services/demo';
 import { promptQueues } from './services/prompt-queues';
 import { closeProviderHttp } from './services/provider';
@@ -23,7 +24,16 @@ export default definePlugin({
       handler: async (data, ctx, job) =>
         job.companyId === null
           ? false
-          : answer(ctx, job.companyId, Number(data.ticketId), Number(data.messageId), Number(data.attempt ?? 0)),
+          : answer(
+              ctx,
+              job.companyId,
+              Number(data.ticketId),
+              Number(data.messageId),
+              Number(data.attempt ?? 0),
+              Number(data.busyRetries ?? 0),
+            ),
+      // a turn holds no connection while it waits on the network (a lease row guards it), so 4 turns at a
+      // time take at most 4 of the pool's connections, and only for their short queries
       concurrency: 4,
     },
   },
@@ -52,6 +62,8 @@ export default definePlugin({
   async register(_app, ctx) {
     // refuses to start in production without the key that seals the prompts' API keys
     secretsKey(ctx as AiContext);
+    // another feature (the flow builder's model node) asks a prompt for an answer through it
+    ctx.services.provide('ai', createAiCompletionService(ctx as AiContext));
     await startDemoStandIn(ctx as AiContext);
   },
   async close(ctx) {

@@ -122,6 +122,33 @@ describe('prompts', () => {
     await refused({ name: 'Segundo', prompt: PROMPT_TEXT, queueId, apiKey: 'sk-y' }, 409, 'ERR_PROMPT_QUEUE_TAKEN');
   });
 
+  it('asks for the key again before sending it to a new provider address or voice region', async () => {
+    const queueId = await kit.queue('Endereço IA');
+    const base = { name: 'Endereço', prompt: PROMPT_TEXT, queueId, baseUrl: 'https://api.openai.com/v1' };
+    const voice = { voice: 'pt-BR-FranciscaNeural', voiceRegion: 'brazilsouth' };
+    const created = await kit.api('POST', '/prompt', { ...base, ...voice, apiKey: 'sk-original', voiceKey: 'vk-original' });
+    const url = `/prompt/${created.body.id}`;
+    const sealed = async () => kit.knex('prompts').where({ id: created.body.id }).first('baseUrl', 'voiceRegion', 'apiKeySealed');
+    const before = await sealed();
+    expect(await kit.api('PUT', url, { ...base, ...voice, baseUrl: 'https://attacker.example/v1', apiKey: '' })).toEqual({
+      status: 400,
+      body: { error: 'ERR_PROMPT_API_KEY_REENTRY_REQUIRED' },
+    });
+    expect(await kit.api('PUT', url, { ...base, ...voice, voiceRegion: 'eastus', voiceKey: ' ' })).toEqual({
+      status: 400,
+      body: { error: 'ERR_PROMPT_VOICE_KEY_REENTRY_REQUIRED' },
+    });
+    expect(await sealed()).toEqual(before);
+    // the same address (a trailing slash aside) keeps the stored key; a new one with its key is fine
+    expect((await kit.api('PUT', url, { ...base, ...voice, baseUrl: 'https://api.openai.com/v1/' })).status).toBe(200);
+    const moved = await kit.api('PUT', url, { ...base, ...voice, baseUrl: 'https://llm.example/v1', apiKey: 'sk-new-5678' });
+    expect(moved.body).toMatchObject({ baseUrl: 'https://llm.example/v1', apiKey: '••••••5678' });
+    expect(
+      (await kit.api('PUT', url, { ...base, baseUrl: 'https://llm.example/v1', voiceRegion: 'eastus', voiceKey: 'vk-new' })).body
+        .voiceRegion,
+    ).toBe('eastus');
+  });
+
   it("refuses another company's queue and lets a connection name only the company's prompt", async () => {
     const lite = kit.t.demo.companies.lite as number;
     const [liteQueue] = await kit

@@ -106,7 +106,11 @@ describe('the assistant', () => {
     expect(kit.standIn.chats.length).toBe(chats);
     await kit.say('caio', 'alô?');
     await kit.say('bia', 'alô?');
+    // both turns ran (and chose to stay quiet) before the answers are read
+    await kit.answersDrained();
     expect(await botTexts(asking)).toEqual([]);
+    expect(await botTexts(marked)).toEqual(['Vou chamar uma pessoa da equipe.']);
+    expect(kit.standIn.chats.length).toBe(chats);
   });
 
   it('stops when an agent accepts the ticket', async () => {
@@ -117,8 +121,13 @@ describe('the assistant', () => {
     const agent = await kit.knex('users').where({ companyId: kit.acme, email: 'agent@acme.test' }).first('id');
     await runInTenant({ companyId: kit.acme }, () => kit.inbox.applyTicketChange({ ticketId, status: 'open', userId: agent.id }));
     await until(async () => (await stateOf(ticketId))?.handoverReason === 'agent accepted');
+    // the ticket comes back to the queue unassigned: the hand-over, not the ticket's state, keeps the assistant quiet
+    await runInTenant({ companyId: kit.acme }, () => kit.inbox.applyTicketChange({ ticketId, status: 'pending', userId: null }));
+    const chats = kit.standIn.chats.length;
     await kit.say('dani', 'ainda aí?');
+    await kit.answersDrained();
     expect(await botTexts(ticketId)).toHaveLength(1);
+    expect(kit.standIn.chats.length).toBe(chats);
   });
 
   it.each([
@@ -142,6 +151,25 @@ describe('the assistant', () => {
     },
     20_000,
   );
+
+  it('holds no transaction open while the provider thinks: a lease row keeps the ticket to one turn', async () => {
+    const { queueId } = await promptedQueue('Lenta', 'sk-timeout');
+    const ticketId = await waitingTicket('lia', queueId);
+    const hanging = kit.standIn.unanswered.length;
+    await kit.say('lia', 'alguém aí?');
+    // the provider has the request and sits on it (up to the 800 ms deadline)
+    await until(async () => kit.standIn.unanswered.length > hanging);
+    const lease = await kit.knex('aiTurnLeases').where({ ticketId }).first('companyId', 'expiresAt');
+    expect(lease?.companyId).toBe(kit.acme);
+    expect(new Date(lease.expiresAt).getTime()).toBeGreaterThan(Date.now());
+    const open = await kit.knex.raw(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'",
+    );
+    expect(open.rows[0].n).toBe(0);
+    await until(async () => (await stateOf(ticketId))?.handedOverAt);
+    await kit.answersDrained();
+    expect(await kit.knex('aiTurnLeases').where({ ticketId }).first()).toBeUndefined();
+  });
 
   it('hands over instead of asking once the monthly cap is spent', async () => {
     const { queueId } = await promptedQueue('Teto');
@@ -187,6 +215,26 @@ describe('the assistant', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(kit.standIn.chats.length).toBe(chats);
     expect(await stateOf(ticketId)).toBeUndefined();
+  });
+});
+
+describe('the ai service', () => {
+  it("answers with a company's prompt through its provider, counts the tokens, and refuses other prompts", async () => {
+    const { promptId } = await promptedQueue('Serviço', 'sk-good', { temperature: 0.3, maxTokens: 40 });
+    const ai = kit.t.balcao.core.services.use('ai');
+    const before = kit.standIn.chats.length;
+    const answer = await ai.complete(kit.acme, { promptId, messages: [{ role: 'user', content: 'qual o horário?' }] });
+    expect(answer).toEqual({ text: 'Assistente: recebi "qual o horário?".' });
+    expect(kit.standIn.chats[before]?.body).toMatchObject({ model: 'test-model', temperature: 0.3, max_tokens: 40 });
+    expect(kit.standIn.chats[before]?.body.messages[0]).toEqual({ role: 'system', content: PROMPT_TEXT });
+    const usage = await kit.api('GET', '/prompt-usage');
+    expect(usage.body.days.find((d: { promptId: number }) => d.promptId === promptId)).toMatchObject({ requests: 1 });
+    const other = kit.t.demo.companies.lite as number;
+    await expect(ai.complete(other, { promptId, messages: [] })).rejects.toMatchObject({ code: 'ERR_NO_PROMPT_FOUND' });
+    const failing = await promptedQueue('Serviço falho', 'sk-500');
+    await expect(ai.complete(kit.acme, { promptId: failing.promptId, messages: [] })).rejects.toMatchObject({
+      code: 'ERR_AI_PROVIDER_FAILED',
+    });
   });
 });
 

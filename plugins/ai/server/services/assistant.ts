@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { HANDOVER_MARKER } from '../../shared/voices';
 import type { AiContext } from '../config';
 import { Prompt } from '../models';
@@ -36,11 +37,20 @@ interface TicketRow {
   isGroup: boolean;
 }
 
-export async function enqueueAnswer(ctx: AiContext, ticketId: number, messageId: number, attempt = 0, delayMs = 0) {
+export async function enqueueAnswer(
+  ctx: AiContext,
+  ticketId: number,
+  messageId: number,
+  attempt = 0,
+  delayMs = 0,
+  busyRetries = 0,
+) {
+  // a turn that found the ticket busy is a new job: the running one still holds the plain id
+  const busy = busyRetries > 0 ? `-b${busyRetries}` : '';
   await ctx.jobs.enqueue(
     ANSWER_JOB,
-    { ticketId, messageId, attempt },
-    { jobId: `ai-${ticketId}-${messageId}-${attempt}`, ...(delayMs > 0 ? { delayMs } : {}) },
+    { ticketId, messageId, attempt, busyRetries },
+    { jobId: `ai-${ticketId}-${messageId}-${attempt}${busy}`, ...(delayMs > 0 ? { delayMs } : {}) },
   );
 }
 
@@ -74,15 +84,56 @@ export async function handOver(ctx: AiContext, companyId: number, ticketId: numb
   ctx.log.info({ ticketId, promptId, reason }, 'assistant handed the ticket to the queue');
 }
 
-/** Advisory-lock space of a ticket's assistant turns (any constant of our own). */
-const TURN_LOCK_SPACE = 0x61695f74; // "ai_t"
+/** How long a turn waits before looking at a busy ticket again (another turn holds its lease). */
+const BUSY_RETRY_MS = 1_000;
 
-/** The `assistant-answer` job: answers one customer message, one turn at a time per ticket. */
-export async function answer(ctx: AiContext, companyId: number, ticketId: number, messageId: number, attempt: number) {
-  await ctx.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [TURN_LOCK_SPACE, ticketId]);
+/**
+ * How long a turn's lease lasts: longer than a turn can take (the provider's call, the speech call, each up
+ * to AI_HTTP_TIMEOUT_MS, and the sending), so it runs out only when its worker died mid-turn.
+ */
+const leaseMs = (ctx: AiContext) => 3 * ctx.config.AI_HTTP_TIMEOUT_MS + 30_000;
+
+/** Takes the ticket's turn lease when it is free or ran out; false while another turn holds it. */
+async function takeLease(ctx: AiContext, companyId: number, ticketId: number, holder: string): Promise<boolean> {
+  const expiresAt = new Date(Date.now() + leaseMs(ctx));
+  const taken = await ctx.db
+    .knex('aiTurnLeases')
+    .insert({ ticketId, companyId, holder, expiresAt })
+    .onConflict('ticketId')
+    .merge({ holder, expiresAt })
+    .where('aiTurnLeases.expiresAt', '<', new Date())
+    .returning('holder');
+  return taken.length === 1;
+}
+
+async function releaseLease(ctx: AiContext, ticketId: number, holder: string) {
+  await ctx.db.knex('aiTurnLeases').where({ ticketId, holder }).delete();
+}
+
+/**
+ * The `assistant-answer` job: answers one customer message, one turn at a time per ticket. The turn is
+ * guarded by a lease row, not a transaction: no connection stays checked out while the provider, the speech
+ * service or the channel answer (up to AI_HTTP_TIMEOUT_MS each), so slow providers never drain the pool.
+ * A turn that finds the ticket busy comes back a second later as a new durable job.
+ */
+export async function answer(
+  ctx: AiContext,
+  companyId: number,
+  ticketId: number,
+  messageId: number,
+  attempt: number,
+  busyRetries = 0,
+) {
+  const holder = randomUUID();
+  if (!(await takeLease(ctx, companyId, ticketId, holder))) {
+    await enqueueAnswer(ctx, ticketId, messageId, attempt, BUSY_RETRY_MS, busyRetries + 1);
+    return;
+  }
+  try {
     await answerLocked(ctx, companyId, ticketId, messageId, attempt);
-  });
+  } finally {
+    await releaseLease(ctx, ticketId, holder);
+  }
 }
 
 async function answerLocked(ctx: AiContext, companyId: number, ticketId: number, messageId: number, attempt: number) {

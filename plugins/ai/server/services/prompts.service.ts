@@ -90,6 +90,21 @@ async function checkQueue(ctx: AiContext, companyId: number, queueId: number | n
   return queueId;
 }
 
+const normalizedBaseUrl = (baseUrl: string) => baseUrl.trim().replace(/\/+$/, '');
+
+/**
+ * A stored key is only ever sent where it was sent when the admin typed it: moving the prompt to another
+ * provider address (or the voice to another region, which names the speech host) without typing the key
+ * again would let anyone able to edit the prompt send the sealed key to a host of their choosing.
+ */
+function requireKeysForNewEndpoints(stored: Prompt, input: PromptInput) {
+  const movesProvider = input.baseUrl !== undefined && normalizedBaseUrl(input.baseUrl) !== stored.baseUrl;
+  if (movesProvider && (input.apiKey?.trim() ?? '') === '') throw new AppError('ERR_PROMPT_API_KEY_REENTRY_REQUIRED');
+  const movesVoice = input.voiceRegion !== undefined && input.voiceRegion !== stored.voiceRegion;
+  if (movesVoice && stored.voiceKeySealed && (input.voiceKey?.trim() ?? '') === '')
+    throw new AppError('ERR_PROMPT_VOICE_KEY_REENTRY_REQUIRED');
+}
+
 function columnsOf(ctx: AiContext, input: PromptInput) {
   const key = secretsKey(ctx);
   const apiKey = input.apiKey?.trim() ?? '';
@@ -102,7 +117,7 @@ function columnsOf(ctx: AiContext, input: PromptInput) {
     ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
     ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
     ...(input.maxMessages === undefined ? {} : { maxMessages: input.maxMessages }),
-    ...(input.baseUrl === undefined ? {} : { baseUrl: input.baseUrl.trim().replace(/\/+$/, '') }),
+    ...(input.baseUrl === undefined ? {} : { baseUrl: normalizedBaseUrl(input.baseUrl) }),
     ...(input.model === undefined ? {} : { model: input.model.trim() }),
     // blank keys keep what is stored (the form shows only the masked key)
     ...(apiKey === '' ? {} : { apiKeySealed: seal(key, apiKey) }),
@@ -135,7 +150,8 @@ export async function createPrompt(ctx: AiContext, companyId: number, input: Pro
 
 export async function updatePrompt(ctx: AiContext, companyId: number, id: number, input: PromptInput) {
   requireName(input);
-  await loadPrompt(id);
+  const stored = await loadPrompt(id);
+  requireKeysForNewEndpoints(stored, input);
   const queueId = await checkQueue(ctx, companyId, input.queueId, id);
   await Prompt.query().patchAndFetchById(id, { ...columnsOf(ctx, input), queueId, updatedAt: new Date() });
   forgetPromptQueues(companyId);

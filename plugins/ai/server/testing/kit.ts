@@ -23,6 +23,11 @@ export interface AiKit {
   say(from: string, body: string): Promise<{ ticketId: number; messageId: number }>;
   /** A new queue of Acme (the assistant's tests each take their own). */
   queue(name: string): Promise<number>;
+  /**
+   * Resolves once the plugin's job queue holds nothing waiting, running or delayed: every assistant turn
+   * enqueued so far (a message's turn is enqueued before `say` returns) has run to its end.
+   */
+  answersDrained(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -93,6 +98,12 @@ export async function aiKit(env: Record<string, string> = {}): Promise<AiKit> {
         .insert({ companyId: acme, name, color: `#a1${String(colors).padStart(4, '0')}` })
         .returning('id');
       return Number(row.id);
+    },
+    async answersDrained() {
+      await until(async () => {
+        const depth = (await t.balcao.core.jobs.depths()).find((queue) => queue.queue === 'ai');
+        return depth !== undefined && depth.waiting + depth.active + depth.delayed === 0;
+      });
     },
     async close() {
       await t.close();

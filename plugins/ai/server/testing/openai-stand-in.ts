@@ -20,6 +20,8 @@ export interface OpenAiStandIn {
     apiKey: string;
     body: { model: string; temperature: number; max_tokens: number; messages: Array<{ role: string; content: string }> };
   }>;
+  /** The keys of the chat requests left hanging (`sk-timeout`), in order: a request is in flight. */
+  unanswered: string[];
   transcriptions: Array<{ apiKey: string; bytes: number }>;
   speeches: Array<{ text: string; voice: string }>;
   close(): Promise<void>;
@@ -68,7 +70,7 @@ function errorMode(apiKey: string, response: ServerResponse): boolean {
 
 export async function startOpenAiStandIn(options: { port?: number; handoverMarker?: string } = {}): Promise<OpenAiStandIn> {
   const marker = options.handoverMarker ?? '[[ATENDENTE]]';
-  const state: Omit<OpenAiStandIn, 'url' | 'close'> = { chats: [], transcriptions: [], speeches: [] };
+  const state: Omit<OpenAiStandIn, 'url' | 'close'> = { chats: [], unanswered: [], transcriptions: [], speeches: [] };
   const hanging = new Set<ServerResponse>();
   const server: Server = createServer(async (request, response) => {
     const apiKey =
@@ -78,6 +80,7 @@ export async function startOpenAiStandIn(options: { port?: number; handoverMarke
     if (apiKey === 'sk-timeout') hanging.add(response);
     if (request.method !== 'POST') return json(response, 404, { error: { message: 'not found' } });
     if (path.endsWith('/chat/completions')) {
+      if (apiKey === 'sk-timeout') state.unanswered.push(apiKey);
       if (errorMode(apiKey, response)) return;
       const parsed = JSON.parse(body.toString('utf8')) as OpenAiStandIn['chats'][number]['body'];
       state.chats.push({ apiKey, body: parsed });

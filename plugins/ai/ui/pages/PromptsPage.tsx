@@ -267,12 +267,27 @@ function PromptDialog({ open, prompt, onClose }: { open: boolean; prompt: Prompt
 
 function UsageCard() {
   const { t } = useTranslation('ai');
-  const { data, isLoading } = useAiUsageQuery();
+  const { data, isLoading, isError, isFetching, refetch } = useAiUsageQuery();
   const { data: prompts } = useAiPromptsQuery();
   const [saveCap, saving] = useSetAiTokenCapMutation();
   const [cap, setCap] = useState<number | null>(null);
   useEffect(() => setCap(data?.monthlyTokenCap ?? null), [data?.monthlyTokenCap]);
   const names = useMemo(() => new Map((prompts?.prompts ?? []).map((prompt) => [prompt.id, prompt.name])), [prompts]);
+  // a failed request ends in a way out, not in a skeleton that never goes away
+  if (isError && !data)
+    return (
+      <Card title={t('usage.title')}>
+        <Result
+          status="warning"
+          title={t('usage.loadFailed')}
+          extra={
+            <Button onClick={() => void refetch()} loading={isFetching}>
+              {t('usage.retry')}
+            </Button>
+          }
+        />
+      </Card>
+    );
   if (isLoading || !data)
     return (
       <Card>
