@@ -4,6 +4,7 @@ import { flowbuilderErrors } from './errors';
 import { seedFlowbuilderDemo } from './seed/demo';
 import { seedFlowbuilderFixtures } from './seed/fixtures';
 import {
+  FLOW_STEP_CONCURRENCY,
   FLOW_STEP_JOB,
   FLOW_SWEEP_JOB,
   flowStep,
@@ -52,7 +53,7 @@ export default definePlugin({
         await flowStep(ctx as FlowbuilderContext, job.companyId, Number(data.ticketId), input);
         return true;
       },
-      concurrency: 16,
+      concurrency: FLOW_STEP_CONCURRENCY,
     },
     [FLOW_SWEEP_JOB]: { handler: async (_data, ctx) => sweepStaleRuns(ctx as FlowbuilderContext) },
     [SEND_JOB]: {

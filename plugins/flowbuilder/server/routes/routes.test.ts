@@ -494,6 +494,34 @@ describe('flows', () => {
       await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
     });
 
+    it('sixteen turns of one ticket at once wait for it without starving the pool', async () => {
+      const flowId = await newFlow('Fila de turnos', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'oi', type: 'message', position: at, data: { label: 'Bem-vindo.' } },
+        ],
+        connections: [{ source: '1', target: 'oi' }],
+      });
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: flowId, flowIdNotPhrase: null });
+      const busy = await say('5531990001011', 'oi');
+      await waitTexts(busy, 1);
+      // more turns of one ticket than the pool has connections: none of them may hold one while it waits
+      await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          kit.t.balcao.core.jobs.enqueue(
+            'flowbuilder',
+            'flow-step',
+            { ticketId: busy, kind: 'resume' },
+            { companyId: kit.acme, jobId: `pool-${busy}-${index}` },
+          ),
+        ),
+      );
+      const next = await say('5531990001012', 'oi');
+      expect(await waitTexts(next, 1)).toEqual(['Bem-vindo.']);
+      await until(async () => (await kit.knex('flowTurnLeases').whereIn('ticketId', [busy, next]).first()) === undefined);
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+    });
+
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {
       const flowId = await newFlow('Promo teste', {
         nodes: [

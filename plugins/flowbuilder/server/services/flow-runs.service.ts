@@ -1,4 +1,4 @@
-import { AppError, type BalcaoEvents } from '@balcao/plugin-sdk/server';
+import { AppError, type BalcaoEvents, keepLeaseAhead, leaseToken, systemClock } from '@balcao/plugin-sdk/server';
 import {
   type ConditionNodeData,
   type FlowDocument,
@@ -17,7 +17,7 @@ import { failureReason } from './runner';
 /**
  * The flow runtime (docs/product/automation.md "Flows at work"). A run belongs to one ticket; its node,
  * variables and waiting state are a `flowRuns` row, so any worker process carries it on. The receive path
- * only enqueues a `flow-step` job; the job walks the flow under a per-ticket advisory lock, one node at a
+ * only enqueues a `flow-step` job; the job walks the flow under a per-ticket lease row, one node at a
  * time, each step committed to the row. Every message a step sends is named by the run's step
  * (`automation` = `flow:<flowId>:<nodeId>:<step>[:<part>]`) and looked up before sending, so a step
  * repeated after a crash sends nothing twice. Intervals are delayed jobs named by the step, not timers.
@@ -29,8 +29,12 @@ export const FLOW_SWEEP_JOB = 'flow-sweep';
 export const STALE_RUN_MS = 30_000;
 /** Guards a flow whose nodes lead back to each other without waiting. */
 const MAX_STEPS_PER_TURN = 200;
-/** Advisory-lock space of a ticket's flow turns (any constant of our own). */
-const FLOW_LOCK_SPACE = 0x666c6f77; // "flow"
+/** A ticket's turn lease: renewed every third of it while the turn runs; a dead process's runs out. */
+export const TURN_LEASE_MS = 30_000;
+/** The longest a turn waits for its ticket's lease: past a dead holder's lease, with room to spare. */
+const TURN_WAIT_MS = 2 * TURN_LEASE_MS;
+/** Jobs a process runs at once: below the pool's 10 connections, so the turns' queries always get one. */
+export const FLOW_STEP_CONCURRENCY = 6;
 
 type RunStatus = 'running' | 'waiting' | 'paused' | 'done' | 'stopped' | 'failed';
 const ACTIVE: readonly RunStatus[] = ['running', 'waiting', 'paused'];
@@ -112,12 +116,44 @@ export async function onTicketUpdated(ctx: FlowbuilderContext, payload: BalcaoEv
     });
 }
 
-/** The `flow-step` job: one turn of a ticket's run, under the ticket's lock. */
+/**
+ * The `flow-step` job: one turn of a ticket's run, one ticket's turns at a time. The turn holds a lease row
+ * (`flowTurnLeases`), not a lock on a pooled connection: a turn waiting for its ticket keeps no connection
+ * idle (ten waiting turns on the pool of 10 would starve the holder's queries), and a Typebot call runs
+ * with no transaction open.
+ */
 export async function flowStep(ctx: FlowbuilderContext, companyId: number, ticketId: number, input: StepInput): Promise<void> {
-  await ctx.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [FLOW_LOCK_SPACE, ticketId]);
-    await turn(ctx, companyId, ticketId, input);
+  const token = leaseToken();
+  await takeTurnLease(ctx, ticketId, token);
+  const renewal = keepLeaseAhead({
+    leaseMs: TURN_LEASE_MS,
+    clock: systemClock,
+    renew: (leaseUntil) => ctx.db.knex('flowTurnLeases').where({ ticketId, token }).update({ leaseUntil }),
+    onError: (error) => ctx.log.warn({ err: error, ticketId }, 'flow turn lease renewal failed'),
   });
+  try {
+    await turn(ctx, companyId, ticketId, input);
+  } finally {
+    await renewal.stop();
+    await ctx.db.knex('flowTurnLeases').where({ ticketId, token }).delete();
+  }
+}
+
+/** Takes the ticket's turn lease, waiting (with no connection held) while another turn has it. */
+async function takeTurnLease(ctx: FlowbuilderContext, ticketId: number, token: string): Promise<void> {
+  const deadline = Date.now() + TURN_WAIT_MS;
+  for (let waitMs = 10; ; waitMs = Math.min(250, waitMs * 2)) {
+    const taken = (await ctx.db.knex.raw(
+      `INSERT INTO flow_turn_leases (ticket_id, token, lease_until) VALUES (?, ?, now() + ? * interval '1 millisecond')
+       ON CONFLICT (ticket_id) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
+       WHERE flow_turn_leases.lease_until < now()
+       RETURNING token`,
+      [ticketId, token, TURN_LEASE_MS],
+    )) as { rows: unknown[] };
+    if (taken.rows.length > 0) return;
+    if (Date.now() > deadline) throw new Error(`flow turn of ticket ${ticketId}: its lease stayed taken`);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
 }
 
 /** The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). */
