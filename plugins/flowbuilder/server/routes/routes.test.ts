@@ -522,6 +522,36 @@ describe('flows', () => {
       await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
     });
 
+    it('the sweeper stops the stale runs of a company without the plan and resumes the others', async () => {
+      const lite = { id: kit.t.demo.companies.lite as number };
+      const [contact] = await kit
+        .knex('contacts')
+        .insert({ companyId: lite.id, name: 'Sem plano', number: '5531990001021' })
+        .returning('id');
+      const [liteTicket] = await kit
+        .knex('tickets')
+        .insert({ companyId: lite.id, contactId: contact.id, status: 'pending' })
+        .returning('id');
+      const [liteFlow] = await kit.knex('flowBuilders').insert({ companyId: lite.id, name: 'Antigo' }).returning('id');
+      const flowId = await newFlow('Retomada', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'oi', type: 'message', position: at, data: { label: 'Retomado.' } },
+        ],
+        connections: [{ source: '1', target: 'oi' }],
+      });
+      const acmeTicket = await say('5531990001022', 'oi');
+      const stale = { nodeId: '1', status: 'running', step: 0, updatedAt: new Date(Date.now() - 60_000) };
+      // the company without the plan first: its run once threw and held every other company's back
+      await kit.knex('flowRuns').insert({ ticketId: liteTicket.id, companyId: lite.id, flowId: liteFlow.id, ...stale });
+      await kit
+        .knex('flowRuns')
+        .insert({ ticketId: acmeTicket, companyId: kit.acme, flowId, ...stale, updatedAt: new Date(Date.now() - 50_000) });
+      await kit.t.balcao.core.jobs.enqueue('flowbuilder', 'flow-sweep', {});
+      expect(await waitTexts(acmeTicket, 1)).toEqual(['Retomado.']);
+      expect(await run(liteTicket.id)).toMatchObject({ status: 'stopped', endReason: 'plan' });
+    });
+
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {
       const flowId = await newFlow('Promo teste', {
         nodes: [

@@ -156,21 +156,41 @@ async function takeTurnLease(ctx: FlowbuilderContext, ticketId: number, token: s
   }
 }
 
-/** The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). */
+/**
+ * The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). A run
+ * of a company whose plan lost the flow builder stops instead (no job of the plugin may be enqueued for it),
+ * and a run that cannot be enqueued is logged and left for the next sweep: one company never holds up
+ * another's recovery.
+ */
 export async function sweepStaleRuns(ctx: FlowbuilderContext): Promise<number> {
   const stale: Array<{ ticketId: number; companyId: number; step: number }> = await ctx.db
     .knex('flowRuns')
     .where('status', 'running')
     .where('updatedAt', '<', new Date(Date.now() - STALE_RUN_MS))
+    .orderBy('updatedAt')
     .limit(500)
     .select('ticketId', 'companyId', 'step');
-  for (const run of stale)
-    await ctx.jobs.enqueue(
-      FLOW_STEP_JOB,
-      { ticketId: run.ticketId, kind: 'resume' },
-      { companyId: run.companyId, jobId: `flow-resume-${run.ticketId}-${run.step}` },
-    );
-  return stale.length;
+  let resumed = 0;
+  for (const run of stale) {
+    try {
+      if (!(await ctx.plans.has(run.companyId, 'useIntegrations'))) {
+        await ctx.db
+          .knex('flowRuns')
+          .where({ ticketId: run.ticketId, companyId: run.companyId, status: 'running' })
+          .update({ status: 'stopped', waitingFor: null, endReason: 'plan', updatedAt: new Date() });
+        continue;
+      }
+      await ctx.jobs.enqueue(
+        FLOW_STEP_JOB,
+        { ticketId: run.ticketId, kind: 'resume' },
+        { companyId: run.companyId, jobId: `flow-resume-${run.ticketId}-${run.step}` },
+      );
+      resumed += 1;
+    } catch (error) {
+      ctx.log.warn({ err: error, ticketId: run.ticketId, companyId: run.companyId }, 'stale flow run not resumed');
+    }
+  }
+  return resumed;
 }
 
 async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
