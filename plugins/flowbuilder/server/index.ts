@@ -7,6 +7,7 @@ import {
   FLOW_STEP_CONCURRENCY,
   FLOW_STEP_JOB,
   FLOW_SWEEP_JOB,
+  flowStartsFor,
   flowStep,
   onMessageReceived,
   onTicketUpdated,
@@ -82,6 +83,8 @@ export default definePlugin({
   },
   seed: { demo: seedFlowbuilderDemo, fixtures: seedFlowbuilderFixtures },
   register(_app, ctx) {
+    // the chatbot asks whether a flow takes a message before it speaks
+    ctx.services.provide('flows', { startsFor: (query) => flowStartsFor(ctx as FlowbuilderContext, query) });
     // refuses to start in production without the key that seals the integrations' secrets
     secretsKey(ctx as FlowbuilderContext);
   },

@@ -1,4 +1,11 @@
-import { AppError, type BalcaoEvents, keepLeaseAhead, leaseToken, systemClock } from '@balcao/plugin-sdk/server';
+import {
+  AppError,
+  type BalcaoEvents,
+  type FlowStartQuery,
+  keepLeaseAhead,
+  leaseToken,
+  systemClock,
+} from '@balcao/plugin-sdk/server';
 import {
   type ConditionNodeData,
   type FlowDocument,
@@ -288,18 +295,19 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
 }
 
 /**
- * Starts a run when a trigger holds (docs/product/automation.md "Flows at work"): an active phrase campaign of
- * the connection whose phrase the message contains (case and accents aside); else, on a new ticket's first
- * message, the connection's welcome flow for a contact never seen before, or its not-phrase flow.
+ * The flow a customer's message starts (docs/product/automation.md "Flows at work"), with its document
+ * and start node: an active phrase campaign of the connection whose phrase the message contains (case and
+ * accents aside); else, on a new ticket's first message, the connection's welcome flow for a contact never
+ * seen before, or its not-phrase flow. None while the company's plan lacks the flow builder, nor while the
+ * contact's consent is still to be asked (the chatbot asks it first).
  */
-async function startByTrigger(
+async function triggeredFlow(
   ctx: FlowbuilderContext,
   companyId: number,
   ticket: TicketRow,
   body: string,
-  input: { messageId: number; ticketCreated: boolean },
-  previousStep: number,
-): Promise<RunRow | null> {
+  ticketCreated: boolean,
+): Promise<{ flowId: number; document: FlowDocument; start: FlowNode } | null> {
   if (ticket.whatsappId === null) return null;
   // a company whose plan lost the flow builder keeps its rows, but no flow starts
   if (!(await ctx.plans.has(companyId, 'useIntegrations'))) return null;
@@ -311,7 +319,7 @@ async function startByTrigger(
   const said = fold(body);
   let flowId: number | null =
     campaigns.find((campaign) => fold(campaign.phrase) !== '' && said.includes(fold(campaign.phrase)))?.flowId ?? null;
-  if (flowId === null && input.ticketCreated) {
+  if (flowId === null && ticketCreated) {
     const connection = await ctx.db
       .knex('whatsapps')
       .where({ id: ticket.whatsappId, companyId })
@@ -327,6 +335,41 @@ async function startByTrigger(
   const document = await loadDocument(ctx, companyId, flowId);
   const start = document ? startNode(document) : null;
   if (!document || !start) return null;
+  const settings = await ctx.settings.all(companyId);
+  if (settings.enableLGPD === 'enabled' && settings.lgpdConsent === 'enabled') {
+    const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('lgpdAcceptedAt');
+    if (!contact?.lgpdAcceptedAt) return null;
+  }
+  return { flowId, document, start };
+}
+
+/**
+ * The `flows` service's question: whether a flow has this message — a run that already took it (the job
+ * may be quicker than the asker) or is under way on the ticket, or the same triggers the turn starts by, on
+ * a ticket waiting for people and handed to no integration.
+ */
+export async function flowStartsFor(ctx: FlowbuilderContext, query: FlowStartQuery): Promise<boolean> {
+  const ticket = await loadTicket(ctx, query.companyId, query.ticketId);
+  if (!ticket || ticket.whatsappId !== query.whatsappId) return false;
+  const run = await loadRun(ctx, query.companyId, query.ticketId);
+  if (run && run.lastMessageId !== null && Number(run.lastMessageId) >= query.messageId) return true;
+  if (run && (ACTIVE as readonly string[]).includes(run.status)) return true;
+  if (!open(ticket) || (ticket.useIntegration && ticket.integrationId !== null)) return false;
+  return (await triggeredFlow(ctx, query.companyId, ticket, query.body, query.ticketCreated)) !== null;
+}
+
+/** Starts a run when a trigger holds (`triggeredFlow`). */
+async function startByTrigger(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticket: TicketRow,
+  body: string,
+  input: { messageId: number; ticketCreated: boolean },
+  previousStep: number,
+): Promise<RunRow | null> {
+  const triggered = await triggeredFlow(ctx, companyId, ticket, body, input.ticketCreated);
+  if (!triggered) return null;
+  const { flowId, start } = triggered;
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('name', 'number', 'email');
   const variables: FlowVariables = {
     name: String(contact?.name ?? ''),
