@@ -16,6 +16,7 @@ import pt from '../../ui/locales/pt.json';
 import tr from '../../ui/locales/tr.json';
 import { flowbuilderErrors } from '../errors';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
+import { startStandIn } from '../testing/stand-ins';
 
 /**
  * The flow builder's routes: queue integrations, phrase campaigns and flows per docs/product/automation.md —
@@ -550,6 +551,39 @@ describe('flows', () => {
       await kit.t.balcao.core.jobs.enqueue('flowbuilder', 'flow-sweep', {});
       expect(await waitTexts(acmeTicket, 1)).toEqual(['Retomado.']);
       expect(await run(liteTicket.id)).toMatchObject({ status: 'stopped', endReason: 'plan' });
+    });
+
+    it('consumes a message in the update that moves the run, never before the Typebot call answers', async () => {
+      const typebot = await startStandIn();
+      try {
+        typebot.on('/api/v1/typebots/atendente/startChat', { body: { sessionId: 'sessao-1', messages: [] } });
+        typebot.on('/api/v1/sessions/sessao-1/continueChat', { body: { messages: [] }, delayMs: 1_000 });
+        const flowId = await newFlow('Typebot consumo', {
+          nodes: [
+            { id: '1', type: 'start', position: at, data: {} },
+            {
+              id: 'bot',
+              type: 'typebot',
+              position: at,
+              data: { typebotIntegration: { name: 'Atendente', urlN8N: typebot.url, typebotSlug: 'atendente' } },
+            },
+          ],
+          connections: [{ source: '1', target: 'bot' }],
+        });
+        await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: flowId, flowIdNotPhrase: null });
+        const number = '5531990001031';
+        const ticketId = await say(number, 'oi');
+        await until(async () => (await run(ticketId))?.typebotSessionId === 'sessao-1');
+        await say(number, 'quero ajuda');
+        const answer = await kit.knex('messages').where({ ticketId, fromMe: false }).max('id as id').first();
+        await until(async () => typebot.received.some((request) => request.path.endsWith('/continueChat')));
+        // a process dying now must leave the answer to be given again
+        expect(Number((await run(ticketId)).lastMessageId)).toBeLessThan(Number(answer?.id));
+        await until(async () => Number((await run(ticketId))?.lastMessageId) === Number(answer?.id));
+        await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+      } finally {
+        await typebot.close();
+      }
     });
 
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {

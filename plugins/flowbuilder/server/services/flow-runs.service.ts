@@ -258,16 +258,19 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
         // an interval that fell due while paused found nothing to end: it is due again now (or when it was meant to be)
         if (run.waitingFor === 'interval') await resumeInterval(ctx, run);
       }
-      run = await patchRun(ctx, run, { lastMessageId: input.messageId });
+      // the message is consumed by the same update that moves the run (answerAt, typebotTurn): a process
+      // dying before it leaves the message unconsumed, and its job's retry answers it again
+      const consumed = { lastMessageId: input.messageId };
       if (run.waitingFor === 'answer') {
-        const moved = await answerAt(ctx, ticket, run, body);
+        const moved = await answerAt(ctx, ticket, run, body, consumed);
         if (!moved) return;
         run = moved;
       } else if (run.waitingFor === 'typebot') {
-        await typebotTurn(ctx, ticket, run, body);
+        await typebotTurn(ctx, ticket, run, body, consumed);
         return;
       } else {
         // waiting on an interval (or mid-walk in another job): the message is the conversation's, not the flow's
+        await patchRun(ctx, run, consumed);
         return;
       }
     }
@@ -442,8 +445,14 @@ async function recordStep(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
 }
 
 /** The run moves to `nodeId` (a new step, recorded for the replay). */
-async function moveTo(ctx: FlowbuilderContext, run: RunRow, nodeId: string): Promise<RunRow> {
+async function moveTo(
+  ctx: FlowbuilderContext,
+  run: RunRow,
+  nodeId: string,
+  extra: Record<string, unknown> = {},
+): Promise<RunRow> {
   const moved = await patchRun(ctx, run, {
+    ...extra,
     nodeId,
     elementIndex: 0,
     step: run.step + 1,
@@ -456,8 +465,15 @@ async function moveTo(ctx: FlowbuilderContext, run: RunRow, nodeId: string): Pro
   return moved;
 }
 
-async function end(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, status: RunStatus, reason: string): Promise<void> {
-  await patchRun(ctx, run, { status, waitingFor: null, endReason: reason.slice(0, 40) });
+async function end(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  status: RunStatus,
+  reason: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  await patchRun(ctx, run, { ...extra, status, waitingFor: null, endReason: reason.slice(0, 40) });
   // the conversation goes back to people: the toggle off, the ticket waiting in its queue
   await ctx.services
     .use('inbox')
@@ -661,24 +677,32 @@ async function botLimits(ctx: FlowbuilderContext, ticket: TicketRow): Promise<{ 
  * past the connection's maxUseBotQueues tries or timeUseBotQueues minutes. Answers the moved run, or null
  * when it waits on.
  */
-async function answerAt(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<RunRow | null> {
+async function answerAt(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  body: string,
+  consumed: { lastMessageId: number },
+): Promise<RunRow | null> {
   const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
   if (!document || !node) {
-    await end(ctx, ticket, run, 'failed', 'flow gone');
+    await end(ctx, ticket, run, 'failed', 'flow gone', consumed);
     return null;
   }
   if (node.type === 'question') {
     const variables = { ...run.variables, [node.data.typebotIntegration.answerKey]: body.trim().slice(0, 1000) };
-    const stored = await patchRun(ctx, run, { variables });
     const next = nextNodeId(document, node.id);
     if (next === null) {
-      await end(ctx, ticket, stored, 'done', 'end');
+      await end(ctx, ticket, run, 'done', 'end', { ...consumed, variables });
       return null;
     }
-    return moveTo(ctx, stored, next);
+    return moveTo(ctx, run, next, { ...consumed, variables });
   }
-  if (node.type !== 'menu') return null;
+  if (node.type !== 'menu') {
+    await patchRun(ctx, run, consumed);
+    return null;
+  }
   const said = fold(body);
   const option = node.data.arrayOption.find(
     (candidate) => said === String(candidate.number) || said === fold(interpolate(candidate.value, run.variables)),
@@ -686,33 +710,39 @@ async function answerAt(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow,
   if (option) {
     const next = nextNodeId(document, node.id, `a${option.number}`);
     if (next === null) {
-      await end(ctx, ticket, run, 'done', 'end');
+      await end(ctx, ticket, run, 'done', 'end', consumed);
       return null;
     }
-    return moveTo(ctx, run, next);
+    return moveTo(ctx, run, next, consumed);
   }
   const limits = await botLimits(ctx, ticket);
   const attempts = run.attempts + 1;
   const askedAt = run.askedAt ? new Date(run.askedAt).getTime() : Date.now();
   const timedOut = limits.minutes > 0 && Date.now() - askedAt > limits.minutes * 60_000;
   if ((limits.max > 0 && attempts >= limits.max) || timedOut) {
-    await end(ctx, ticket, run, 'done', 'menu given up');
+    await end(ctx, ticket, run, 'done', 'menu given up', consumed);
     return null;
   }
   // the menu again, as a new step (its own message)
-  const again = await patchRun(ctx, run, { attempts, step: run.step + 1 });
+  const again = await patchRun(ctx, run, { ...consumed, attempts, step: run.step + 1 });
   await sendOnce(ctx, ticket, again, '', { body: menuText(node, again.variables) });
   return null;
 }
 
 /** A turn with the typebot node's bot (the queue integrations' client); a failure hands the ticket to people. */
-async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<void> {
+async function typebotTurn(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  body: string,
+  consumed: { lastMessageId?: number } = {},
+): Promise<void> {
   const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
-  if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
+  if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone', consumed));
   const settings = node.data.typebotIntegration;
   if (body !== '' && settings.typebotKeywordFinish && fold(body) === fold(settings.typebotKeywordFinish))
-    return void (await end(ctx, ticket, run, 'done', 'typebot finished'));
+    return void (await end(ctx, ticket, run, 'done', 'typebot finished', consumed));
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId: run.companyId }).first('name', 'number');
   try {
     const reply = sanitizeAnswer(
@@ -728,11 +758,11 @@ async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunR
         },
       ),
     );
-    const next = await patchRun(ctx, run, { typebotSessionId: reply.sessionId, step: run.step + 1 });
+    const next = await patchRun(ctx, run, { ...consumed, typebotSessionId: reply.sessionId, step: run.step + 1 });
     for (const [index, text] of reply.messages.entries()) await sendOnce(ctx, ticket, next, String(index), { body: text });
   } catch (error) {
     ctx.log.warn({ ticketId: ticket.id, reason: failureReason(error) }, 'typebot node failed; people take over');
-    await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`);
+    await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`, consumed);
   }
 }
 
