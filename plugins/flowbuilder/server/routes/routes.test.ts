@@ -586,6 +586,31 @@ describe('flows', () => {
       }
     });
 
+    it('replays only the latest run of a flow that ran twice on a ticket', async () => {
+      const flowId = await newFlow('Repetido', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'fala', type: 'message', position: at, data: { label: 'De novo.' } },
+        ],
+        connections: [{ source: '1', target: 'fala' }],
+      });
+      const campaign = await kit.api('POST', '/flowcampaign', {
+        name: 'Repete',
+        flowId,
+        whatsappId: connectionId,
+        phrase: 'repetir',
+      });
+      const number = '5531990001041';
+      const ticketId = await say(number, 'repetir');
+      await until(async () => (await run(ticketId))?.status === 'done');
+      await say(number, 'repetir');
+      expect(await waitTexts(ticketId, 2)).toEqual(['De novo.', 'De novo.']);
+      await until(async () => (await run(ticketId))?.status === 'done');
+      const path = await kit.api('GET', `/flowbuilder/runs/${ticketId}`);
+      expect(path.body.steps.map((step: { nodeId: string }) => step.nodeId)).toEqual(['1', 'fala']);
+      expect((await kit.api('DELETE', `/flowcampaign/${campaign.body.id}`)).status).toBeLessThan(300);
+    });
+
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {
       const flowId = await newFlow('Promo teste', {
         nodes: [

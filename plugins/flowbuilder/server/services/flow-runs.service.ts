@@ -399,7 +399,8 @@ async function startByTrigger(
       lastMessageId: input.messageId,
       typebotSessionId: null,
       endReason: null,
-      startedAt: now,
+      // the database's clock, as the steps' `at`: the replay shows the steps at or after it
+      startedAt: ctx.db.knex.fn.now(),
       updatedAt: now,
     })
     .onConflict('ticketId')
@@ -770,11 +771,13 @@ async function typebotTurn(
 export async function flowPath(ctx: FlowbuilderContext, companyId: number, ticketId: number) {
   const ticket = await ctx.db.knex('tickets').where({ id: ticketId, companyId }).first('id');
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-  const run = await ctx.db.knex('flowRuns').where({ ticketId, companyId }).first('flowId');
+  const run = await ctx.db.knex('flowRuns').where({ ticketId, companyId }).first('flowId', 'startedAt');
   if (!run) return { flowId: null, steps: [] };
+  // the ticket's latest run only: an earlier run of the same flow on the ticket left its own steps
   const steps: Array<{ nodeId: string; at: Date; variables: FlowVariables }> = await ctx.db
     .knex('flowRunSteps')
     .where({ companyId, ticketId, flowId: run.flowId })
+    .where('at', '>=', run.startedAt)
     .orderBy('id')
     .limit(2000)
     .select('nodeId', 'at', 'variables');
