@@ -241,6 +241,9 @@ function FlowEditor({ flowId }: { flowId: number }) {
     else void store(document);
   };
 
+  // an id that is no number names no flow: the query never runs, so say so rather than load forever
+  const missing = !Number.isInteger(flowId) || flowId <= 0 || (error !== undefined && 'status' in error && error.status === 404);
+  if (missing) return <Result status="404" title={t('editor.notFound')} />;
   if (error) return <Result status="warning" title={t('editor.loadFailed')} />;
   if (isLoading || !data) return <Skeleton active paragraph={{ rows: 10 }} />;
   const undoCount = history.current.past.length;
