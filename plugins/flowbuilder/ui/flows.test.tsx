@@ -264,4 +264,23 @@ describe('FlowEditorPage', () => {
     );
     expect(await screen.findByText('Fluxo não encontrado.')).toBeTruthy();
   });
+
+  it('offers the openai node only when the ai plugin is loaded', async () => {
+    const flow = {
+      id: 5,
+      name: 'Boas-vindas',
+      active: true,
+      flow: { nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }], connections: [] },
+    };
+    serveApi(answer('GET', '/flowbuilder/flow/5', { flow }), answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }] }));
+    renderPage(
+      <Routes>
+        <Route path="/flowbuilder/:id" element={<FlowEditorPage />} />
+      </Routes>,
+      '/flowbuilder/5',
+    );
+    fireEvent.click(await screen.findByLabelText('Adicionar nó', {}, { timeout: 5_000 }));
+    expect(await screen.findByText('Menu')).toBeTruthy();
+    expect(screen.queryByText('OpenAI')).toBeNull();
+  });
 });
