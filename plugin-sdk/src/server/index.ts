@@ -16,6 +16,7 @@ export * from './define-plugin';
 export * from './errors';
 export * from './events';
 export * from './file-lists';
+export * from './flows';
 export * from './manifest';
 export * from './outbound-http';
 export * from './owned-ids';

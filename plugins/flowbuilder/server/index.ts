@@ -4,8 +4,10 @@ import { flowbuilderErrors } from './errors';
 import { seedFlowbuilderDemo } from './seed/demo';
 import { seedFlowbuilderFixtures } from './seed/fixtures';
 import {
+  FLOW_STEP_CONCURRENCY,
   FLOW_STEP_JOB,
   FLOW_SWEEP_JOB,
+  flowStartsFor,
   flowStep,
   onMessageReceived,
   onTicketUpdated,
@@ -52,7 +54,7 @@ export default definePlugin({
         await flowStep(ctx as FlowbuilderContext, job.companyId, Number(data.ticketId), input);
         return true;
       },
-      concurrency: 16,
+      concurrency: FLOW_STEP_CONCURRENCY,
     },
     [FLOW_SWEEP_JOB]: { handler: async (_data, ctx) => sweepStaleRuns(ctx as FlowbuilderContext) },
     [SEND_JOB]: {
@@ -81,6 +83,8 @@ export default definePlugin({
   },
   seed: { demo: seedFlowbuilderDemo, fixtures: seedFlowbuilderFixtures },
   register(_app, ctx) {
+    // the chatbot asks whether a flow takes a message before it speaks
+    ctx.services.provide('flows', { startsFor: (query) => flowStartsFor(ctx as FlowbuilderContext, query) });
     // refuses to start in production without the key that seals the integrations' secrets
     secretsKey(ctx as FlowbuilderContext);
   },

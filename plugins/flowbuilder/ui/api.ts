@@ -80,6 +80,10 @@ function remove<T extends { id: number }>(rows: T[], id: number | undefined): vo
 /** The flow builder's calls (docs/product/automation.md#calls-and-realtime-events) on the shell's api, kept live. */
 export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).injectEndpoints({
   endpoints: (build) => ({
+    /** The plugins loaded for the company (GET /plugins): the editor offers the openai node only with `ai`. */
+    flowbuilderLoadedPlugins: build.query<{ plugins: Array<{ id: string }> }, void>({
+      query: () => '/plugins',
+    }),
     queueIntegrations: build.query<IntegrationPage, { searchParam: string; pageNumber: number }>({
       query: ({ searchParam, pageNumber }) => ({
         url: '/queueIntegration',
@@ -263,6 +267,7 @@ function patchFlowLists(dispatch: (action: unknown) => unknown, getState: () => 
 }
 
 export const {
+  useFlowbuilderLoadedPluginsQuery,
   useQueueIntegrationsQuery,
   useCreateQueueIntegrationMutation,
   useUpdateQueueIntegrationMutation,

@@ -6,6 +6,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { duplicatePlacement, type emptyData, FLOW_LIMITS, newNodeId, placementAfter, questionVariables } from './flows/model';
 import { NodeDialog } from './flows/NodeDialog';
 import { mediaProblem } from './flows/validate';
+import { FlowEditorPage } from './pages/FlowEditorPage';
 import { FlowListPage } from './pages/FlowListPage';
 import { FlowReplayPage } from './pages/FlowReplayPage';
 import { renderPage, serveApi, signIn } from './testing/render';
@@ -247,5 +248,39 @@ describe('FlowReplayPage', () => {
       '/flowbuilder/runs/78',
     );
     expect(await screen.findByText('Este ticket não passou por um fluxo.')).toBeTruthy();
+  });
+});
+
+describe('FlowEditorPage', () => {
+  beforeEach(() => signIn());
+
+  it('shows the not-found result for an id that is no number', async () => {
+    serveApi();
+    renderPage(
+      <Routes>
+        <Route path="/flowbuilder/:id" element={<FlowEditorPage />} />
+      </Routes>,
+      '/flowbuilder/abc',
+    );
+    expect(await screen.findByText('Fluxo não encontrado.')).toBeTruthy();
+  });
+
+  it('offers the openai node only when the ai plugin is loaded', async () => {
+    const flow = {
+      id: 5,
+      name: 'Boas-vindas',
+      active: true,
+      flow: { nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }], connections: [] },
+    };
+    serveApi(answer('GET', '/flowbuilder/flow/5', { flow }), answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }] }));
+    renderPage(
+      <Routes>
+        <Route path="/flowbuilder/:id" element={<FlowEditorPage />} />
+      </Routes>,
+      '/flowbuilder/5',
+    );
+    fireEvent.click(await screen.findByLabelText('Adicionar nó', {}, { timeout: 5_000 }));
+    expect(await screen.findByText('Menu')).toBeTruthy();
+    expect(screen.queryByText('OpenAI')).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import pt from '../../ui/locales/pt.json';
 import tr from '../../ui/locales/tr.json';
 import { flowbuilderErrors } from '../errors';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
+import { startStandIn } from '../testing/stand-ins';
 
 /**
  * The flow builder's routes: queue integrations, phrase campaigns and flows per docs/product/automation.md —
@@ -492,6 +493,122 @@ describe('flows', () => {
       await say(number, 'voltei');
       expect(await waitTexts(ticketId, 1)).toEqual(['Voltamos.']);
       await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+    });
+
+    it('sixteen turns of one ticket at once wait for it without starving the pool', async () => {
+      const flowId = await newFlow('Fila de turnos', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'oi', type: 'message', position: at, data: { label: 'Bem-vindo.' } },
+        ],
+        connections: [{ source: '1', target: 'oi' }],
+      });
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: flowId, flowIdNotPhrase: null });
+      const busy = await say('5531990001011', 'oi');
+      await waitTexts(busy, 1);
+      // more turns of one ticket than the pool has connections: none of them may hold one while it waits
+      await Promise.all(
+        Array.from({ length: 16 }, (_, index) =>
+          kit.t.balcao.core.jobs.enqueue(
+            'flowbuilder',
+            'flow-step',
+            { ticketId: busy, kind: 'resume' },
+            { companyId: kit.acme, jobId: `pool-${busy}-${index}` },
+          ),
+        ),
+      );
+      const next = await say('5531990001012', 'oi');
+      expect(await waitTexts(next, 1)).toEqual(['Bem-vindo.']);
+      await until(async () => (await kit.knex('flowTurnLeases').whereIn('ticketId', [busy, next]).first()) === undefined);
+      await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+    });
+
+    it('the sweeper stops the stale runs of a company without the plan and resumes the others', async () => {
+      const lite = { id: kit.t.demo.companies.lite as number };
+      const [contact] = await kit
+        .knex('contacts')
+        .insert({ companyId: lite.id, name: 'Sem plano', number: '5531990001021' })
+        .returning('id');
+      const [liteTicket] = await kit
+        .knex('tickets')
+        .insert({ companyId: lite.id, contactId: contact.id, status: 'pending' })
+        .returning('id');
+      const [liteFlow] = await kit.knex('flowBuilders').insert({ companyId: lite.id, name: 'Antigo' }).returning('id');
+      const flowId = await newFlow('Retomada', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'oi', type: 'message', position: at, data: { label: 'Retomado.' } },
+        ],
+        connections: [{ source: '1', target: 'oi' }],
+      });
+      const acmeTicket = await say('5531990001022', 'oi');
+      const stale = { nodeId: '1', status: 'running', step: 0, updatedAt: new Date(Date.now() - 60_000) };
+      // the company without the plan first: its run once threw and held every other company's back
+      await kit.knex('flowRuns').insert({ ticketId: liteTicket.id, companyId: lite.id, flowId: liteFlow.id, ...stale });
+      await kit
+        .knex('flowRuns')
+        .insert({ ticketId: acmeTicket, companyId: kit.acme, flowId, ...stale, updatedAt: new Date(Date.now() - 50_000) });
+      await kit.t.balcao.core.jobs.enqueue('flowbuilder', 'flow-sweep', {});
+      expect(await waitTexts(acmeTicket, 1)).toEqual(['Retomado.']);
+      expect(await run(liteTicket.id)).toMatchObject({ status: 'stopped', endReason: 'plan' });
+    });
+
+    it('consumes a message in the update that moves the run, never before the Typebot call answers', async () => {
+      const typebot = await startStandIn();
+      try {
+        typebot.on('/api/v1/typebots/atendente/startChat', { body: { sessionId: 'sessao-1', messages: [] } });
+        typebot.on('/api/v1/sessions/sessao-1/continueChat', { body: { messages: [] }, delayMs: 1_000 });
+        const flowId = await newFlow('Typebot consumo', {
+          nodes: [
+            { id: '1', type: 'start', position: at, data: {} },
+            {
+              id: 'bot',
+              type: 'typebot',
+              position: at,
+              data: { typebotIntegration: { name: 'Atendente', urlN8N: typebot.url, typebotSlug: 'atendente' } },
+            },
+          ],
+          connections: [{ source: '1', target: 'bot' }],
+        });
+        await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: flowId, flowIdNotPhrase: null });
+        const number = '5531990001031';
+        const ticketId = await say(number, 'oi');
+        await until(async () => (await run(ticketId))?.typebotSessionId === 'sessao-1');
+        await say(number, 'quero ajuda');
+        const answer = await kit.knex('messages').where({ ticketId, fromMe: false }).max('id as id').first();
+        await until(async () => typebot.received.some((request) => request.path.endsWith('/continueChat')));
+        // a process dying now must leave the answer to be given again
+        expect(Number((await run(ticketId)).lastMessageId)).toBeLessThan(Number(answer?.id));
+        await until(async () => Number((await run(ticketId))?.lastMessageId) === Number(answer?.id));
+        await kit.knex('whatsapps').where({ id: connectionId }).update({ flowIdWelcome: null });
+      } finally {
+        await typebot.close();
+      }
+    });
+
+    it('replays only the latest run of a flow that ran twice on a ticket', async () => {
+      const flowId = await newFlow('Repetido', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'fala', type: 'message', position: at, data: { label: 'De novo.' } },
+        ],
+        connections: [{ source: '1', target: 'fala' }],
+      });
+      const campaign = await kit.api('POST', '/flowcampaign', {
+        name: 'Repete',
+        flowId,
+        whatsappId: connectionId,
+        phrase: 'repetir',
+      });
+      const number = '5531990001041';
+      const ticketId = await say(number, 'repetir');
+      await until(async () => (await run(ticketId))?.status === 'done');
+      await say(number, 'repetir');
+      expect(await waitTexts(ticketId, 2)).toEqual(['De novo.', 'De novo.']);
+      await until(async () => (await run(ticketId))?.status === 'done');
+      const path = await kit.api('GET', `/flowbuilder/runs/${ticketId}`);
+      expect(path.body.steps.map((step: { nodeId: string }) => step.nodeId)).toEqual(['1', 'fala']);
+      expect((await kit.api('DELETE', `/flowcampaign/${campaign.body.id}`)).status).toBeLessThan(300);
     });
 
     it('starts on a phrase (contained, accents aside), pauses with the toggle, stops on accept and with the flow', async () => {

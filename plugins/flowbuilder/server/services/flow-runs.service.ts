@@ -1,4 +1,11 @@
-import { AppError, type BalcaoEvents } from '@balcao/plugin-sdk/server';
+import {
+  AppError,
+  type BalcaoEvents,
+  type FlowStartQuery,
+  keepLeaseAhead,
+  leaseToken,
+  systemClock,
+} from '@balcao/plugin-sdk/server';
 import {
   type ConditionNodeData,
   type FlowDocument,
@@ -17,7 +24,7 @@ import { failureReason } from './runner';
 /**
  * The flow runtime (docs/product/automation.md "Flows at work"). A run belongs to one ticket; its node,
  * variables and waiting state are a `flowRuns` row, so any worker process carries it on. The receive path
- * only enqueues a `flow-step` job; the job walks the flow under a per-ticket advisory lock, one node at a
+ * only enqueues a `flow-step` job; the job walks the flow under a per-ticket lease row, one node at a
  * time, each step committed to the row. Every message a step sends is named by the run's step
  * (`automation` = `flow:<flowId>:<nodeId>:<step>[:<part>]`) and looked up before sending, so a step
  * repeated after a crash sends nothing twice. Intervals are delayed jobs named by the step, not timers.
@@ -29,8 +36,12 @@ export const FLOW_SWEEP_JOB = 'flow-sweep';
 export const STALE_RUN_MS = 30_000;
 /** Guards a flow whose nodes lead back to each other without waiting. */
 const MAX_STEPS_PER_TURN = 200;
-/** Advisory-lock space of a ticket's flow turns (any constant of our own). */
-const FLOW_LOCK_SPACE = 0x666c6f77; // "flow"
+/** A ticket's turn lease: renewed every third of it while the turn runs; a dead process's runs out. */
+export const TURN_LEASE_MS = 30_000;
+/** The longest a turn waits for its ticket's lease: past a dead holder's lease, with room to spare. */
+const TURN_WAIT_MS = 2 * TURN_LEASE_MS;
+/** Jobs a process runs at once: below the pool's 10 connections, so the turns' queries always get one. */
+export const FLOW_STEP_CONCURRENCY = 6;
 
 type RunStatus = 'running' | 'waiting' | 'paused' | 'done' | 'stopped' | 'failed';
 const ACTIVE: readonly RunStatus[] = ['running', 'waiting', 'paused'];
@@ -112,29 +123,81 @@ export async function onTicketUpdated(ctx: FlowbuilderContext, payload: BalcaoEv
     });
 }
 
-/** The `flow-step` job: one turn of a ticket's run, under the ticket's lock. */
+/**
+ * The `flow-step` job: one turn of a ticket's run, one ticket's turns at a time. The turn holds a lease row
+ * (`flowTurnLeases`), not a lock on a pooled connection: a turn waiting for its ticket keeps no connection
+ * idle (ten waiting turns on the pool of 10 would starve the holder's queries), and a Typebot call runs
+ * with no transaction open.
+ */
 export async function flowStep(ctx: FlowbuilderContext, companyId: number, ticketId: number, input: StepInput): Promise<void> {
-  await ctx.db.transaction(async (trx) => {
-    await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [FLOW_LOCK_SPACE, ticketId]);
-    await turn(ctx, companyId, ticketId, input);
+  const token = leaseToken();
+  await takeTurnLease(ctx, ticketId, token);
+  const renewal = keepLeaseAhead({
+    leaseMs: TURN_LEASE_MS,
+    clock: systemClock,
+    renew: (leaseUntil) => ctx.db.knex('flowTurnLeases').where({ ticketId, token }).update({ leaseUntil }),
+    onError: (error) => ctx.log.warn({ err: error, ticketId }, 'flow turn lease renewal failed'),
   });
+  try {
+    await turn(ctx, companyId, ticketId, input);
+  } finally {
+    await renewal.stop();
+    await ctx.db.knex('flowTurnLeases').where({ ticketId, token }).delete();
+  }
 }
 
-/** The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). */
+/** Takes the ticket's turn lease, waiting (with no connection held) while another turn has it. */
+async function takeTurnLease(ctx: FlowbuilderContext, ticketId: number, token: string): Promise<void> {
+  const deadline = Date.now() + TURN_WAIT_MS;
+  for (let waitMs = 10; ; waitMs = Math.min(250, waitMs * 2)) {
+    const taken = (await ctx.db.knex.raw(
+      `INSERT INTO flow_turn_leases (ticket_id, token, lease_until) VALUES (?, ?, now() + ? * interval '1 millisecond')
+       ON CONFLICT (ticket_id) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
+       WHERE flow_turn_leases.lease_until < now()
+       RETURNING token`,
+      [ticketId, token, TURN_LEASE_MS],
+    )) as { rows: unknown[] };
+    if (taken.rows.length > 0) return;
+    if (Date.now() > deadline) throw new Error(`flow turn of ticket ${ticketId}: its lease stayed taken`);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
+
+/**
+ * The sweeper: runs left mid-walk by a process that died go on (a job per run, idempotent by step). A run
+ * of a company whose plan lost the flow builder stops instead (no job of the plugin may be enqueued for it),
+ * and a run that cannot be enqueued is logged and left for the next sweep: one company never holds up
+ * another's recovery.
+ */
 export async function sweepStaleRuns(ctx: FlowbuilderContext): Promise<number> {
   const stale: Array<{ ticketId: number; companyId: number; step: number }> = await ctx.db
     .knex('flowRuns')
     .where('status', 'running')
     .where('updatedAt', '<', new Date(Date.now() - STALE_RUN_MS))
+    .orderBy('updatedAt')
     .limit(500)
     .select('ticketId', 'companyId', 'step');
-  for (const run of stale)
-    await ctx.jobs.enqueue(
-      FLOW_STEP_JOB,
-      { ticketId: run.ticketId, kind: 'resume' },
-      { companyId: run.companyId, jobId: `flow-resume-${run.ticketId}-${run.step}` },
-    );
-  return stale.length;
+  let resumed = 0;
+  for (const run of stale) {
+    try {
+      if (!(await ctx.plans.has(run.companyId, 'useIntegrations'))) {
+        await ctx.db
+          .knex('flowRuns')
+          .where({ ticketId: run.ticketId, companyId: run.companyId, status: 'running' })
+          .update({ status: 'stopped', waitingFor: null, endReason: 'plan', updatedAt: new Date() });
+        continue;
+      }
+      await ctx.jobs.enqueue(
+        FLOW_STEP_JOB,
+        { ticketId: run.ticketId, kind: 'resume' },
+        { companyId: run.companyId, jobId: `flow-resume-${run.ticketId}-${run.step}` },
+      );
+      resumed += 1;
+    } catch (error) {
+      ctx.log.warn({ err: error, ticketId: run.ticketId, companyId: run.companyId }, 'stale flow run not resumed');
+    }
+  }
+  return resumed;
 }
 
 async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
@@ -195,16 +258,19 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
         // an interval that fell due while paused found nothing to end: it is due again now (or when it was meant to be)
         if (run.waitingFor === 'interval') await resumeInterval(ctx, run);
       }
-      run = await patchRun(ctx, run, { lastMessageId: input.messageId });
+      // the message is consumed by the same update that moves the run (answerAt, typebotTurn): a process
+      // dying before it leaves the message unconsumed, and its job's retry answers it again
+      const consumed = { lastMessageId: input.messageId };
       if (run.waitingFor === 'answer') {
-        const moved = await answerAt(ctx, ticket, run, body);
+        const moved = await answerAt(ctx, ticket, run, body, consumed);
         if (!moved) return;
         run = moved;
       } else if (run.waitingFor === 'typebot') {
-        await typebotTurn(ctx, ticket, run, body);
+        await typebotTurn(ctx, ticket, run, body, consumed);
         return;
       } else {
         // waiting on an interval (or mid-walk in another job): the message is the conversation's, not the flow's
+        await patchRun(ctx, run, consumed);
         return;
       }
     }
@@ -232,18 +298,19 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
 }
 
 /**
- * Starts a run when a trigger holds (docs/product/automation.md "Flows at work"): an active phrase campaign of
- * the connection whose phrase the message contains (case and accents aside); else, on a new ticket's first
- * message, the connection's welcome flow for a contact never seen before, or its not-phrase flow.
+ * The flow a customer's message starts (docs/product/automation.md "Flows at work"), with its document
+ * and start node: an active phrase campaign of the connection whose phrase the message contains (case and
+ * accents aside); else, on a new ticket's first message, the connection's welcome flow for a contact never
+ * seen before, or its not-phrase flow. None while the company's plan lacks the flow builder, nor while the
+ * contact's consent is still to be asked (the chatbot asks it first).
  */
-async function startByTrigger(
+async function triggeredFlow(
   ctx: FlowbuilderContext,
   companyId: number,
   ticket: TicketRow,
   body: string,
-  input: { messageId: number; ticketCreated: boolean },
-  previousStep: number,
-): Promise<RunRow | null> {
+  ticketCreated: boolean,
+): Promise<{ flowId: number; document: FlowDocument; start: FlowNode } | null> {
   if (ticket.whatsappId === null) return null;
   // a company whose plan lost the flow builder keeps its rows, but no flow starts
   if (!(await ctx.plans.has(companyId, 'useIntegrations'))) return null;
@@ -255,7 +322,7 @@ async function startByTrigger(
   const said = fold(body);
   let flowId: number | null =
     campaigns.find((campaign) => fold(campaign.phrase) !== '' && said.includes(fold(campaign.phrase)))?.flowId ?? null;
-  if (flowId === null && input.ticketCreated) {
+  if (flowId === null && ticketCreated) {
     const connection = await ctx.db
       .knex('whatsapps')
       .where({ id: ticket.whatsappId, companyId })
@@ -271,6 +338,41 @@ async function startByTrigger(
   const document = await loadDocument(ctx, companyId, flowId);
   const start = document ? startNode(document) : null;
   if (!document || !start) return null;
+  const settings = await ctx.settings.all(companyId);
+  if (settings.enableLGPD === 'enabled' && settings.lgpdConsent === 'enabled') {
+    const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('lgpdAcceptedAt');
+    if (!contact?.lgpdAcceptedAt) return null;
+  }
+  return { flowId, document, start };
+}
+
+/**
+ * The `flows` service's question: whether a flow has this message — a run that already took it (the job
+ * may be quicker than the asker) or is under way on the ticket, or the same triggers the turn starts by, on
+ * a ticket waiting for people and handed to no integration.
+ */
+export async function flowStartsFor(ctx: FlowbuilderContext, query: FlowStartQuery): Promise<boolean> {
+  const ticket = await loadTicket(ctx, query.companyId, query.ticketId);
+  if (!ticket || ticket.whatsappId !== query.whatsappId) return false;
+  const run = await loadRun(ctx, query.companyId, query.ticketId);
+  if (run && run.lastMessageId !== null && Number(run.lastMessageId) >= query.messageId) return true;
+  if (run && (ACTIVE as readonly string[]).includes(run.status)) return true;
+  if (!open(ticket) || (ticket.useIntegration && ticket.integrationId !== null)) return false;
+  return (await triggeredFlow(ctx, query.companyId, ticket, query.body, query.ticketCreated)) !== null;
+}
+
+/** Starts a run when a trigger holds (`triggeredFlow`). */
+async function startByTrigger(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticket: TicketRow,
+  body: string,
+  input: { messageId: number; ticketCreated: boolean },
+  previousStep: number,
+): Promise<RunRow | null> {
+  const triggered = await triggeredFlow(ctx, companyId, ticket, body, input.ticketCreated);
+  if (!triggered) return null;
+  const { flowId, start } = triggered;
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('name', 'number', 'email');
   const variables: FlowVariables = {
     name: String(contact?.name ?? ''),
@@ -297,7 +399,8 @@ async function startByTrigger(
       lastMessageId: input.messageId,
       typebotSessionId: null,
       endReason: null,
-      startedAt: now,
+      // the database's clock, as the steps' `at`: the replay shows the steps at or after it
+      startedAt: ctx.db.knex.fn.now(),
       updatedAt: now,
     })
     .onConflict('ticketId')
@@ -343,8 +446,14 @@ async function recordStep(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
 }
 
 /** The run moves to `nodeId` (a new step, recorded for the replay). */
-async function moveTo(ctx: FlowbuilderContext, run: RunRow, nodeId: string): Promise<RunRow> {
+async function moveTo(
+  ctx: FlowbuilderContext,
+  run: RunRow,
+  nodeId: string,
+  extra: Record<string, unknown> = {},
+): Promise<RunRow> {
   const moved = await patchRun(ctx, run, {
+    ...extra,
     nodeId,
     elementIndex: 0,
     step: run.step + 1,
@@ -357,8 +466,15 @@ async function moveTo(ctx: FlowbuilderContext, run: RunRow, nodeId: string): Pro
   return moved;
 }
 
-async function end(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, status: RunStatus, reason: string): Promise<void> {
-  await patchRun(ctx, run, { status, waitingFor: null, endReason: reason.slice(0, 40) });
+async function end(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  status: RunStatus,
+  reason: string,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
+  await patchRun(ctx, run, { ...extra, status, waitingFor: null, endReason: reason.slice(0, 40) });
   // the conversation goes back to people: the toggle off, the ticket waiting in its queue
   await ctx.services
     .use('inbox')
@@ -562,24 +678,32 @@ async function botLimits(ctx: FlowbuilderContext, ticket: TicketRow): Promise<{ 
  * past the connection's maxUseBotQueues tries or timeUseBotQueues minutes. Answers the moved run, or null
  * when it waits on.
  */
-async function answerAt(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<RunRow | null> {
+async function answerAt(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  body: string,
+  consumed: { lastMessageId: number },
+): Promise<RunRow | null> {
   const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
   if (!document || !node) {
-    await end(ctx, ticket, run, 'failed', 'flow gone');
+    await end(ctx, ticket, run, 'failed', 'flow gone', consumed);
     return null;
   }
   if (node.type === 'question') {
     const variables = { ...run.variables, [node.data.typebotIntegration.answerKey]: body.trim().slice(0, 1000) };
-    const stored = await patchRun(ctx, run, { variables });
     const next = nextNodeId(document, node.id);
     if (next === null) {
-      await end(ctx, ticket, stored, 'done', 'end');
+      await end(ctx, ticket, run, 'done', 'end', { ...consumed, variables });
       return null;
     }
-    return moveTo(ctx, stored, next);
+    return moveTo(ctx, run, next, { ...consumed, variables });
   }
-  if (node.type !== 'menu') return null;
+  if (node.type !== 'menu') {
+    await patchRun(ctx, run, consumed);
+    return null;
+  }
   const said = fold(body);
   const option = node.data.arrayOption.find(
     (candidate) => said === String(candidate.number) || said === fold(interpolate(candidate.value, run.variables)),
@@ -587,33 +711,39 @@ async function answerAt(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow,
   if (option) {
     const next = nextNodeId(document, node.id, `a${option.number}`);
     if (next === null) {
-      await end(ctx, ticket, run, 'done', 'end');
+      await end(ctx, ticket, run, 'done', 'end', consumed);
       return null;
     }
-    return moveTo(ctx, run, next);
+    return moveTo(ctx, run, next, consumed);
   }
   const limits = await botLimits(ctx, ticket);
   const attempts = run.attempts + 1;
   const askedAt = run.askedAt ? new Date(run.askedAt).getTime() : Date.now();
   const timedOut = limits.minutes > 0 && Date.now() - askedAt > limits.minutes * 60_000;
   if ((limits.max > 0 && attempts >= limits.max) || timedOut) {
-    await end(ctx, ticket, run, 'done', 'menu given up');
+    await end(ctx, ticket, run, 'done', 'menu given up', consumed);
     return null;
   }
   // the menu again, as a new step (its own message)
-  const again = await patchRun(ctx, run, { attempts, step: run.step + 1 });
+  const again = await patchRun(ctx, run, { ...consumed, attempts, step: run.step + 1 });
   await sendOnce(ctx, ticket, again, '', { body: menuText(node, again.variables) });
   return null;
 }
 
 /** A turn with the typebot node's bot (the queue integrations' client); a failure hands the ticket to people. */
-async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunRow, body: string): Promise<void> {
+async function typebotTurn(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  body: string,
+  consumed: { lastMessageId?: number } = {},
+): Promise<void> {
   const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
-  if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
+  if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone', consumed));
   const settings = node.data.typebotIntegration;
   if (body !== '' && settings.typebotKeywordFinish && fold(body) === fold(settings.typebotKeywordFinish))
-    return void (await end(ctx, ticket, run, 'done', 'typebot finished'));
+    return void (await end(ctx, ticket, run, 'done', 'typebot finished', consumed));
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId: run.companyId }).first('name', 'number');
   try {
     const reply = sanitizeAnswer(
@@ -629,11 +759,11 @@ async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunR
         },
       ),
     );
-    const next = await patchRun(ctx, run, { typebotSessionId: reply.sessionId, step: run.step + 1 });
+    const next = await patchRun(ctx, run, { ...consumed, typebotSessionId: reply.sessionId, step: run.step + 1 });
     for (const [index, text] of reply.messages.entries()) await sendOnce(ctx, ticket, next, String(index), { body: text });
   } catch (error) {
     ctx.log.warn({ ticketId: ticket.id, reason: failureReason(error) }, 'typebot node failed; people take over');
-    await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`);
+    await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`, consumed);
   }
 }
 
@@ -641,11 +771,13 @@ async function typebotTurn(ctx: FlowbuilderContext, ticket: TicketRow, run: RunR
 export async function flowPath(ctx: FlowbuilderContext, companyId: number, ticketId: number) {
   const ticket = await ctx.db.knex('tickets').where({ id: ticketId, companyId }).first('id');
   if (!ticket) throw new AppError('ERR_NO_TICKET_FOUND');
-  const run = await ctx.db.knex('flowRuns').where({ ticketId, companyId }).first('flowId');
+  const run = await ctx.db.knex('flowRuns').where({ ticketId, companyId }).first('flowId', 'startedAt');
   if (!run) return { flowId: null, steps: [] };
+  // the ticket's latest run only: an earlier run of the same flow on the ticket left its own steps
   const steps: Array<{ nodeId: string; at: Date; variables: FlowVariables }> = await ctx.db
     .knex('flowRunSteps')
     .where({ companyId, ticketId, flowId: run.flowId })
+    .where('at', '>=', run.startedAt)
     .orderBy('id')
     .limit(2000)
     .select('nodeId', 'at', 'variables');

@@ -73,26 +73,83 @@ describe('the turn', () => {
     await knex()('tickets').where({ id: handed.ticketId }).update({ useIntegration: true });
     expect(await handed.say('1')).toEqual([]);
 
-    // a connection whose new conversations go to a welcome flow: no greeting, no menu, no state
-    const [flow] = await knex()('flowBuilders').insert({ companyId: acme, name: 'Boas-vindas do bot' }).returning('id');
-    const [connection] = await knex()('whatsapps')
-      .insert({
-        companyId: acme,
-        name: 'Com fluxo',
-        channel: 'webchat',
-        status: 'CONNECTED',
-        token: 'bot-flow-test',
-        flowIdWelcome: flow.id,
-      })
-      .returning('id');
+    // a connection whose new conversations go to a welcome flow: no greeting, no menu, no state — the flow speaks
+    const connection = await flowConnection();
     sent.length = 0;
-    const result = await inbox.receive({ ...inbound(newNumber(), 'Oi'), whatsappId: connection.id, channel: 'webchat' });
+    const result = await inbox.receive({ ...inbound(newNumber(), 'Oi'), whatsappId: connection, channel: 'webchat' });
     expect(await knex()('chatbotTickets').where({ ticketId: result.ticketId }).first()).toBeUndefined();
-    expect(await knex()('messages').where({ ticketId: result.ticketId, fromMe: true }).pluck('body')).toEqual([]);
-    await knex()('whatsapps').where({ id: connection.id }).delete();
-    await knex()('flowBuilders').where({ id: flow.id }).delete();
+    expect(await flowSpoke(result.ticketId)).toEqual(['Bem-vindo ao fluxo.']);
   });
 
+  it('answers a returning contact on a connection with only a welcome flow, which is not theirs', async () => {
+    await queue('Vendas');
+    await queue('Suporte');
+    const connection = await flowConnection();
+    const returning = contact();
+    await returning.say('Oi');
+    await knex()('tickets').where({ id: returning.ticketId }).update({ status: 'closed' });
+    const number = (
+      await knex()('contacts')
+        .where({ id: (await returning.ticket()).contactId })
+        .first('number')
+    ).number;
+    const result = await inbox.receive({ ...inbound(number, 'Voltei'), whatsappId: connection, channel: 'webchat' });
+    expect(await knex()('messages').where({ ticketId: result.ticketId, fromMe: true }).pluck('body')).toEqual([
+      'Olá! Escolha um setor:\n\n*[ 1 ]* - Suporte\n*[ 2 ]* - Vendas',
+    ]);
+    expect(await knex()('flowRuns').where({ ticketId: result.ticketId }).first()).toBeUndefined();
+  });
+
+  it('asks a new contact for consent before a welcome flow takes the conversation', async () => {
+    await settings('enableLGPD', 'enabled');
+    await settings('lgpdConsent', 'enabled');
+    await settings('lgpdMessage', 'Podemos tratar os seus dados?');
+    const connection = await flowConnection();
+    const result = await inbox.receive({ ...inbound(newNumber(), 'Oi'), whatsappId: connection, channel: 'webchat' });
+    expect(await knex()('messages').where({ ticketId: result.ticketId, fromMe: true }).pluck('body')).toEqual([
+      'Podemos tratar os seus dados?\n\n*[ 1 ]* - Aceito\n*[ 2 ]* - Não aceito',
+    ]);
+    expect(await knex()('tickets').where({ id: result.ticketId }).first('status')).toEqual({ status: 'lgpd' });
+    expect(await knex()('flowRuns').where({ ticketId: result.ticketId }).first()).toBeUndefined();
+  });
+});
+
+/** A webchat connection of Acme whose new contacts go to an active welcome flow that says one thing. */
+async function flowConnection(): Promise<number> {
+  const document = {
+    nodes: [
+      { id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} },
+      { id: 'oi', type: 'message', position: { x: 0, y: 0 }, data: { label: 'Bem-vindo ao fluxo.' } },
+    ],
+    connections: [{ source: '1', target: 'oi' }],
+  };
+  const [flow] = await knex()('flowBuilders')
+    .insert({ companyId: acme, name: 'Boas-vindas do bot', flow: JSON.stringify(document) })
+    .returning('id');
+  const [connection] = await knex()('whatsapps')
+    .insert({
+      companyId: acme,
+      name: 'Com fluxo',
+      channel: 'webchat',
+      status: 'CONNECTED',
+      token: `bot-flow-${flow.id}`,
+      flowIdWelcome: flow.id,
+    })
+    .returning('id');
+  return Number(connection.id);
+}
+
+/** The messages sent on a ticket once its flow has spoken (its job runs just after the turn). */
+async function flowSpoke(ticketId: number): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const bodies: string[] = await knex()('messages').where({ ticketId, fromMe: true }).orderBy('id').pluck('body');
+    if (bodies.length > 0 || Date.now() > deadline) return bodies;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('leaving alone', () => {
   it('leaves groups, contacts with the bot disabled and messages from the phone alone', async () => {
     await queue('Vendas');
     await queue('Suporte');

@@ -270,11 +270,20 @@ const ticketReads = perInstance(
     }),
 );
 
-/** Whether the conversation's connection hands new conversations to a flow the company's plan lets run. */
-async function flowTakesConversation(conversation: Conversation): Promise<boolean> {
-  const profile = conversation.config.profile;
-  if (!profile || (profile.flowIdWelcome === null && profile.flowIdNotPhrase === null)) return false;
-  return conversation.ctx.plans.has(conversation.companyId, 'useIntegrations');
+/**
+ * Whether the flow builder starts one of its flows on this message (it decides: its triggers, its plan, a
+ * flow with a document): the bot then stays out of the conversation. Without the flow builder, never.
+ */
+async function flowTakesConversation(conversation: Conversation, event: BalcaoEvents['message.received']): Promise<boolean> {
+  if (!conversation.ctx.services.has('flows')) return false;
+  return conversation.ctx.services.use('flows').startsFor({
+    companyId: conversation.companyId,
+    ticketId: conversation.ticket.id,
+    messageId: event.messageId,
+    whatsappId: event.whatsappId,
+    ticketCreated: event.ticketCreated,
+    body: event.body,
+  });
 }
 
 /**
@@ -322,9 +331,6 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     now,
     messageId: event.messageId,
   };
-  // a connection with a default flow gives its new conversations to the flow builder, whose job starts the
-  // flow just after this turn (docs/product/automation.md "Flows at work"): the bot stays out of them
-  if (!state && (await flowTakesConversation(conversation))) return;
   const body = event.body;
   // vacation, then consent, then hours, then the menus (docs/channels/conversation-start.md)
   if (await vacationTurn(conversation)) return;
@@ -336,6 +342,10 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
     firstTurn = true;
   } else if (!state && needsConsent(conversation)) {
     await askConsent(conversation);
+    return;
+  } else if (!state && (await flowTakesConversation(conversation, event))) {
+    // a flow the flow builder starts on this message (its job, just after this turn) has the conversation
+    // (docs/product/automation.md "Flows at work"): the bot stays out of it
     return;
   }
   // the bot meets the ticket: its state, written before the turn's first effect or at its end (Turn.unsaved)
