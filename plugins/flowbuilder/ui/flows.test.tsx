@@ -265,14 +265,17 @@ describe('FlowEditorPage', () => {
     expect(await screen.findByText('Fluxo não encontrado.')).toBeTruthy();
   });
 
-  it('offers the openai node only when the ai plugin is loaded', async () => {
+  it('does not offer the openai node, which the runtime does not run yet', async () => {
     const flow = {
       id: 5,
       name: 'Boas-vindas',
       active: true,
       flow: { nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }], connections: [] },
     };
-    serveApi(answer('GET', '/flowbuilder/flow/5', { flow }), answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }] }));
+    serveApi(
+      answer('GET', '/flowbuilder/flow/5', { flow }),
+      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }, { id: 'ai' }] }),
+    );
     renderPage(
       <Routes>
         <Route path="/flowbuilder/:id" element={<FlowEditorPage />} />

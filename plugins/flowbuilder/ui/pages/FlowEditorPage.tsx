@@ -28,7 +28,7 @@ import '@xyflow/react/dist/style.css';
 import { Alert, Button, Drawer, Dropdown, Flex, Input, List, Result, Skeleton, Space, Tooltip, Typography } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { useFlowbuilderLoadedPluginsQuery, useFlowDocumentQuery, useSaveFlowDocumentMutation } from '../api';
+import { useFlowDocumentQuery, useSaveFlowDocumentMutation } from '../api';
 import { IntegrationsGuard } from '../components/common';
 import { useWideEnough } from '../components/screen';
 import { blocksSaving, type FlowProblem, flowProblems } from '../flows/check';
@@ -88,8 +88,6 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const flow = useReactFlow<CanvasNode, Edge>();
   const { data, isLoading, error } = useFlowDocumentQuery(flowId, { skip: !Number.isInteger(flowId) });
   const [save, saving] = useSaveFlowDocumentMutation();
-  const { data: loaded } = useFlowbuilderLoadedPluginsQuery();
-  const aiLoaded = loaded?.plugins.some((plugin) => plugin.id === 'ai') ?? false;
   const [nodes, setNodes, onNodesChange] = useNodesState<CanvasNode>([]);
   const [edges, setEdges, onEdgesChange] = useEdgesState<Edge>([]);
   const [dialog, setDialog] = useState<DialogState>({ open: false });
@@ -251,7 +249,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const undoCount = history.current.past.length;
   const redoCount = history.current.future.length;
   // the openai node runs on the AI plugin's `ai` service: without that plugin it is not offered (and refused at save)
-  const addItems = ADDABLE_KINDS.filter((kind) => kind !== 'openai' || aiLoaded).map((kind) => {
+  // the runtime doesn't run openai nodes yet (docs/product/automation.md "Flow documents"): not offered
+  const addItems = ADDABLE_KINDS.filter((kind) => kind !== 'openai').map((kind) => {
     const Icon = KIND_LOOK[kind].icon;
     // a flow has one start: the shared check refuses a second
     const disabled = kind === 'start' && nodes.some((node) => node.type === 'start');
