@@ -24,5 +24,5 @@ export const aiErrors = defineErrors({
   /** The `ai` service's completion: the provider failed (refused, unreachable, slow, a broken answer). */
   ERR_AI_PROVIDER_FAILED: 502,
   /** The provider did not transcribe the audio (refused, unreachable, slow, a broken answer). */
-  ERR_TRANSCRIPTION_FAILED: 502,
+  ERR_TRANSCRIPTION_FAILED: 424,
 });

@@ -48,7 +48,7 @@ export default defineRoutes((app, rawCtx) => {
     {
       schema: {
         summary: 'Transcribe an audio message',
-        errors: { 404: ['ERR_NO_AUDIO_FOUND'], 409: ['ERR_AI_NOT_CONFIGURED'], 502: ['ERR_TRANSCRIPTION_FAILED'] },
+        errors: { 404: ['ERR_NO_AUDIO_FOUND'], 409: ['ERR_AI_NOT_CONFIGURED'], 424: ['ERR_TRANSCRIPTION_FAILED'] },
         params: FileNameParams,
         querystring: NoQuery,
         response: { 200: Type.Object({ transcribedText: Type.String() }), ...errorResponses(404, 409, 502) },

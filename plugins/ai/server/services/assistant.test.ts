@@ -278,11 +278,11 @@ describe('transcription', () => {
       body: { error: 'ERR_NO_AUDIO_FOUND' },
     });
 
-    // a provider that refuses: a 502 the modal shows, never a 500
+    // a provider that refuses: a 424 (the provider failed, not us) the modal shows, never a 5xx
     const failing = await promptedQueue('Áudio falho', 'sk-500');
     await kit.knex('tickets').where({ id: ticketId }).update({ queueId: failing.queueId });
     expect(await kit.api('GET', '/messages/transcribeAudio/abc123-voz.ogg')).toEqual({
-      status: 502,
+      status: 424,
       body: { error: 'ERR_TRANSCRIPTION_FAILED' },
     });
   });
