@@ -99,8 +99,9 @@ describe('the webhooks page', () => {
 
     // on a phone the log takes the whole width
     await page.setViewportSize({ width: 390, height: 800 });
-    const box = await page.locator('.ant-drawer-content-wrapper').boundingBox();
-    expect(Math.round(box?.width ?? 0)).toBe(390);
+    // the drawer follows the new width once the page has re-rendered for it
+    const wrapper = page.locator('.ant-drawer-content-wrapper');
+    await expect.poll(async () => Math.round((await wrapper.boundingBox())?.width ?? 0)).toBe(390);
     await drawer.getByRole('button', { name: 'Reenviar' }).first().click();
     await page.getByText('Reenvio na fila').waitFor();
     await drawer
