@@ -11,12 +11,12 @@ import {
   routeContractProblems,
   seedTenantFixtures,
 } from '@balcao/plugin-sdk/testing';
+import { startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
 import { sweepDeliveries } from './services/retention';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
-import { startWorker, type WorkerProcess } from './testing/worker-process';
 
 /**
  * The webhooks end to end on the real core, Postgres and Redis, against a real HTTP receiver stand-in:

@@ -1,6 +1,6 @@
+import { startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
-import { startWorker, type WorkerProcess } from '../testing/worker-process';
 
 /**
  * A flow run outlives its worker: this app only serves (it runs no jobs); a worker process (the server from
