@@ -287,7 +287,10 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
     const paints: number[] = [];
     const moves: number[] = [];
     const cpu = CpuWindow.start(server.child.pid ?? 0);
-    for (let round = 0; round < 5; round++) {
+    let warmUpMove = 0;
+    // round 0 warms the server's ticket-update path and the panel's code, as a running server and an open panel
+    // are; it is reported beside the figures, not counted
+    for (let round = 0; round < 6; round++) {
       // a waiting ticket to accept this round
       const waiting = await withBenchDb(async (db) => {
         const row = (
@@ -335,7 +338,8 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
       });
       if (response.status !== 200) throw new Error(`accepting ticket ${waiting}: ${response.status} ${await response.text()}`);
       const shown = await seen;
-      moves.push(shown - sent);
+      if (round > 0) moves.push(shown - sent);
+      else warmUpMove = shown - sent;
       // back to waiting, for the next run of the bench
       await withBenchDb((db) => db.query("UPDATE tickets SET status = 'pending', user_id = NULL WHERE id = $1", [waiting]));
     }
@@ -346,7 +350,7 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
     const paintP = percentile(paints, 50);
     report({
       group: GROUP,
-      name: `Moments in chromium: first paint of the panel, ${MOMENTS_AGENTS} agents and ${MOMENTS_TICKETS} tickets in attendance (+50 waiting), median of 4`,
+      name: `Moments in chromium: first paint of the panel, ${MOMENTS_AGENTS} agents and ${MOMENTS_TICKETS} tickets in attendance (+50 waiting), median of 5`,
       target: '≤ 300 ms',
       value: `${ms(paintP)} ms`,
       ok: paintP <= 300,
@@ -359,7 +363,7 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
       target: '≤ 100 ms',
       value: `${ms(moveP)} ms`,
       ok: moveP <= 100,
-      detail: `from sending the PUT to the card in the agent's column: ${moves.map((m) => m.toFixed(0)).join(', ')} ms; ${load}`,
+      detail: `from sending the PUT to the card in the agent's column: ${moves.map((m) => m.toFixed(0)).join(', ')} ms (the warm-up round before them: ${warmUpMove.toFixed(0)} ms); ${load}`,
     });
   } finally {
     await browser.close();
