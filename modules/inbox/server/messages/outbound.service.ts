@@ -98,7 +98,8 @@ async function contactsAndTickets(
      SELECT c.id AS "contactId", c.number, t.id, t.status, t.user_id AS "userId", t.queue_id AS "queueId",
        t.is_group AS "isGroup"
      FROM c LEFT JOIN tickets t ON NOT c.made AND t.company_id = ? AND t.contact_id = c.id
-       AND coalesce(t.whatsapp_id, 0) = ? AND t.status <> 'closed'`,
+       AND coalesce(t.whatsapp_id, 0) = ? AND t.status <> 'closed'
+     ORDER BY c.number`,
     bindings([
       companyId,
       options.channel.slice(0, 20),
@@ -112,6 +113,7 @@ async function contactsAndTickets(
       options.whatsappId,
     ]),
   )) as { rows: Array<Omit<TicketRow, 'id'> & { id: number | null; number: string }> };
+  // by number, as the contacts' index reads them: the tickets made for them are numbered in that order
   const contacts = new Map<string, number>();
   const tickets = new Map<number, TicketRow>();
   for (const row of found.rows) {
@@ -123,6 +125,7 @@ async function contactsAndTickets(
     const rows = (await trx('contacts')
       .where({ companyId })
       .whereRaw('number = ANY(?::text[])', [missing])
+      .orderBy('number')
       .select('id', 'number')) as ContactRow[];
     for (const row of rows) contacts.set(row.number, row.id);
     // their tickets, if any, are read with the other contacts' missing ones (ticketsOf)
