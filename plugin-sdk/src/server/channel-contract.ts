@@ -192,6 +192,11 @@ export interface DeliveryOutcome {
   channelMessageId: string | null;
   /** The `ERR_...` code of a failure. */
   error: string | null;
+  /**
+   * The status of the message's ticket as the delivery read it (after the staging's announcements ran),
+   * so that a caller answering it needs no read of its own; absent when the message was not found.
+   */
+  ticketStatus?: string;
 }
 
 /** A message the product itself sends on a ticket (greetings, bot menus, farewells). */

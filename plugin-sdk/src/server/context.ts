@@ -173,8 +173,21 @@ export interface BroadcastService {
   subscribe(topic: string, listener: (payload: unknown) => void): Promise<() => Promise<void>>;
 }
 
+/** A company's standing as every request reads it: active or not, and the last day its subscription covers. */
+export interface CompanyStanding {
+  status: boolean;
+  /** A calendar day, `YYYY-MM-DD`. */
+  dueDate: string;
+}
+
 /** Hooks the core calls so that caches of session data stay true after writes. */
 export interface SessionService {
+  /**
+   * The company's standing from the core's cached company state (the one sessions and plan flags read,
+   * dropped on every process by `invalidateCompany`), or null when the company doesn't exist. For routes
+   * that authenticate their own callers and check the company per call without a read of their own.
+   */
+  company(companyId: number): Promise<CompanyStanding | null>;
   /** Drop cached session data of a user (after changing their profile or permission fields). */
   invalidateUser(userId: number): Promise<void>;
   /** Drop cached data of a company (its plan, due date, settings). */

@@ -68,6 +68,10 @@ export function createPluginContext(
     },
     services: core.services,
     session: {
+      company: async (companyId) => {
+        const company = await core.sessions.company(companyId);
+        return company ? { status: company.status, dueDate: company.dueDate } : null;
+      },
       invalidateUser: (userId) => core.sessions.invalidateUser(userId),
       invalidateCompany: (companyId) => core.sessions.invalidateCompany(companyId),
       endUserSessions: (userId) => new AuthService(core).revokeUserSessions(userId, 'password-changed'),

@@ -71,38 +71,79 @@ interface TicketRow {
   isGroup: boolean;
 }
 
-/** Finds or makes each number's contact (one per company and number: a unique index says so). */
-async function contactsByNumber(
+/**
+ * Finds or makes each number's contact (one per company and number: a unique index says so) and reads the
+ * active ticket on the connection of those that have one, in one statement. A contact another writer made
+ * meanwhile (its insert skipped here, its row newer than this statement's snapshot) is read again after.
+ */
+async function contactsAndTickets(
   trx: Knex.Transaction,
   companyId: number,
   options: StageOutboundOptions,
   people: Map<string, StageOutboundItem>,
-): Promise<Map<string, number>> {
+): Promise<{ contacts: Map<string, number>; tickets: Map<number, TicketRow> }> {
   const numbers = [...people.keys()];
   const names = numbers.map((number) => (people.get(number)?.name?.trim() || number).slice(0, 250));
   const emails = numbers.map((number) => people.get(number)?.email?.trim().slice(0, 255) || null);
-  await trx.raw(
-    `INSERT INTO contacts (company_id, name, number, email, channel, whatsapp_id)
-     SELECT ?, p.name, p.number, p.email, ?, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS p(number, name, email)
-     ON CONFLICT (company_id, number) WHERE number IS NOT NULL DO NOTHING`,
-    bindings([companyId, options.channel.slice(0, 20), options.whatsappId, numbers, names, emails]),
-  );
-  const rows = (await trx('contacts')
-    .where({ companyId })
-    .whereRaw('number = ANY(?::text[])', [numbers])
-    .select('id', 'number')) as ContactRow[];
-  return new Map(rows.map((row) => [row.number, row.id]));
+  const found = (await trx.raw(
+    `WITH made AS (
+       INSERT INTO contacts (company_id, name, number, email, channel, whatsapp_id)
+       SELECT ?, p.name, p.number, p.email, ?, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS p(number, name, email)
+       ON CONFLICT (company_id, number) WHERE number IS NOT NULL DO NOTHING
+       RETURNING id, number),
+     c AS (
+       SELECT id, number, true AS made FROM made
+       UNION ALL
+       SELECT id, number, false FROM contacts WHERE company_id = ? AND number = ANY(?::text[]))
+     SELECT c.id AS "contactId", c.number, t.id, t.status, t.user_id AS "userId", t.queue_id AS "queueId",
+       t.is_group AS "isGroup"
+     FROM c LEFT JOIN tickets t ON NOT c.made AND t.company_id = ? AND t.contact_id = c.id
+       AND coalesce(t.whatsapp_id, 0) = ? AND t.status <> 'closed'
+     ORDER BY c.number`,
+    bindings([
+      companyId,
+      options.channel.slice(0, 20),
+      options.whatsappId,
+      numbers,
+      names,
+      emails,
+      companyId,
+      numbers,
+      companyId,
+      options.whatsappId,
+    ]),
+  )) as { rows: Array<Omit<TicketRow, 'id'> & { id: number | null; number: string }> };
+  // by number, as the contacts' index reads them: the tickets made for them are numbered in that order
+  const contacts = new Map<string, number>();
+  const tickets = new Map<number, TicketRow>();
+  for (const row of found.rows) {
+    contacts.set(row.number, row.contactId);
+    if (row.id !== null) tickets.set(row.contactId, { ...row, id: row.id });
+  }
+  const missing = numbers.filter((number) => !contacts.has(number));
+  if (missing.length > 0) {
+    const rows = (await trx('contacts')
+      .where({ companyId })
+      .whereRaw('number = ANY(?::text[])', [missing])
+      .orderBy('number')
+      .select('id', 'number')) as ContactRow[];
+    for (const row of rows) contacts.set(row.number, row.id);
+    // their tickets, if any, are read with the other contacts' missing ones (ticketsOf)
+  }
+  return { contacts, tickets };
 }
 
 /**
- * The active ticket on the connection of each contact, making the missing ones (`options.newTicket`) with
- * their last message already written (`lastOf`, by contact): a new ticket needs no second write.
+ * The active ticket on the connection of each contact (`found`: those read with the contacts), making the
+ * missing ones (`options.newTicket`) with their last message already written (`lastOf`, by contact): a new
+ * ticket needs no second write.
  */
 async function ticketsOf(
   trx: Knex.Transaction,
   companyId: number,
   options: StageOutboundOptions,
   contactIds: number[],
+  found: Map<number, TicketRow>,
   lastOf: Map<number, { body: string; at: Date }>,
 ): Promise<{ byContact: Map<number, TicketRow>; created: Set<number> }> {
   const active = async (ids: number[]) =>
@@ -113,7 +154,10 @@ async function ticketsOf(
       .whereNot('status', 'closed')
       .select('id', 'contactId', 'status', 'userId', 'queueId', 'isGroup')) as TicketRow[];
   const byContact = new Map<number, TicketRow>();
-  for (const row of await active(contactIds)) byContact.set(row.contactId, row);
+  for (const id of contactIds) {
+    const ticket = found.get(id);
+    if (ticket) byContact.set(id, ticket);
+  }
   const missing = contactIds.filter((id) => !byContact.has(id));
   const created = new Set<number>();
   if (missing.length === 0) return { byContact, created };
@@ -175,7 +219,7 @@ export async function stageOutbound(
     if (!people.has(number)) people.set(number, item);
   }
   const staged = await ctx.db.transaction(async (trx) => {
-    const contacts = await contactsByNumber(trx, companyId, options, people);
+    const { contacts, tickets: found } = await contactsAndTickets(trx, companyId, options, people);
     const now = Date.now();
     const planned = items.map((item, index) => ({
       item,
@@ -185,7 +229,7 @@ export async function stageOutbound(
     // each contact's ticket ends on its last message (one ticket per contact on the connection)
     const lastOf = new Map<number, { body: string; at: Date }>();
     for (const row of planned) lastOf.set(row.contactId, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
-    const { byContact, created } = await ticketsOf(trx, companyId, options, [...new Set(contacts.values())], lastOf);
+    const { byContact, created } = await ticketsOf(trx, companyId, options, [...new Set(contacts.values())], found, lastOf);
     const rows = planned.map((row) => ({ ...row, ticket: byContact.get(row.contactId) as TicketRow }));
     // the tickets first, then their messages, as every writer of messages does (migration 0002); the tickets
     // just made carry their last message already
@@ -276,15 +320,6 @@ async function announceStaged(
         ? null
         : { status: previous.status as never, userId: previous.userId, queueId: previous.queueId, isGroup: previous.isGroup },
     );
-    if (created) {
-      await ctx.events.publish('ticket.created', {
-        companyId,
-        ticketId: ticket.id,
-        status: ticket.status,
-        whatsappId: ticket.whatsappId,
-        isGroup: ticket.isGroup,
-      });
-    }
   }
   for (const record of records) {
     const ticket = ticketById.get(record.ticketId);
@@ -296,18 +331,36 @@ async function announceStaged(
     });
     await realtime.messageCreated(companyId, message, ticket);
   }
-  for (const row of staged) {
-    const ticket = ticketById.get(row.ticketId);
-    await ctx.events.publish('message.sent', {
-      companyId,
-      ticketId: row.ticketId,
-      messageId: row.messageId,
-      whatsappId: options.whatsappId,
-      userId: null,
-      automation: options.automation ?? null,
-      ticket: { status: ticket?.status ?? 'closed', isGroup: ticket?.isGroup ?? false },
-    });
-  }
+  // The bus hears each ticket's events in order (created, then its messages), and the tickets all at once:
+  // handlers that write (the webhooks' outbox) then gather the batch's events into one statement instead of
+  // one statement per message, one after the other.
+  const rowsOf = new Map<number, StagedOutbound[]>();
+  for (const row of staged) rowsOf.set(row.ticketId, [...(rowsOf.get(row.ticketId) ?? []), row]);
+  await Promise.all(
+    [...rowsOf].map(async ([ticketId, rows]) => {
+      const ticket = ticketById.get(ticketId);
+      if (ticket && createdTickets.has(ticketId)) {
+        await ctx.events.publish('ticket.created', {
+          companyId,
+          ticketId,
+          status: ticket.status,
+          whatsappId: ticket.whatsappId,
+          isGroup: ticket.isGroup,
+        });
+      }
+      for (const row of rows) {
+        await ctx.events.publish('message.sent', {
+          companyId,
+          ticketId,
+          messageId: row.messageId,
+          whatsappId: options.whatsappId,
+          userId: null,
+          automation: options.automation ?? null,
+          ticket: { status: ticket?.status ?? 'closed', isGroup: ticket?.isGroup ?? false },
+        });
+      }
+    }),
+  );
 }
 
 /** A stored outbound message with its ticket and where it goes, read in one query for a batch. */
@@ -467,14 +520,19 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
       .select('id', 'sendStatus', 'channelMessageId', 'sendError')) as FinalRow[];
     for (const row of final) byId.set(Number(row.id), row);
   }
+  // each message's ticket status as the batch's read found it (no delivery changes a ticket's status)
+  const ticketStatusOf = new Map(rows.rows.map((row) => [Number(row.id), row.status]));
   return messageIds.map((messageId) => {
     const row = byId.get(messageId);
-    if (!row) return { messageId, status: 'pending', channelMessageId: null, error: null };
+    const ticketStatus = ticketStatusOf.get(messageId);
+    const found = ticketStatus === undefined ? {} : { ticketStatus };
+    if (!row) return { messageId, status: 'pending', channelMessageId: null, error: null, ...found };
     return {
       messageId,
       status: row.sendStatus,
       channelMessageId: row.channelMessageId,
       error: row.sendStatus === 'failed' ? row.sendError : null,
+      ...found,
     };
   });
 }

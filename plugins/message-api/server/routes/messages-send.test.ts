@@ -173,6 +173,34 @@ describe('POST /api/messages/send', () => {
     });
   });
 
+  it('refuses an inactive or expired company at once after the change, with its company state cached', async () => {
+    const { token } = await connection();
+    const plugin = kit.t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'message-api');
+    const ctx = plugin?.ctx as MessageApiContext;
+    expect((await send(token, { number: freshNumber(), body: 'antes' })).status).toBe(201);
+    const saved = await kit.knex('companies').where({ id: kit.companyId }).first('status', 'dueDate');
+    // as the admin's company update does: write the row, then drop the cached state on every process
+    const change = async (values: object) => {
+      await kit.knex('companies').where({ id: kit.companyId }).update(values);
+      await ctx.session.invalidateCompany(kit.companyId);
+    };
+    try {
+      await change({ status: false });
+      expect(await send(token, { number: freshNumber(), body: 'inativa' })).toMatchObject({
+        status: 403,
+        body: { error: 'ERR_COMPANY_INACTIVE' },
+      });
+      await change({ status: true, dueDate: '2020-01-31' });
+      expect(await send(token, { number: freshNumber(), body: 'vencida' })).toMatchObject({
+        status: 402,
+        body: { error: 'ERR_SUBSCRIPTION_EXPIRED', dueDate: '2020-01-31' },
+      });
+    } finally {
+      await change(saved);
+    }
+    expect((await send(token, { number: freshNumber(), body: 'depois' })).status).toBe(201);
+  });
+
   it('is not taken by the inbox’s POST /messages/:id', async () => {
     const admin = await kit.t.login('admin@acme.test');
     const res = await kit.t.inject({ method: 'POST', url: '/api/messages/send', token: admin.token, payload: { body: 'x' } });
@@ -335,8 +363,11 @@ describe('POST /api/messages/send', () => {
     const { token } = await connection();
     const plugin = kit.t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'message-api');
     const before = { ...sendBatcherStats(plugin?.ctx as MessageApiContext).stage };
+    const lookupsBefore = { ...sendBatcherStats(plugin?.ctx as MessageApiContext).lookup };
     const people = Array.from({ length: 16 }, () => freshNumber());
-    const answers = await Promise.all(people.map((number) => send(token, { number, body: `para ${number}` })));
+    const answers = await Promise.all(
+      people.map((number) => send(token, { number, body: `para ${number}` }, { 'idempotency-key': `lote-${number}` })),
+    );
     expect(answers.map((answer) => answer.status)).toEqual(people.map(() => 201));
     for (const [index, answer] of answers.entries()) {
       const message = await kit.knex('messages').where({ id: answer.body.messageId }).first('body', 'ticketId', 'contactId');
@@ -351,8 +382,11 @@ describe('POST /api/messages/send', () => {
     }
     const after = sendBatcherStats(plugin?.ctx as MessageApiContext).stage;
     expect(after.writes - before.writes).toBe(16);
-    // the sends that arrived while others were being written left together
+    // the sends that arrived while others were being written left together, and so did their keys' look-ups
     expect(after.statements - before.statements).toBeLessThan(16);
+    const lookups = sendBatcherStats(plugin?.ctx as MessageApiContext).lookup;
+    expect(lookups.writes - lookupsBefore.writes).toBe(16);
+    expect(lookups.statements - lookupsBefore.statements).toBeLessThan(16);
   });
 
   it('announces the message to the inbox as the inbox reads it, staged and then delivered', async () => {

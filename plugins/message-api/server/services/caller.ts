@@ -39,20 +39,13 @@ export async function resolveCaller(ctx: MessageApiContext, request: FastifyRequ
       identity: `connection:${connection.whatsappId}`,
     };
   }
-  const company = (await ctx.db.knex('companies').where({ id: caller.companyId }).first('status', 'dueDate')) as
-    | { status: boolean; dueDate: string | Date }
-    | undefined;
+  // the core's cached company state (dropped on every process when the company changes): no read per call
+  const company = await ctx.session.company(caller.companyId);
   if (!company) throw new AppError('ERR_MESSAGE_API_TOKEN_INVALID');
   if (!company.status) throw new AppError('ERR_COMPANY_INACTIVE');
-  const due = company.dueDate instanceof Date ? localDayOf(company.dueDate) : String(company.dueDate).slice(0, 10);
-  if (due < localDay()) throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: due });
+  if (company.dueDate < localDay()) throw new AppError('ERR_SUBSCRIPTION_EXPIRED', { dueDate: company.dueDate });
   await ctx.plans.require(caller.companyId, 'useExternalApi');
   return caller;
-}
-
-function localDayOf(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
 /**

@@ -93,11 +93,21 @@ export async function sendsToday(ctx: MessageApiContext, companyId: number): Pro
   return Number((await ctx.cache.get(usageKey(companyId, utcDay()))) ?? 0);
 }
 
-/** The connection a send goes through: the token's, else the one named, else the company's default. */
+/**
+ * The connection a send goes through: the token's, else the one named, else the company's default. A named
+ * one comes from the `connections` service's profile (cached per process, dropped on every process when
+ * the connection is saved or deleted): no read per send. The default is found by a read (which connection
+ * is the default changes with any other connection's save).
+ */
 async function connectionOf(ctx: MessageApiContext, caller: ApiCaller, send: ApiSend): Promise<{ id: number; channel: string }> {
+  const named = caller.connectionId ?? send.whatsappId;
+  if (named !== null && ctx.services.has('connections')) {
+    const profile = await ctx.services.use('connections').profile(caller.companyId, named);
+    if (!profile) throw new AppError('ERR_MESSAGE_API_NO_CONNECTION');
+    return { id: profile.id, channel: profile.channel };
+  }
   const query = ctx.db.knex('whatsapps').where({ companyId: caller.companyId });
-  if (caller.connectionId !== null) query.andWhere({ id: caller.connectionId });
-  else if (send.whatsappId !== null) query.andWhere({ id: send.whatsappId });
+  if (named !== null) query.andWhere({ id: named });
   else
     query.orderBy([
       { column: 'isDefault', order: 'desc' },
@@ -127,18 +137,38 @@ interface StoredRequest {
   createdAt: Date;
 }
 
+/** One request's look-up of its idempotency key. */
+interface KeyLookup {
+  companyId: number;
+  caller: string;
+  key: string;
+}
+
 /**
- * The caller's record of a key. A record without a caller was written before records had one: it still
- * answers its company's callers until the retention purges it (the caller's own record comes first).
+ * The records of several requests' keys in one statement (`lookups` of one company). A record without a
+ * caller was written before records had one: it still answers its company's callers until the retention
+ * purges it (the caller's own record comes first).
  */
-async function storedRequest(ctx: MessageApiContext, caller: ApiCaller, key: string): Promise<StoredRequest | null> {
-  const row = (await ctx.db
-    .knex('messageApiRequests')
-    .where({ companyId: caller.companyId, idempotencyKey: key })
-    .andWhere((query) => query.where({ caller: caller.identity }).orWhereNull('caller'))
-    .orderByRaw('"caller" IS NULL')
-    .first('requestHash', 'response', 'createdAt')) as StoredRequest | undefined;
-  return row ?? null;
+async function storedRequests(ctx: MessageApiContext, lookups: KeyLookup[]): Promise<Array<StoredRequest | null>> {
+  const result = (await ctx.db.knex.raw(
+    `SELECT x.n, r.request_hash AS "requestHash", r.response, r.created_at AS "createdAt"
+     FROM unnest(?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS x(company_id, caller, key, n)
+     CROSS JOIN LATERAL (
+       SELECT request_hash, response, created_at FROM message_api_requests r
+       WHERE r.company_id = x.company_id AND r.idempotency_key = x.key AND (r.caller = x.caller OR r.caller IS NULL)
+       ORDER BY r.caller IS NULL LIMIT 1) r`,
+    [lookups.map((lookup) => lookup.companyId), lookups.map((lookup) => lookup.caller), lookups.map((lookup) => lookup.key)],
+  )) as { rows: Array<StoredRequest & { n: string | number }> };
+  const byPosition = new Map(result.rows.map((row) => [Number(row.n), row]));
+  return lookups.map((_lookup, index) => {
+    const row = byPosition.get(index + 1);
+    return row ? { requestHash: row.requestHash, response: row.response, createdAt: row.createdAt } : null;
+  });
+}
+
+/** The caller's record of a key: read with the look-ups of the requests arriving meanwhile (`batchersOf(ctx).lookup`). */
+function storedRequest(ctx: MessageApiContext, caller: ApiCaller, key: string): Promise<StoredRequest | null> {
+  return batchersOf(ctx).lookup.submit({ companyId: caller.companyId, caller: caller.identity, key });
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -312,20 +342,35 @@ interface Delivered {
   ticketStatus: string | undefined;
 }
 
-/** One `deliver` for the batch, then the status of all its tickets in one read (not one per request). */
+/**
+ * One `deliver` for the batch; each request's ticket status is the one the delivery read with its messages
+ * (`DeliveryOutcome.ticketStatus`), and the tickets it didn't answer for are read together, once.
+ */
 async function deliverRequests(ctx: MessageApiContext, requests: DeliverRequest[]): Promise<Delivered[]> {
   const first = requests[0] as DeliverRequest;
   const outcomes = await runInTenant({ companyId: first.companyId }, () =>
     ctx.services.use('inbox').deliver(requests.flatMap((request) => request.ids)),
   );
-  const statuses = (await ctx.db
-    .knex('tickets')
-    .where({ companyId: first.companyId })
-    .whereIn('id', [...new Set(requests.map((request) => request.ticketId))])
-    .select('id', 'status')) as Array<{ id: number; status: string }>;
-  const statusOf = new Map(statuses.map((row) => [row.id, row.status]));
+  const byMessage = new Map(outcomes.map((outcome) => [outcome.messageId, outcome]));
+  const statusOf = new Map<number, string>();
+  for (const request of requests) {
+    const status = request.ids.map((id) => byMessage.get(id)?.ticketStatus).find((found) => found !== undefined);
+    if (status !== undefined) statusOf.set(request.ticketId, status);
+  }
+  const unknown = [...new Set(requests.map((request) => request.ticketId))].filter((id) => !statusOf.has(id));
+  if (unknown.length > 0) {
+    const rows = (await ctx.db
+      .knex('tickets')
+      .where({ companyId: first.companyId })
+      .whereIn('id', unknown)
+      .select('id', 'status')) as Array<{ id: number; status: string }>;
+    for (const row of rows) statusOf.set(row.id, row.status);
+  }
   return requests.map((request) => ({
-    outcomes: outcomes.filter((outcome) => request.ids.includes(outcome.messageId)),
+    outcomes: request.ids.flatMap((id) => {
+      const outcome = byMessage.get(id);
+      return outcome ? [outcome] : [];
+    }),
     ticketStatus: statusOf.get(request.ticketId),
   }));
 }
@@ -336,6 +381,13 @@ async function deliverRequests(ctx: MessageApiContext, requests: DeliverRequest[
  * `receive` gathers inbound messages; a lone send goes at once.
  */
 const batchersOf = perInstance((ctx: MessageApiContext) => ({
+  lookup: new StatementBatcher<KeyLookup, StoredRequest | null>({
+    runOne: async (lookup) => (await storedRequests(ctx, [lookup]))[0] ?? null,
+    runMany: (lookups) => storedRequests(ctx, lookups),
+    conflicts: (earlier, item) => earlier.companyId !== item.companyId,
+    maxInFlight: 4,
+    maxBatch: 100,
+  }),
   stage: new StatementBatcher<StageRequest, StagedOutbound[]>({
     runOne: async (request) => (await stageRequests(ctx, [request]))[0] as StagedOutbound[],
     runMany: (requests) => stageRequests(ctx, requests),
@@ -432,7 +484,7 @@ export async function sendThroughApi(
 }
 
 /** What the app's batchers did (statements and the sends they carried), for tests and the bench. */
-export function sendBatcherStats(ctx: MessageApiContext): { stage: BatcherStats; deliver: BatcherStats } {
+export function sendBatcherStats(ctx: MessageApiContext): { lookup: BatcherStats; stage: BatcherStats; deliver: BatcherStats } {
   const batchers = batchersOf(ctx);
-  return { stage: batchers.stage.stats, deliver: batchers.deliver.stats };
+  return { lookup: batchers.lookup.stats, stage: batchers.stage.stats, deliver: batchers.deliver.stats };
 }
