@@ -303,9 +303,11 @@ describe('FlowEditorPage', () => {
     );
     return calls;
   };
+  // a whole editor (canvas, dialogs, the check) in happy-dom: a loaded two-core machine took 15 s for one
+  const EDITOR_TEST_MS = 40_000;
   const START = { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } };
 
-  it('offers the openai node on a plan with useOpenAi when the AI plugin is loaded', async () => {
+  it('offers the openai node on a plan with useOpenAi when the AI plugin is loaded', { timeout: EDITOR_TEST_MS }, async () => {
     openEditor(
       [START],
       [],
@@ -323,7 +325,9 @@ describe('FlowEditorPage', () => {
     expect((within(dialog).getByLabelText('Máximo de mensagens') as HTMLInputElement).value).toBe('10');
   });
 
-  it('hides the openai node without the AI plugin, and a flow’s openai node says it is unavailable', async () => {
+  it('hides the openai node without the AI plugin, and a flow’s openai node says it is unavailable', {
+    timeout: EDITOR_TEST_MS,
+  }, async () => {
     const calls = openEditor(
       [START, OPENAI_NODE],
       [{ id: 'e1', source: '1', target: OPENAI_NODE.id, sourceHandle: 'a' }],
@@ -341,7 +345,7 @@ describe('FlowEditorPage', () => {
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
   });
 
-  it('loads a condition node, edits it in its dialog and saves it', async () => {
+  it('loads a condition node, edits it in its dialog and saves it', { timeout: EDITOR_TEST_MS }, async () => {
     const condition = {
       id: 'C'.repeat(30),
       type: 'condition',
@@ -375,7 +379,7 @@ describe('FlowEditorPage', () => {
     expect(body.nodes.find((node) => node.id === condition.id)?.data).toEqual({ key: 'nome', condition: '==', value: 'João' });
   });
 
-  it('asks before the tab closes only while changes are unsaved', async () => {
+  it('asks before the tab closes only while changes are unsaved', { timeout: EDITOR_TEST_MS }, async () => {
     openEditor([START], [], answer('POST', '/flowbuilder/flow', { ok: true }));
     await screen.findByTestId('flow-node-start', {}, { timeout: 5_000 });
     const leaving = () => {
