@@ -2,7 +2,9 @@
  * The flow builder in a real browser: an admin of Acme creates a flow from the list, builds a small flow on
  * the canvas (start → question → ticket hand-off) by dragging connections between handles, saves it, and
  * finds it again after a reload; a 300-node flow is panned and dragged while the frame rate is counted; a
- * narrow screen gets the editor with a hint to use a larger one.
+ * narrow screen gets the editor with a hint to use a larger one; an image node gets its file through its
+ * dialog and keeps it after a reload, leaving with unsaved changes asks first, and Acme's plan (useOpenAi,
+ * the AI plugin loaded) is offered the OpenAI node.
  * Texts are asserted in Portuguese.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +35,12 @@ function buildFlowbuilderRemote(): void {
   });
   if (result.status !== 0) throw new Error(`building the flowbuilder remote failed (exit ${result.status})`);
 }
+
+/** A one-pixel PNG: what the server's type sniffing accepts as an image. */
+const ONE_PIXEL_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 let t: TestApp;
 let baseUrl: string;
@@ -147,6 +155,82 @@ describe('flowbuilder', () => {
     expect(ids).toContain('1');
     expect(ids.filter((id) => id !== '1').every((id) => /^[A-Za-z0-9]{30}$/.test(id ?? ''))).toBe(true);
     expect(flowId).toBeGreaterThan(0);
+  });
+
+  it('uploads an image node, asks before unsaved work is left, and offers OpenAI', { timeout: 120_000 }, async () => {
+    const admin = await t.login('admin@acme.test');
+    const created = await t.inject({
+      method: 'POST',
+      url: '/api/flowbuilder',
+      token: admin.token,
+      payload: { name: 'Mídia E2E' },
+    });
+    const flowId = (created.json() as { id: number }).id;
+    const page = await adminPage();
+    await page.goto(`${baseUrl}/flowbuilder/${flowId}`);
+    await nodeOf(page, 'start').waitFor();
+
+    // Acme's plan has useOpenAi and the AI plugin is loaded: the speed dial offers the node, with its defaults
+    await addNode(page, 'OpenAI');
+    let dialog = page.getByRole('dialog');
+    await dialog.getByText('Adicionar OpenAI').waitFor();
+    expect(await dialog.getByLabel('Máximo de tokens').inputValue()).toBe('100');
+    expect(await dialog.getByLabel('Máximo de mensagens').inputValue()).toBe('10');
+    await dialog.getByRole('button', { name: 'Cancelar' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // an image through its dialog: the file goes up at once and the node holds its stored name
+    await addNode(page, 'Imagem');
+    dialog = page.getByRole('dialog');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: ONE_PIXEL_PNG });
+    const stored = dialog.locator('.ant-typography code');
+    await stored.waitFor();
+    const mediaName = (await stored.textContent())?.trim() ?? '';
+    expect(mediaName).toMatch(/png$/);
+    await dialog.getByRole('button', { name: 'Adicionar' }).click();
+    await nodeOf(page, 'img').waitFor();
+
+    // unsaved: the shell's menu asks first, and staying keeps the work
+    await page.getByRole('menuitem', { name: /Fluxos de conversa/ }).click();
+    const leaving = page.getByRole('dialog').filter({ hasText: 'Sair sem salvar?' });
+    await leaving.getByText('As alterações deste fluxo ainda não foram salvas e serão perdidas.').waitFor();
+    await leaving.getByRole('button', { name: 'Continuar editando' }).click();
+    await leaving.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/flowbuilder/${flowId}`);
+    await nodeOf(page, 'img').waitFor();
+
+    // nothing connected yet: the check only warns, and the flow is saved anyway
+    await page.getByRole('button', { name: /Salvar$/ }).click();
+    await page.getByRole('button', { name: 'Salvar mesmo assim' }).click();
+    await page.getByText('Fluxo salvo com sucesso').waitFor();
+
+    await page.reload();
+    await nodeOf(page, 'img').getByText(mediaName.slice(0, 20)).waitFor();
+    // the stored document holds the uploaded name (read where the runtime reads it)
+    const row = await t.balcao.core.knex('flowBuilders').where({ id: flowId }).first('flow');
+    const nodes = (row.flow as { nodes: { type: string; data: { url?: string } }[] }).nodes;
+    expect(nodes.find((node) => node.type === 'img')?.data.url).toBe(mediaName);
+
+    // saved and reloaded, nothing to lose: the tab may close without a question
+    const asks = () =>
+      page.evaluate(() => {
+        const event = new Event('beforeunload', { cancelable: true });
+        (globalThis as unknown as EventTarget).dispatchEvent(event);
+        return event.defaultPrevented;
+      });
+    expect(await asks()).toBe(false);
+    // a change (a copy of the image node) makes the tab ask, and the back arrow too — leaving when confirmed
+    await nodeOf(page, 'img').getByRole('button', { name: 'Duplicar nó' }).click();
+    await expect.poll(() => nodeOf(page, 'img').count()).toBe(2);
+    expect(await asks()).toBe(true);
+    await page.getByRole('button', { name: 'Voltar' }).click();
+    await page
+      .getByRole('dialog')
+      .filter({ hasText: 'Sair sem salvar?' })
+      .getByRole('button', { name: 'Sair sem salvar' })
+      .click();
+    await page.waitForURL('**/flowbuilders');
+    await page.getByRole('button', { name: 'Adicionar Fluxo' }).waitFor();
   });
 
   it('pans and drags a flow of 300 nodes smoothly', { timeout: 120_000 }, async () => {

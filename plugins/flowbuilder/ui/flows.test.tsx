@@ -265,16 +265,35 @@ describe('FlowEditorPage', () => {
     expect(await screen.findByText('Fluxo não encontrado.')).toBeTruthy();
   });
 
-  it('does not offer the openai node, which the runtime does not run yet', async () => {
-    const flow = {
-      id: 5,
-      name: 'Boas-vindas',
-      active: true,
-      flow: { nodes: [{ id: '1', type: 'start', position: { x: 0, y: 0 }, data: {} }], connections: [] },
-    };
-    serveApi(
-      answer('GET', '/flowbuilder/flow/5', { flow }),
-      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }, { id: 'ai' }] }),
+  const plan = (flags: Record<string, boolean>) => ({
+    id: 1,
+    name: 'Acme',
+    planId: 1,
+    plan: { id: 1, name: 'Plano', users: 10, connections: 10, queues: 10, useIntegrations: true, ...flags },
+  });
+  const OPENAI_NODE = {
+    id: 'O'.repeat(30),
+    type: 'openai',
+    position: { x: 300, y: 0 },
+    data: {
+      typebotIntegration: {
+        name: 'Assistente',
+        prompt: 'Responda com educação.',
+        apiKey: '••••••1234',
+        voice: 'texto',
+        voiceKey: '',
+        voiceRegion: '',
+        maxTokens: 100,
+        temperature: 1,
+        queueId: null,
+        maxMessages: 10,
+      },
+    },
+  };
+  const openEditor = (nodes: unknown[], connections: unknown[], ...more: Parameters<typeof serveApi>) => {
+    const calls = serveApi(
+      answer('GET', '/flowbuilder/flow/5', { flow: { id: 5, name: 'Boas-vindas', active: true, flow: { nodes, connections } } }),
+      ...more,
     );
     renderPage(
       <Routes>
@@ -282,8 +301,182 @@ describe('FlowEditorPage', () => {
       </Routes>,
       '/flowbuilder/5',
     );
-    fireEvent.click(await screen.findByLabelText('Adicionar nó', {}, { timeout: 5_000 }));
-    expect(await screen.findByText('Menu')).toBeTruthy();
-    expect(screen.queryByText('OpenAI')).toBeNull();
+    return calls;
+  };
+  // a whole editor (canvas, dialogs, the check) in happy-dom: a loaded two-core machine took 15 s for one
+  const EDITOR_TEST_MS = 40_000;
+  const START = { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } };
+
+  it('offers the openai node on a plan with useOpenAi when the AI plugin is loaded', { timeout: EDITOR_TEST_MS }, async () => {
+    openEditor(
+      [START],
+      [],
+      answer('GET', '/companies/listPlan/1', plan({ useOpenAi: true })),
+      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }, { id: 'ai' }] }),
+    );
+    await screen.findByTestId('flow-node-start', {}, { timeout: 5_000 });
+    fireEvent.click(screen.getByLabelText('Adicionar nó'));
+    // the open menu gains the entry once the plan and the plugin list are both known
+    fireEvent.click(await screen.findByRole('menuitem', { name: /OpenAI/ }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Adicionar OpenAI')).toBeTruthy();
+    expect((within(dialog).getByLabelText('Máximo de tokens') as HTMLInputElement).value).toBe('100');
+    expect(Number((within(dialog).getByLabelText('Temperatura') as HTMLInputElement).value)).toBe(1);
+    expect((within(dialog).getByLabelText('Máximo de mensagens') as HTMLInputElement).value).toBe('10');
+  });
+
+  it('hides the openai node without the AI plugin, and a flow’s openai node says it is unavailable', {
+    timeout: EDITOR_TEST_MS,
+  }, async () => {
+    const calls = openEditor(
+      [START, OPENAI_NODE],
+      [{ id: 'e1', source: '1', target: OPENAI_NODE.id, sourceHandle: 'a' }],
+      answer('GET', '/companies/listPlan/1', plan({ useOpenAi: true })),
+      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }] }),
+    );
+    const notice = await screen.findByTestId('openai-unavailable', {}, { timeout: 5_000 });
+    expect(notice.textContent).toContain('O nó OpenAI não está disponível para esta empresa');
+    fireEvent.click(screen.getByLabelText('Adicionar nó'));
+    expect(await screen.findByRole('menuitem', { name: /Menu/ })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: /OpenAI/ })).toBeNull();
+    // the check before saving names it as an error: nothing is sent
+    fireEvent.click(screen.getByRole('button', { name: /Salvar$/ }));
+    expect(await screen.findByText('O serviço de IA não está disponível nesta instalação.')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('loads a condition node, edits it in its dialog and saves it', { timeout: EDITOR_TEST_MS }, async () => {
+    const condition = {
+      id: 'C'.repeat(30),
+      type: 'condition',
+      position: { x: 300, y: 0 },
+      data: { key: 'nome', condition: '==', value: 'Maria' },
+    };
+    const message = (id: string, label: string) => ({ id, type: 'message', position: { x: 600, y: 0 }, data: { label } });
+    const calls = openEditor(
+      [START, condition, message('M'.repeat(30), 'Olá Maria'), message('N'.repeat(30), 'Olá')],
+      [
+        { id: 'e1', source: '1', target: condition.id, sourceHandle: 'a' },
+        { id: 'e2', source: condition.id, target: 'M'.repeat(30), sourceHandle: 'a' },
+        { id: 'e3', source: condition.id, target: 'N'.repeat(30), sourceHandle: 'b' },
+      ],
+      answer('POST', '/flowbuilder/flow', { ok: true }),
+    );
+    const card = await screen.findByTestId('flow-node-condition', {}, { timeout: 5_000 });
+    expect(within(card).getByText('nome == Maria')).toBeTruthy();
+    expect(within(card).getByText('Verdadeiro')).toBeTruthy();
+    fireEvent.doubleClick(card);
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Editar Condição')).toBeTruthy();
+    const value = within(dialog).getByLabelText('Valor') as HTMLInputElement;
+    expect(value.value).toBe('Maria');
+    fireEvent.change(value, { target: { value: 'João' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(within(card).getByText('nome == João')).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: /Salvar$/ }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    const body = calls.find((call) => call.method === 'POST')?.body as { nodes: { id: string; data: unknown }[] };
+    expect(body.nodes.find((node) => node.id === condition.id)?.data).toEqual({ key: 'nome', condition: '==', value: 'João' });
+  });
+
+  it('asks before the tab closes only while changes are unsaved', { timeout: EDITOR_TEST_MS }, async () => {
+    openEditor([START], [], answer('POST', '/flowbuilder/flow', { ok: true }));
+    await screen.findByTestId('flow-node-start', {}, { timeout: 5_000 });
+    const leaving = () => {
+      const event = new Event('beforeunload', { cancelable: true });
+      window.dispatchEvent(event);
+      return event.defaultPrevented;
+    };
+    expect(leaving()).toBe(false);
+    fireEvent.click(screen.getByLabelText('Adicionar nó'));
+    fireEvent.click(await screen.findByRole('menuitem', { name: /Mensagem/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('Mensagem'), { target: { value: 'Olá' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Adicionar' }));
+    await screen.findByTestId('flow-node-message');
+    expect(leaving()).toBe(true);
+    // saved: nothing to lose any more (the check lists the unreachable message first)
+    fireEvent.click(screen.getByRole('button', { name: /Salvar$/ }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Salvar mesmo assim' }));
+    expect(await screen.findByText('Fluxo salvo com sucesso', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(leaving()).toBe(false);
   });
 });
+
+describe('the openai node dialog', () => {
+  beforeEach(() => signIn());
+
+  const openAi = (saved: unknown[], data?: unknown, openaiAvailable = true) =>
+    renderPage(
+      <NodeDialog
+        open
+        mode={data ? 'edit' : 'create'}
+        kind="openai"
+        data={data as Parameters<typeof NodeDialog>[0]['data']}
+        variables={[]}
+        openaiAvailable={openaiAvailable}
+        onSave={(value) => saved.push(value)}
+        onCancel={() => {}}
+      />,
+    );
+
+  it('needs a name, an api key and a prompt, and keeps the documented defaults', async () => {
+    const saved: unknown[] = [];
+    openAi(saved);
+    fireEvent.click(await screen.findByRole('button', { name: 'Adicionar' }));
+    expect(await screen.findAllByText('Nome, chave da API e prompt são obrigatórios.')).toHaveLength(3);
+    fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Assistente' } });
+    fireEvent.change(screen.getByLabelText('Chave da API'), { target: { value: 'sk-test-9876' } });
+    fireEvent.change(screen.getByLabelText('Prompt'), { target: { value: 'Responda com educação.' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Adicionar' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toEqual({
+      typebotIntegration: {
+        name: 'Assistente',
+        prompt: 'Responda com educação.',
+        voice: 'texto',
+        voiceKey: '',
+        voiceRegion: '',
+        maxTokens: 100,
+        temperature: 1,
+        apiKey: 'sk-test-9876',
+        queueId: null,
+        maxMessages: 10,
+      },
+    });
+  });
+
+  it('shows a saved key only masked and keeps it when left blank', async () => {
+    const saved: unknown[] = [];
+    openAi(saved, OPENAI_DATA);
+    const key = (await screen.findByLabelText('Chave da API')) as HTMLInputElement;
+    expect(key.value).toBe('');
+    expect(screen.getByText('Deixe em branco para manter a chave salva (••••••1234).')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect((saved[0] as typeof OPENAI_DATA).typebotIntegration.apiKey).toBe('••••••1234');
+  });
+
+  it('only shows an openai node the company cannot run', async () => {
+    const saved: unknown[] = [];
+    openAi(saved, OPENAI_DATA, false);
+    expect(await screen.findByText(/O nó OpenAI não está disponível para esta empresa/)).toBeTruthy();
+    expect((screen.getByLabelText('Nome') as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Salvar' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
+
+const OPENAI_DATA = {
+  typebotIntegration: {
+    name: 'Assistente',
+    prompt: 'Responda com educação.',
+    apiKey: '••••••1234',
+    voice: 'texto',
+    voiceKey: '',
+    voiceRegion: '',
+    maxTokens: 100,
+    temperature: 1,
+    queueId: null,
+    maxMessages: 10,
+  },
+};

@@ -2,6 +2,7 @@ import { ArrowDownOutlined, ArrowUpOutlined, DeleteOutlined, PlusOutlined, Uploa
 import { showError, useTranslation } from '@balcao/plugin-sdk/ui';
 import {
   Alert,
+  AutoComplete,
   Button,
   Card,
   Checkbox,
@@ -19,7 +20,7 @@ import {
 } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { useEffect, useMemo, useState } from 'react';
-import { CONDITION_OPERATORS } from '../../shared/flow-document';
+import { CONDITION_OPERATORS, CONTACT_VARIABLES } from '../../shared/flow-document';
 import { useFlowQueueChoicesQuery, useUploadFlowMediaMutation } from '../api';
 import {
   type ContentElement,
@@ -37,6 +38,7 @@ import {
   newNodeId,
   OPENAI_VOICES,
 } from './model';
+import { maskedKey } from './openai';
 import { contentProblems, mediaProblem } from './validate';
 
 export interface NodeDialogProps {
@@ -46,12 +48,14 @@ export interface NodeDialogProps {
   data?: FlowNodeData;
   /** The variables the flow's question nodes store (shown as `{{name}}` hints). */
   variables: readonly string[];
+  /** Whether an openai node can run here (false: its dialog only shows why not; undefined: not known yet). */
+  openaiAvailable?: boolean;
   onSave(data: FlowNodeData): void;
   onCancel(): void;
 }
 
 /** The edit dialog of a node (modes create and edit), with each kind's documented checks. */
-export function NodeDialog({ open, mode, kind, data, variables, onSave, onCancel }: NodeDialogProps) {
+export function NodeDialog({ open, mode, kind, data, variables, openaiAvailable, onSave, onCancel }: NodeDialogProps) {
   const { t } = useTranslation('flowbuilder');
   const [form] = Form.useForm();
   const [elements, setElements] = useState<ContentElement[]>([]);
@@ -73,8 +77,10 @@ export function NodeDialog({ open, mode, kind, data, variables, onSave, onCancel
       onSave(block);
       return;
     }
-    onSave(fromForm(kind, values));
+    onSave(fromForm(kind, values, start));
   };
+  // an openai node the company can't run stays as it is: it can be read, not changed
+  const locked = kind === 'openai' && openaiAvailable === false;
 
   return (
     <Modal
@@ -83,12 +89,28 @@ export function NodeDialog({ open, mode, kind, data, variables, onSave, onCancel
       onCancel={onCancel}
       onOk={() => form.submit()}
       okText={t(mode === 'create' ? 'dialog.add' : 'actions.save')}
+      okButtonProps={{ disabled: locked }}
       cancelText={t('actions.cancel')}
       destroyOnHidden
       width={kind === 'singleBlock' || kind === 'openai' || kind === 'typebot' ? 680 : 520}
     >
-      <Form form={form} layout="vertical" onFinish={submit} name={`node-${kind}`} initialValues={toForm(kind, start)}>
-        <KindFields kind={kind} form={form} elements={elements} setElements={setElements} />
+      {locked ? <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('openai.unavailable')} /> : null}
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        name={`node-${kind}`}
+        initialValues={toForm(kind, start)}
+        disabled={locked}
+      >
+        <KindFields
+          kind={kind}
+          form={form}
+          elements={elements}
+          setElements={setElements}
+          variables={variables}
+          savedKey={kind === 'openai' ? (start as NodeDataByKind['openai']).typebotIntegration?.apiKey : undefined}
+        />
         {variables.length && (kind === 'message' || kind === 'menu' || kind === 'singleBlock' || kind === 'question') ? (
           <Flex wrap gap={4} align="center" style={{ marginTop: 8 }}>
             <Typography.Text type="secondary">{t('dialog.variables')}</Typography.Text>
@@ -116,7 +138,8 @@ function toForm(kind: NodeKind, data: FlowNodeData): Record<string, unknown> {
     case 'typebot':
       return { ...DEFAULT_TYPEBOT, ...(data as NodeDataByKind['typebot']).typebotIntegration };
     case 'openai':
-      return { ...DEFAULT_OPENAI, ...(data as NodeDataByKind['openai']).typebotIntegration };
+      // the key is never shown again: a blank field keeps it (the field says so)
+      return { ...DEFAULT_OPENAI, ...(data as NodeDataByKind['openai']).typebotIntegration, apiKey: '' };
     case 'question':
       return { ...(data as NodeDataByKind['question']).typebotIntegration };
     case 'ticket':
@@ -129,7 +152,7 @@ function toForm(kind: NodeKind, data: FlowNodeData): Record<string, unknown> {
   }
 }
 
-function fromForm(kind: NodeKind, values: Record<string, unknown>): FlowNodeData {
+function fromForm(kind: NodeKind, values: Record<string, unknown>, before: FlowNodeData): FlowNodeData {
   const text = (name: string) => String(values[name] ?? '').trim();
   switch (kind) {
     case 'start':
@@ -162,8 +185,28 @@ function fromForm(kind: NodeKind, values: Record<string, unknown>): FlowNodeData
       const name = text('name');
       return { typebotIntegration: { ...DEFAULT_TYPEBOT, ...values, name, projectName: name } as never };
     }
-    case 'openai':
-      return { typebotIntegration: { ...DEFAULT_OPENAI, ...values, queueId: null } as never };
+    case 'openai': {
+      const number = (name: 'maxTokens' | 'temperature' | 'maxMessages') =>
+        typeof values[name] === 'number' ? (values[name] as number) : DEFAULT_OPENAI[name];
+      const voice = text('voice') || DEFAULT_OPENAI.voice;
+      const kept = (before as NodeDataByKind['openai']).typebotIntegration?.apiKey ?? '';
+      return {
+        typebotIntegration: {
+          name: text('name'),
+          prompt: text('prompt'),
+          voice,
+          // a voice's key and region mean something only with a voice
+          voiceKey: voice === 'texto' ? '' : text('voiceKey'),
+          voiceRegion: voice === 'texto' ? '' : text('voiceRegion'),
+          maxTokens: number('maxTokens'),
+          temperature: number('temperature'),
+          // blank keeps the saved key (the server's masked form, which it maps back to the sealed one)
+          apiKey: text('apiKey') || kept,
+          queueId: null,
+          maxMessages: number('maxMessages'),
+        },
+      };
+    }
     case 'condition':
       return { key: text('key'), condition: text('condition'), value: text('value') };
     case 'singleBlock':
@@ -176,9 +219,12 @@ interface FieldsProps {
   form: ReturnType<typeof Form.useForm>[0];
   elements: ContentElement[];
   setElements(elements: ContentElement[]): void;
+  variables: readonly string[];
+  /** The openai node's key as the node holds it (blank for a new node). */
+  savedKey?: string;
 }
 
-function KindFields({ kind, form, elements, setElements }: FieldsProps) {
+function KindFields({ kind, form, elements, setElements, variables, savedKey }: FieldsProps) {
   const { t } = useTranslation('flowbuilder');
   const required = (key: string): Rule => ({ required: true, whitespace: true, message: t(key) });
   switch (kind) {
@@ -237,12 +283,16 @@ function KindFields({ kind, form, elements, setElements }: FieldsProps) {
     case 'typebot':
       return <TypebotFields />;
     case 'openai':
-      return <OpenAiFields />;
+      return <OpenAiFields savedKey={savedKey} />;
     case 'condition':
       return (
         <Space wrap align="start">
           <Form.Item name="key" label={t('dialog.conditionKey')} rules={[required('validation.condition')]}>
-            <Input />
+            <AutoComplete
+              style={{ width: 180 }}
+              options={[...new Set([...variables, ...CONTACT_VARIABLES])].map((value) => ({ value }))}
+              filterOption={(typed, option) => String(option?.value ?? '').startsWith(typed)}
+            />
           </Form.Item>
           <Form.Item name="condition" label={t('dialog.condition')} rules={[required('validation.condition')]}>
             <Select style={{ width: 140 }} options={CONDITION_OPERATORS.map((value) => ({ value, label: value }))} />
@@ -406,45 +456,60 @@ function TypebotFields() {
   );
 }
 
-function OpenAiFields() {
+function OpenAiFields({ savedKey }: { savedKey?: string }) {
   const { t } = useTranslation('flowbuilder');
+  const voice = (Form.useWatch('voice') as string | undefined) ?? DEFAULT_OPENAI.voice;
   const required: Rule = { required: true, whitespace: true, message: t('validation.openaiRequired') };
+  const keyKept = Boolean(savedKey?.trim());
   return (
     <>
       <Form.Item name="name" label={t('fields.name')} rules={[required]}>
         <Input autoFocus />
       </Form.Item>
-      <Form.Item name="apiKey" label={t('dialog.apiKey')} rules={[required]}>
-        <Input.Password autoComplete="off" />
+      <Form.Item
+        name="apiKey"
+        label={t('dialog.apiKey')}
+        rules={keyKept ? [] : [required]}
+        extra={keyKept ? t('openai.keyKept', { masked: maskedKey(savedKey ?? '') }) : undefined}
+      >
+        <Input.Password autoComplete="off" placeholder={keyKept ? maskedKey(savedKey ?? '') : undefined} />
       </Form.Item>
       <Form.Item name="prompt" label={t('dialog.prompt')} rules={[required]}>
         <Input.TextArea rows={5} />
       </Form.Item>
-      <Space wrap>
-        <Form.Item name="voice" label={t('dialog.voice')}>
-          <Select style={{ width: 220 }} options={OPENAI_VOICES.map((value) => ({ value, label: value }))} />
-        </Form.Item>
-        <Form.Item name="voiceKey" label={t('dialog.voiceKey')}>
-          <Input autoComplete="off" />
-        </Form.Item>
-        <Form.Item name="voiceRegion" label={t('dialog.voiceRegion')}>
-          <Input />
-        </Form.Item>
-      </Space>
+      <Form.Item name="voice" label={t('dialog.voice')}>
+        <Select
+          style={{ width: 240 }}
+          options={OPENAI_VOICES.map((value) => ({ value, label: voiceLabel(value, t('openai.textVoice')) }))}
+        />
+      </Form.Item>
+      {voice !== 'texto' ? (
+        <Space wrap>
+          <Form.Item name="voiceKey" label={t('dialog.voiceKey')}>
+            <Input.Password autoComplete="off" />
+          </Form.Item>
+          <Form.Item name="voiceRegion" label={t('dialog.voiceRegion')}>
+            <Input />
+          </Form.Item>
+        </Space>
+      ) : null}
       <Space wrap>
         <Form.Item name="maxTokens" label={t('dialog.maxTokens')}>
-          <InputNumber min={1} precision={0} />
+          <InputNumber min={1} max={4096} precision={0} />
         </Form.Item>
         <Form.Item name="temperature" label={t('dialog.temperature')}>
           <InputNumber min={0} max={2} step={0.1} />
         </Form.Item>
         <Form.Item name="maxMessages" label={t('dialog.maxMessages')}>
-          <InputNumber min={1} precision={0} />
+          <InputNumber min={1} max={50} precision={0} />
         </Form.Item>
       </Space>
     </>
   );
 }
+
+/** A voice as the AI plugin's prompt dialog names it: "Texto", or the speaker's name alone. */
+const voiceLabel = (voice: string, text: string) => (voice === 'texto' ? text : voice.replace(/^pt-BR-|Neural$/g, ''));
 
 /** A media field: checks the file's type and size before uploading, then holds the stored name. */
 function MediaPicker({ kind, value, onChange }: { kind: MediaKind; value?: string; onChange?(value: string): void }) {

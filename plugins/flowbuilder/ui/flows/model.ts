@@ -6,12 +6,12 @@ import { FLOW_NODE_TYPES, waysOut } from '../../shared/flow-document';
  * shape; what the editor adds (selection, measured sizes) stays in React Flow's own state.
  */
 
-/** Every node kind a flow holds (the shared document's); `condition` is never in the add menu. */
+/** Every node kind a flow holds (the shared document's). */
 export const NODE_KINDS = FLOW_NODE_TYPES;
 export type NodeKind = (typeof NODE_KINDS)[number];
 
-/** The add menu: the documented speed-dial first, then the single-media kinds older flows are made of. */
-export const ADDABLE_KINDS: readonly NodeKind[] = [
+/** The speed dial the product documents, in its order (docs/product/automation.md "Flow list and editor"). */
+export const SPEED_DIAL_KINDS: readonly NodeKind[] = [
   'start',
   'singleBlock',
   'menu',
@@ -21,11 +21,17 @@ export const ADDABLE_KINDS: readonly NodeKind[] = [
   'ticket',
   'typebot',
   'openai',
-  'message',
-  'img',
-  'audio',
-  'video',
 ];
+
+/**
+ * What the add menu offers after the speed dial: the single-media kinds older flows are made of, and the
+ * condition — "created internally" in the product, yet the runtime branches on it and nothing else lets a
+ * flow act on a question's answer, so the editor makes it too.
+ */
+export const EXTRA_KINDS: readonly NodeKind[] = ['message', 'img', 'audio', 'video', 'condition'];
+
+/** Every kind the add menu can offer. */
+export const ADDABLE_KINDS: readonly NodeKind[] = [...SPEED_DIAL_KINDS, ...EXTRA_KINDS];
 
 /** The documented numbers of the editor (docs/product/automation.md#constants-and-limits). */
 export const FLOW_LIMITS = {
@@ -174,6 +180,10 @@ export const DEFAULT_TYPEBOT: TypebotNodeSettings = {
   typebotUnknownMessage: '',
 };
 
+/**
+ * The openai node's voices, the AI plugin's prompt dialog's list (not shared through the SDK): `texto`
+ * answers in text, the others are the speech service's Brazilian Portuguese neural voices.
+ */
 export const OPENAI_VOICES = [
   'texto',
   'pt-BR-FranciscaNeural',
@@ -215,7 +225,7 @@ export function emptyData<K extends NodeKind>(kind: K): NodeDataByKind[K] {
     start: { label: 'Inicio do fluxo' },
     message: { label: '' },
     interval: { label: intervalLabel(1), sec: 1 },
-    condition: { key: '', condition: '', value: '' },
+    condition: { key: '', condition: '==', value: '' },
     menu: { message: '', arrayOption: [{ number: 1, value: '' }] },
     img: { url: '' },
     audio: { url: '', record: false },

@@ -12,6 +12,7 @@ import {
   QuestionCircleOutlined,
   RobotOutlined,
   SoundOutlined,
+  StopOutlined,
   SwapOutlined,
   TagsOutlined,
   VideoCameraOutlined,
@@ -32,6 +33,8 @@ export interface NodeActions {
   visited?: ReadonlySet<string>;
   /** The replay's selected step's node. */
   current?: string;
+  /** False when this company can't run openai nodes: the ones a flow holds say so. */
+  openaiAvailable?: boolean;
 }
 
 export const NodeActionsContext = createContext<NodeActions>({ readOnly: true, duplicate() {}, remove() {} });
@@ -115,7 +118,14 @@ function Summary({ kind, data }: { kind: NodeKind; data: FlowNodeData }): ReactN
     }
     case 'condition': {
       const condition = data as NodeDataByKind['condition'];
-      return `${condition.key} ${condition.condition} ${condition.value}`;
+      return (
+        <>
+          <div>{`${condition.key} ${condition.condition} ${condition.value}`}</div>
+          {/* the two ways out, top to bottom as the handles are */}
+          <div style={{ textAlign: 'right' }}>{t('editor.conditionHolds')}</div>
+          <div style={{ textAlign: 'right' }}>{t('editor.conditionElse')}</div>
+        </>
+      );
     }
   }
 }
@@ -195,6 +205,11 @@ function FlowNodeCard({ id, type, data, selected }: NodeProps<CanvasNode>) {
       </div>
       <div style={{ padding: 8, wordBreak: 'break-word', minHeight: 24 }}>
         <Summary kind={kind} data={data} />
+        {kind === 'openai' && actions.openaiAvailable === false ? (
+          <div data-testid="openai-unavailable" role="note" style={UNAVAILABLE}>
+            <StopOutlined /> {t('openai.unavailable')}
+          </div>
+        ) : null}
       </div>
       {handles.map((handle, index) => (
         <Handle
@@ -208,6 +223,14 @@ function FlowNodeCard({ id, type, data, selected }: NodeProps<CanvasNode>) {
     </div>
   );
 }
+
+const UNAVAILABLE = {
+  marginTop: 6,
+  padding: '4px 6px',
+  borderRadius: 4,
+  background: 'rgba(250, 173, 20, 0.15)',
+  color: 'var(--ant-color-warning-text, #ad6800)',
+} as const;
 
 const ICON_BUTTON = {
   background: 'transparent',

@@ -30,12 +30,13 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useFlowDocumentQuery, useSaveFlowDocumentMutation } from '../api';
 import { IntegrationsGuard } from '../components/common';
+import { useLeaveGuard } from '../components/leave-guard';
 import { useWideEnough } from '../components/screen';
 import { blocksSaving, type FlowProblem, flowProblems } from '../flows/check';
 import { documentOf, edgesOf, nodesOf } from '../flows/convert';
 import {
-  ADDABLE_KINDS,
   duplicatePlacement,
+  EXTRA_KINDS,
   emptyData,
   type FlowDocument,
   type FlowNodeData,
@@ -44,10 +45,12 @@ import {
   newNodeId,
   placementAfter,
   questionVariables,
+  SPEED_DIAL_KINDS,
   START_NODE_ID,
 } from '../flows/model';
 import { NodeDialog } from '../flows/NodeDialog';
 import { type CanvasNode, FIT_VIEW, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
+import { useOpenAiNodeAvailable } from '../flows/openai';
 
 /** How many changes undo goes back. */
 export const UNDO_DEPTH = 50;
@@ -93,6 +96,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   const [problems, setProblems] = useState<FlowProblem[] | null>(null);
   const [ticketId, setTicketId] = useState('');
+  const openaiAvailable = useOpenAiNodeAvailable();
 
   // the latest state for callbacks that must stay stable (the memoised nodes get them through context)
   const current = useRef<Snapshot>({ nodes, edges });
@@ -120,18 +124,33 @@ function FlowEditor({ flowId }: { flowId: number }) {
 
   // the document is taken once: a refetch (the socket coming back) must never replace unsaved work
   const loadedFor = useRef<number | null>(null);
+  // the document as last loaded or saved; compared only when the user is about to leave, never per frame
+  const saved = useRef<string | null>(null);
   useEffect(() => {
     if (!data || loadedFor.current === data.id) return;
     loadedFor.current = data.id;
     const loaded = nodesOf(data.flow?.nodes ?? []);
-    setNodes(
-      loaded.length
-        ? loaded
-        : [{ id: START_NODE_ID, type: 'start', position: { x: 100, y: 100 }, data: { ...emptyData('start') } }],
-    );
-    setEdges(edgesOf(data.flow?.connections ?? []));
+    const startingNodes: CanvasNode[] = loaded.length
+      ? loaded
+      : [{ id: START_NODE_ID, type: 'start', position: { x: 100, y: 100 }, data: { ...emptyData('start') } }];
+    setNodes(startingNodes);
+    const loadedEdges = edgesOf(data.flow?.connections ?? []);
+    setEdges(loadedEdges);
     history.current = { past: [], future: [] };
+    // what the canvas holds now is what is stored (a new flow's start node included: nothing to lose yet)
+    saved.current = JSON.stringify(documentOf(startingNodes, loadedEdges));
   }, [data, setNodes, setEdges]);
+
+  const hasChanges = useCallback(
+    () => saved.current !== null && JSON.stringify(documentOf(current.current.nodes, current.current.edges)) !== saved.current,
+    [],
+  );
+  const leaveGuard = useLeaveGuard(hasChanges, {
+    title: t('leave.title'),
+    content: t('leave.content'),
+    okText: t('leave.ok'),
+    cancelText: t('leave.cancel'),
+  });
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -166,6 +185,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const actions = useMemo<NodeActions>(
     () => ({
       readOnly: false,
+      openaiAvailable,
       duplicate(id) {
         const all = current.current.nodes;
         const original = all.find((node) => node.id === id);
@@ -186,7 +206,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
         setEdges(current.current.edges.filter((edge) => edge.source !== id && edge.target !== id));
       },
     }),
-    [remember, setNodes, setEdges],
+    [remember, setNodes, setEdges, openaiAvailable],
   );
 
   const onConnect = useCallback(
@@ -225,6 +245,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const store = async (document: FlowDocument) => {
     try {
       await save({ idFlow: flowId, ...document }).unwrap();
+      saved.current = JSON.stringify(document);
       toast.success(t('editor.saved'));
       setProblems(null);
     } catch (failure) {
@@ -236,7 +257,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
   };
   const onSave = () => {
     const document = documentOf(nodes, edges);
-    const found = flowProblems(document);
+    const found = flowProblems(document, openaiAvailable);
     if (found.length) setProblems(found);
     else void store(document);
   };
@@ -248,17 +269,22 @@ function FlowEditor({ flowId }: { flowId: number }) {
   if (isLoading || !data) return <Skeleton active paragraph={{ rows: 10 }} />;
   const undoCount = history.current.past.length;
   const redoCount = history.current.future.length;
-  // the openai node runs on the AI plugin's `ai` service: without that plugin it is not offered (and refused at save)
-  // the runtime doesn't run openai nodes yet (docs/product/automation.md "Flow documents"): not offered
-  const addItems = ADDABLE_KINDS.filter((kind) => kind !== 'openai').map((kind) => {
+  const addItem = (kind: NodeKind) => {
     const Icon = KIND_LOOK[kind].icon;
     // a flow has one start: the shared check refuses a second
     const disabled = kind === 'start' && nodes.some((node) => node.type === 'start');
     return { key: kind, icon: <Icon />, label: t(`addMenu.${kind}`), disabled };
-  });
+  };
+  // the openai node is offered only where it can be saved and run (the plan's useOpenAi and the AI plugin)
+  const addItems = [
+    ...SPEED_DIAL_KINDS.filter((kind) => kind !== 'openai' || openaiAvailable === true).map(addItem),
+    { type: 'divider' as const },
+    ...EXTRA_KINDS.map(addItem),
+  ];
 
   return (
     <Flex vertical style={{ height: 'calc(100vh - 112px)', minHeight: 420 }} gap={8}>
+      {leaveGuard}
       {wide ? null : <Alert type="warning" showIcon title={t('editor.largerScreen')} />}
       <Flex wrap gap={8} align="center" justify="space-between">
         <Space wrap>
@@ -337,6 +363,7 @@ function FlowEditor({ flowId }: { flowId: number }) {
           kind={dialog.kind}
           data={dialog.data}
           variables={variables}
+          openaiAvailable={openaiAvailable}
           onCancel={() => setDialog({ open: false })}
           onSave={(nodeData) => {
             if (dialog.mode === 'create') addNode(dialog.kind, nodeData);
