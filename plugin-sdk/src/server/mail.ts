@@ -1,7 +1,7 @@
 /**
  * The core's outgoing mail, as features reach it (`ctx.mail`): the same mailer as the password reset's — SMTP
  * through `SMTP_URL`, or, without it (a local demo), a file per message in the outbox folder
- * (`MAIL_OUTBOX_DIR`, docs/operations.md) — so a feature never opens an SMTP connection of its own.
+ * (`MAIL_OUTBOX_DIR`, README "Configuration") — so a feature never opens an SMTP connection of its own.
  */
 
 /** One plain-text message to one address. */
