@@ -18,6 +18,7 @@ import path from 'node:path';
 import { REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import { buildIfNeeded } from '../scripts/lib/build';
+import { aiBenchmarks } from './ai';
 import { apiBenchmarks } from './api';
 import { campaignsBenchmarks } from './campaigns';
 import { chatBenchmarks } from './chat';
@@ -221,6 +222,7 @@ async function main(): Promise<void> {
   if (wants('chat')) await chatBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('webhooks')) await webhooksBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('meta')) await metaBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('ai')) await aiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

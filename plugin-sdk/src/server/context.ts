@@ -14,6 +14,7 @@ import type { Permission, Profile } from '../shared/permissions';
 import type { AnyPlanFlag, PlanFlags, PluginPlanFlag } from '../shared/plan-flags';
 import type { SessionUser } from '../shared/session';
 import type { BalcaoServices, EventBus } from './events';
+import type { MailService } from './mail';
 
 /** The Fastify instance a feature registers its routes on (TypeBox-typed schemas). */
 export type PluginApp = FastifyInstance<
@@ -319,6 +320,8 @@ export interface PluginContext<C extends object = object> {
   session: SessionService;
   passwords: PasswordService;
   tenancy: TenancyService;
+  /** The core's outgoing mail (SMTP, or the outbox folder without `SMTP_URL`): `ctx.mail.send({ to, subject, text })`. */
+  mail: MailService;
   /** This process's metrics (Prometheus), shared by the core and every feature. */
   metrics: MetricsService;
 }

@@ -17,6 +17,7 @@ export * from './errors';
 export * from './events';
 export * from './file-lists';
 export * from './flows';
+export * from './mail';
 export * from './manifest';
 export * from './outbound-http';
 export * from './owned-ids';

@@ -2,6 +2,7 @@ import { definePlugin, type PluginContext } from '@balcao/plugin-sdk/server';
 import { type WebhooksContext, webhooksConfig } from './config';
 import { webhookErrors } from './errors';
 import { seedWebhooksFixtures } from './seed/fixtures';
+import { mailDisableNotices, NOTICE_EVERY_MS, NOTICE_JOB } from './services/disable-mail';
 import { webhookDispatcher } from './services/dispatcher';
 import { webhookHandlers } from './services/events';
 import { WAKE_TOPIC } from './services/outbox';
@@ -24,8 +25,13 @@ export default definePlugin({
   jobs: {
     // deliveries past their day marked failed; final ones past WEBHOOKS_RETENTION_DAYS deleted
     'sweep-deliveries': { handler: async (_data, ctx) => sweepDeliveries(ctx as WebhooksContext) },
+    // the e-mail of an endpoint disabled after failing for a day, once per disable
+    [NOTICE_JOB]: { handler: async (_data, ctx) => mailDisableNotices(ctx as WebhooksContext) },
   },
-  schedules: [{ name: 'sweep-deliveries', everyMs: SWEEP_EVERY_MS, job: 'sweep-deliveries' }],
+  schedules: [
+    { name: 'sweep-deliveries', everyMs: SWEEP_EVERY_MS, job: 'sweep-deliveries' },
+    { name: NOTICE_JOB, everyMs: NOTICE_EVERY_MS, job: NOTICE_JOB },
+  ],
   seed: { fixtures: seedWebhooksFixtures },
   async register(_app, rawCtx) {
     const ctx = rawCtx as WebhooksContext;

@@ -14,9 +14,11 @@ import {
 import { startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailDisableNotices, NOTICE_RETRY_MS } from './services/disable-mail';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
 import { sweepDeliveries } from './services/retention';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
+import { type SmtpStandIn, startSmtpStandIn } from './testing/smtp';
 
 /**
  * The webhooks end to end on the real core, Postgres and Redis, against a real HTTP receiver stand-in:
@@ -37,16 +39,31 @@ function documentedVerifier(): Verify {
 }
 
 let kit: WebhooksKit;
+let smtp: SmtpStandIn;
 let worker: WorkerProcess | null = null;
 const verify = documentedVerifier();
 
 beforeAll(async () => {
-  kit = await webhooksKit();
+  smtp = await startSmtpStandIn();
+  kit = await webhooksKit({ smtpUrl: smtp.url });
+  // the company's own address beside its admin's (the demo gives it the admin's, which is mailed once)
+  await kit.knex('companies').where({ id: kit.companyId }).update({ email: 'contato@acme.test' });
 });
 afterAll(async () => {
   await worker?.kill9();
   await kit?.close();
+  await smtp?.close();
 });
+
+async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 async function createEndpoint(pathName: string, events: string[], name = 'Receiver') {
   const created = await kit.api('POST', '/webhooks', { name, url: `${kit.receiver.url}${pathName}`, events });
@@ -264,6 +281,21 @@ describe('deliveries', () => {
       const off = (await kit.api('GET', `/webhooks/${webhook.id}`)).body;
       expect(off).toMatchObject({ active: false, disabledAt: clock.now().toISOString() });
 
+      // and by e-mail, through the test app's worker (the job the disable enqueued), in Portuguese: the
+      // endpoint was saved without a language; the admin and the company's address, nobody else
+      const mails = await until(() => {
+        const got = smtp.inbox.filter((mail) => mail.text.includes(`${kit.receiver.url}/down`));
+        return got.length >= 2 && got;
+      }, 'the disable mails');
+      expect(mails.map((mail) => mail.to).sort()).toEqual(['admin@acme.test', 'contato@acme.test']);
+      expect(mails[0]?.subject).toBe('Balcão — um webhook foi desativado após falhar por 24 horas');
+      expect(mails[0]?.text).toContain('O webhook "Receiver" da empresa Acme');
+      const [notice] = await kit.knex('webhookDisableNotices').where({ endpointId: webhook.id });
+      expect(notice).toMatchObject({ status: 'sent', error: null, attempts: 1 });
+      // once per disable: another pass, with time gone by, mails nothing more
+      expect(await mailDisableNotices(kit.ctx, fakeClock(new Date(Date.now() + 3_600_000)))).toBe(0);
+      expect(smtp.inbox.filter((mail) => mail.text.includes(`${kit.receiver.url}/down`))).toHaveLength(2);
+
       // off: a test is refused (nothing would send it); a redelivery waits unsent; switched on again, it goes
       expect(await kit.api('POST', `/webhooks/${webhook.id}/test`)).toEqual({
         status: 409,
@@ -286,6 +318,58 @@ describe('deliveries', () => {
     } finally {
       socket.close();
       await kit.api('DELETE', `/webhooks/${webhook.id}`);
+    }
+  });
+
+  it("mails a disable in the saving admin's language, and tries an address the mail server refused again", async () => {
+    // saved from an interface in Spanish: the endpoint keeps the language for its mail
+    const created = await kit.t.inject({
+      method: 'POST',
+      url: '/api/webhooks',
+      token: kit.adminToken,
+      headers: { 'accept-language': 'es-ES,es;q=0.9,en;q=0.8' },
+      payload: { name: 'CRM es', url: `${kit.receiver.url}/es`, events: ['ticket.created'] },
+    });
+    const endpointId = created.json().webhook.id as number;
+    expect((await kit.knex('webhookEndpoints').where({ id: endpointId }).first()).language).toBe('es');
+    // the disable as the dispatcher writes it, due in an hour: only this test's clock reaches it
+    const later = fakeClock(new Date(Date.now() + 3_600_000));
+    const [notice] = await kit
+      .knex('webhookDisableNotices')
+      .insert({
+        companyId: kit.companyId,
+        endpointId,
+        endpointName: 'CRM es',
+        endpointUrl: `${kit.receiver.url}/es`,
+        language: 'es',
+        disabledAt: new Date(),
+        nextAttemptAt: later.now(),
+      })
+      .returning('id');
+    const ofThis = () => smtp.inbox.filter((mail) => mail.text.includes(`${kit.receiver.url}/es`));
+    smtp.refuse.add('contato@acme.test');
+    try {
+      expect(await mailDisableNotices(kit.ctx, later)).toBe(1);
+      let row = await kit.knex('webhookDisableNotices').where({ id: notice.id }).first();
+      expect(row).toMatchObject({ status: 'pending', attempts: 1, mailedTo: ['admin@acme.test'] });
+      expect(row.error).toMatch(/450|mailbox unavailable/);
+      expect(new Date(row.nextAttemptAt).getTime() - later.now().getTime()).toBe(NOTICE_RETRY_MS[0]);
+      expect(ofThis().map((mail) => mail.to)).toEqual(['admin@acme.test']);
+      expect(ofThis()[0]?.subject).toBe('Balcão — un webhook fue desactivado tras fallar durante 24 horas');
+      expect(ofThis()[0]?.text).toContain('El webhook "CRM es" de la empresa Acme');
+
+      // not due before its wait; then the refused address only
+      expect(await mailDisableNotices(kit.ctx, later)).toBe(0);
+      smtp.refuse.delete('contato@acme.test');
+      later.advance(NOTICE_RETRY_MS[0] ?? 0);
+      expect(await mailDisableNotices(kit.ctx, later)).toBe(1);
+      row = await kit.knex('webhookDisableNotices').where({ id: notice.id }).first();
+      expect(row).toMatchObject({ status: 'sent', attempts: 2, error: null });
+      expect(ofThis().map((mail) => mail.to)).toEqual(['admin@acme.test', 'contato@acme.test']);
+      expect(smtp.inbox.some((mail) => mail.to.endsWith('@lite.test'))).toBe(false);
+    } finally {
+      smtp.refuse.clear();
+      await kit.api('DELETE', `/webhooks/${endpointId}`);
     }
   });
 

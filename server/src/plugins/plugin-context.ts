@@ -2,6 +2,7 @@ import { type AccessService, AppError, can, type PluginContext, type SessionUser
 import { AuthService } from '../auth/auth.service';
 import { hashPassword } from '../auth/passwords';
 import type { CoreServices } from '../core-services';
+import { mailService } from '../mail/mailer';
 import { DISABLED_METRICS } from '../metrics/metrics';
 import { createTenancyService } from '../tenancy/company-creator';
 import type { DiscoveredPlugin } from './discover';
@@ -78,6 +79,7 @@ export function createPluginContext(
     },
     passwords: { hash: (password) => hashPassword(password, core.config.passwordHashCost) },
     tenancy: createTenancyService(core.knex, core.config.passwordHashCost),
+    mail: mailService(core.mailer),
     metrics: core.metrics?.service() ?? DISABLED_METRICS,
   };
 }

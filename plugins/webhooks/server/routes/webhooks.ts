@@ -1,5 +1,6 @@
 import { access, defineRoutes, IdParams, NoBody, NoQuery } from '@balcao/plugin-sdk/server';
 import type { WebhooksContext } from '../config';
+import { languageOf } from '../services/disable-mail';
 import {
   DeliveryPage,
   DeliveryParams,
@@ -26,6 +27,11 @@ const URL_ERRORS = { 400: ['ERR_WEBHOOK_URL_INVALID', 'ERR_WEBHOOK_URL_BLOCKED']
 export default defineRoutes((app, rawCtx) => {
   const ctx = rawCtx as WebhooksContext;
   const companyOf = (request: { session: unknown }) => (request.session as { companyId: number }).companyId;
+  // the interface sends its language: the e-mail of a disabled endpoint is written in it
+  const languageFrom = (request: { headers: Record<string, unknown> }) => {
+    const header = request.headers['accept-language'];
+    return languageOf(typeof header === 'string' ? header : null);
+  };
 
   app.get(
     '/webhooks',
@@ -47,7 +53,8 @@ export default defineRoutes((app, rawCtx) => {
       },
       config: { ...access.admin, fixtureBody },
     },
-    async (request, reply) => reply.status(201).send(await webhooks.createWebhook(ctx, companyOf(request), request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await webhooks.createWebhook(ctx, companyOf(request), request.body, languageFrom(request))),
   );
 
   app.get(
@@ -77,7 +84,7 @@ export default defineRoutes((app, rawCtx) => {
       },
       config: { ...access.admin, fixtureParams: { id: 'webhook' }, fixtureBody },
     },
-    async (request) => webhooks.updateWebhook(ctx, companyOf(request), request.params.id, request.body),
+    async (request) => webhooks.updateWebhook(ctx, companyOf(request), request.params.id, request.body, languageFrom(request)),
   );
 
   app.delete(

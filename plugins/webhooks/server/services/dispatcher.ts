@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createOutboundHttp, type OutboundHttp, OutboundHttpError } from '@balcao/plugin-sdk/server';
 import type { WebhooksContext } from '../config';
 import { type Clock, systemClock } from './clock';
+import { enqueueNoticeMail } from './disable-mail';
 import { emitWebhook, notifyAdmins } from './live';
 import { secretsKey, unseal } from './secrets';
 import { signatureHeader } from './signature';
@@ -356,21 +357,32 @@ export class WebhookDispatcher {
       )
     ).rows as Array<{ failingSince: Date }>;
     if (!endpoint || at.getTime() - new Date(endpoint.failingSince).getTime() < GIVE_UP_AFTER_MS) return;
-    // failing for a day: disabled, and its company's admins told (their screens and the page's notice)
-    const disabled = await knex('webhookEndpoints')
-      .where({ id: row.endpointId, active: true })
-      .update({ active: false, disabledAt: at, updatedAt: at })
-      .returning(['id', 'name', 'url']);
-    if (disabled.length > 0) {
-      const [first] = disabled as Array<{ id: number; name: string; url: string }>;
-      if (first) {
-        this.ctx.log.warn({ endpointId: first.id, companyId: row.companyId }, 'webhook endpoint disabled after failing for 24 h');
-        emitWebhook(this.ctx, row.companyId, { action: 'update', webhookId: first.id });
-        await notifyAdmins(this.ctx, row.companyId, {
-          action: 'disabled',
-          webhook: { id: first.id, name: first.name, url: first.url },
-        });
-      }
+    // failing for a day: disabled, and its company's admins told (their screens, the page's notice, and an
+    // e-mail: the notice row is written by the same statement, so a disable never goes without its mail)
+    const disabled = (
+      await knex.raw(
+        `WITH off AS (
+           UPDATE webhook_endpoints SET active = false, disabled_at = ?, updated_at = ?
+           WHERE id = ? AND active RETURNING id, company_id, name, url, language, disabled_at
+         ), notice AS (
+           INSERT INTO webhook_disable_notices (company_id, endpoint_id, endpoint_name, endpoint_url, language, disabled_at, next_attempt_at)
+           -- due at once, by the database's clock (what the notices job compares with)
+           SELECT company_id, id, name, url, language, disabled_at, now() FROM off
+           RETURNING id
+         )
+         SELECT off.id, off.name, off.url, (SELECT id FROM notice) AS "noticeId" FROM off`,
+        [at, at, row.endpointId],
+      )
+    ).rows as Array<{ id: number; name: string; url: string; noticeId: string }>;
+    const [first] = disabled;
+    if (first) {
+      this.ctx.log.warn({ endpointId: first.id, companyId: row.companyId }, 'webhook endpoint disabled after failing for 24 h');
+      emitWebhook(this.ctx, row.companyId, { action: 'update', webhookId: first.id });
+      await enqueueNoticeMail(this.ctx, Number(first.noticeId));
+      await notifyAdmins(this.ctx, row.companyId, {
+        action: 'disabled',
+        webhook: { id: first.id, name: first.name, url: first.url },
+      });
     }
   }
 }

@@ -126,7 +126,12 @@ export async function getWebhook(ctx: WebhooksContext, companyId: number, id: nu
   return webhookJson(await loadEndpoint(ctx, companyId, id));
 }
 
-export async function createWebhook(ctx: WebhooksContext, companyId: number, input: WebhookInput) {
+export async function createWebhook(
+  ctx: WebhooksContext,
+  companyId: number,
+  input: WebhookInput,
+  language: string | null = null,
+) {
   const url = checkUrl(ctx, input.url);
   const secret = newSigningSecret();
   const row = await ctx.db.knex.transaction(async (trx) => {
@@ -141,6 +146,7 @@ export async function createWebhook(ctx: WebhooksContext, companyId: number, inp
         url,
         events: input.events,
         active: input.active ?? true,
+        language,
         secretSealed: seal(secretsKey(ctx), secret),
       })
       .returning('*')) as EndpointRow[];
@@ -151,8 +157,17 @@ export async function createWebhook(ctx: WebhooksContext, companyId: number, inp
   return { webhook: webhookJson(row), secret };
 }
 
-/** Changes an endpoint; switching it back on starts its failure count over. */
-export async function updateWebhook(ctx: WebhooksContext, companyId: number, id: number, input: WebhookInput) {
+/**
+ * Changes an endpoint; switching it back on starts its failure count over. The saving admin's language
+ * (when the request tells one) becomes the endpoint's, for the e-mail of a disable.
+ */
+export async function updateWebhook(
+  ctx: WebhooksContext,
+  companyId: number,
+  id: number,
+  input: WebhookInput,
+  language: string | null = null,
+) {
   const current = await loadEndpoint(ctx, companyId, id);
   const url = checkUrl(ctx, input.url);
   const active = input.active ?? current.active;
@@ -165,6 +180,7 @@ export async function updateWebhook(ctx: WebhooksContext, companyId: number, id:
       url,
       events: input.events,
       active,
+      ...(language ? { language } : {}),
       updatedAt: new Date(),
       ...(reenabled ? { failingSince: null, disabledAt: null } : {}),
     })

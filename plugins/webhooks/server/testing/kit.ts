@@ -3,7 +3,7 @@
  * receiver stand-in (OUTBOUND_HTTP_ALLOW's part in tests), the plugin's context and dispatcher (stopped:
  * the tests drive it, with their own clock), and a shortcut to the API.
  */
-import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
+import { createTestApp, type TestApp, type TestAppOptions } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
 import type { WebhooksContext } from '../config';
 import type { Clock } from '../services/clock';
@@ -34,9 +34,10 @@ export function fakeClock(start: Date): Clock & { advance(ms: number): void } {
   };
 }
 
-export async function webhooksKit(): Promise<WebhooksKit> {
+/** `config`: more of the test app's configuration (the SMTP stand-in's `smtpUrl`). */
+export async function webhooksKit(config: TestAppOptions['config'] = {}): Promise<WebhooksKit> {
   const receiver = await startReceiver();
-  const t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1'] } });
+  const t = await createTestApp({ config: { outboundHttpAllow: ['127.0.0.1'], ...config } });
   const plugin = t.balcao.plugins.find((candidate) => candidate.discovered.manifest.id === 'webhooks');
   if (!plugin) throw new Error('the webhooks plugin is not loaded');
   // the loader's list holds every feature's context untyped; this one is the webhooks'
