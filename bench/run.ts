@@ -11,7 +11,8 @@
  * campaign dispatch, bench/campaigns.ts; `api` for the message API with an API key, bench/api.ts; `schedules` for
  * 10,000 schedules due in one minute, bench/schedules.ts; `chat` for the internal chat's live delivery and popover
  * list, bench/chat.ts; `webhooks` for the inbox's receive while webhooks fan out, bench/webhooks.ts; `meta` for the
- * Meta webhooks against the Graph stand-in, bench/meta.ts).
+ * Meta webhooks against the Graph stand-in, bench/meta.ts; `ai` for the AI assistant's receive cost and reply time,
+ * bench/ai.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
