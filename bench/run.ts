@@ -12,7 +12,7 @@
  * 10,000 schedules due in one minute, bench/schedules.ts; `chat` for the internal chat's live delivery and popover
  * list, bench/chat.ts; `webhooks` for the inbox's receive while webhooks fan out, bench/webhooks.ts; `meta` for the
  * Meta webhooks against the Graph stand-in, bench/meta.ts; `ai` for the AI assistant's receive cost and reply time,
- * bench/ai.ts).
+ * bench/ai.ts; `flows` for the flow runtime's receive path and 1,000 intervals due at once, bench/flows.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -23,6 +23,7 @@ import { aiBenchmarks } from './ai';
 import { apiBenchmarks } from './api';
 import { campaignsBenchmarks } from './campaigns';
 import { chatBenchmarks } from './chat';
+import { flowsBenchmarks } from './flows';
 import { INBOX_SECTIONS, inboxBenchmarks } from './inbox';
 import { insightsBenchmarks } from './insights';
 import { kanbanBenchmarks } from './kanban';
@@ -155,6 +156,7 @@ const SECTION_TITLES: Record<string, string> = {
   'internal-chat': 'Internal chat',
   webhooks: 'Webhooks',
   meta: 'Meta channels',
+  flows: 'Flows',
 };
 
 /**
@@ -224,6 +226,7 @@ async function main(): Promise<void> {
   if (wants('webhooks')) await webhooksBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('meta')) await metaBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   if (wants('ai')) await aiBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
+  if (wants('flows')) await flowsBenchmarks({ port: PORT, push: (figure) => figures.push(figure) });
   for (const figure of figures) {
     console.log(
       `${figure.ok ? '✓' : '✗'} ${figure.name}: ${figure.value} (target ${figure.target})${figure.detail ? ` — ${figure.detail}` : ''}`,

@@ -142,11 +142,20 @@ export interface TypebotNodeData {
     typebotRestartMessage?: string;
   };
 }
+/**
+ * The openai node: the AI plugin's `ai` service answers with these settings. `apiKey` (and `voiceKey`) are
+ * typed in clear, stored sealed and answered masked (`••••••` and the last four characters); a masked key
+ * saved unchanged keeps the stored one.
+ */
 export interface OpenAiNodeData {
   typebotIntegration: {
     name: string;
     prompt: string;
     apiKey: string;
+    /** An OpenAI-compatible base URL (default OpenAI's), as a prompt has. */
+    baseUrl?: string;
+    /** The model (default the prompts' default). */
+    model?: string;
     voice?: string;
     voiceKey?: string;
     voiceRegion?: string;

@@ -224,9 +224,10 @@ describe('the ai service', () => {
     const ai = kit.t.balcao.core.services.use('ai');
     const before = kit.standIn.chats.length;
     const answer = await ai.complete(kit.acme, { promptId, messages: [{ role: 'user', content: 'qual o horário?' }] });
-    expect(answer).toEqual({ text: 'Assistente: recebi "qual o horário?".' });
+    expect(answer).toEqual({ text: 'Assistente: recebi "qual o horário?".', handOver: false });
     expect(kit.standIn.chats[before]?.body).toMatchObject({ model: 'test-model', temperature: 0.3, max_tokens: 40 });
-    expect(kit.standIn.chats[before]?.body.messages[0]).toEqual({ role: 'system', content: PROMPT_TEXT });
+    expect(kit.standIn.chats[before]?.body.messages[0]).toMatchObject({ role: 'system' });
+    expect(kit.standIn.chats[before]?.body.messages[0]?.content.startsWith(`${PROMPT_TEXT}\n\n`)).toBe(true);
     const usage = await kit.api('GET', '/prompt-usage');
     expect(usage.body.days.find((d: { promptId: number }) => d.promptId === promptId)).toMatchObject({ requests: 1 });
     const other = kit.t.demo.companies.lite as number;
@@ -235,6 +236,33 @@ describe('the ai service', () => {
     await expect(ai.complete(kit.acme, { promptId: failing.promptId, messages: [] })).rejects.toMatchObject({
       code: 'ERR_AI_PROVIDER_FAILED',
     });
+  });
+
+  it('answers with inline settings and a sealed key, counted apart from the prompts, and says when to hand over', async () => {
+    const ai = kit.t.balcao.core.services.use('ai');
+    const sealed = ai.sealKey('sk-inline-1234');
+    expect(sealed).not.toContain('sk-inline');
+    expect(ai.maskKey(sealed)).toBe('••••••1234');
+    expect(ai.maskKey('v1.not.a.key')).toBe('••••••');
+    const before = kit.standIn.chats.length;
+    const settings = {
+      prompt: 'Você é o robô do fluxo.',
+      apiKeySealed: sealed,
+      maxTokens: 55,
+      temperature: 0.7,
+      baseUrl: kit.standIn.url,
+    };
+    const answer = await ai.complete(kit.acme, { settings, messages: [{ role: 'user', content: 'um assunto delicado' }] });
+    expect(answer).toEqual({ text: 'Vou chamar uma pessoa da equipe.', handOver: true });
+    expect(kit.standIn.chats[before]).toMatchObject({
+      apiKey: 'sk-inline-1234',
+      body: { model: 'gpt-4o-mini', temperature: 0.7, max_tokens: 55 },
+    });
+    const usage = await kit.api('GET', '/prompt-usage');
+    expect(usage.body.days.find((d: { promptId: number }) => d.promptId === 0)).toMatchObject({ requests: 1 });
+    await expect(
+      ai.complete(kit.acme, { settings: { ...settings, apiKeySealed: 'v1.a.b.c' }, messages: [] }),
+    ).rejects.toMatchObject({ code: 'ERR_AI_PROVIDER_FAILED' });
   });
 });
 

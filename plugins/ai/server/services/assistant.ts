@@ -241,7 +241,7 @@ async function deliverAnswer(
 }
 
 /** The prompt, and how to hand over (the documented marker). */
-function systemText(prompt: string): string {
+export function systemText(prompt: string): string {
   return `${prompt}\n\nSe o cliente precisar de uma pessoa, ou se você não souber ajudar, responda com ${HANDOVER_MARKER} no fim da resposta.`;
 }
 

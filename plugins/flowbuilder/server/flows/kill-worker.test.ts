@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
 
 /**
- * A flow run outlives its worker: this app only serves (it runs no jobs); a worker process (the server from
- * source, ROLE=worker) walks the flow to an interval and is killed with SIGKILL while the run waits; the
- * other worker sharing the queue resumes the run, once — the message after
- * the interval is sent once, the one before it never again.
+ * A flow run outlives its worker: this app only serves (it runs no jobs); the only worker process (the
+ * server from source, ROLE=worker) walks the flow to an interval and is killed with SIGKILL while the run
+ * waits — the worker killed is the one that walked, whatever the scheduling; a second worker started after
+ * the kill finds the interval's job in the shared queue and resumes the run, once — the message after the
+ * interval is sent once, the one before it never again.
  */
 let kit: FlowbuilderKit;
 const workers: WorkerProcess[] = [];
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('a flow waiting on an interval when its worker is killed', () => {
-  it('resumes once on another worker and sends nothing twice', { timeout: 120_000 }, async () => {
+  it('resumes once on another worker and sends nothing twice', { timeout: 240_000 }, async () => {
     const [connection] = await kit
       .knex('whatsapps')
       .insert({ companyId: kit.acme, name: 'Fluxo kill', channel: 'whatsapp', status: 'CONNECTED', token: `kill-${Date.now()}` })
@@ -32,7 +33,8 @@ describe('a flow waiting on an interval when its worker is killed', () => {
       nodes: [
         { id: '1', type: 'start', position: at, data: {} },
         { id: 'antes', type: 'message', position: at, data: { label: 'Antes da pausa' } },
-        { id: 'pausa', type: 'interval', position: at, data: { sec: 3 } },
+        // long enough for the kill to land before it falls due on the worker that walked
+        { id: 'pausa', type: 'interval', position: at, data: { sec: 5 } },
         { id: 'depois', type: 'message', position: at, data: { label: 'Depois da pausa' } },
       ],
       connections: [
@@ -44,11 +46,10 @@ describe('a flow waiting on an interval when its worker is killed', () => {
     expect(saved.status).toBe(200);
     await kit.knex('whatsapps').where({ id: connection.id }).update({ flowIdWelcome: flow.body.id });
 
-    // two workers share the queue; the one killed may or may not be the one that walked the flow so far
+    // one worker only: it walks the flow, so the one killed is the one that walked
     const first = startWorker(kit.t);
-    const second = startWorker(kit.t);
-    workers.push(first, second);
-    await Promise.all([first.ready, second.ready]);
+    workers.push(first);
+    await first.ready;
     const { ticketId } = await kit.inbox.receive({
       companyId: kit.acme,
       whatsappId: Number(connection.id),
@@ -58,7 +59,14 @@ describe('a flow waiting on an interval when its worker is killed', () => {
     });
     const run = () => kit.knex('flowRuns').where({ ticketId }).first();
     await until(async () => (await run())?.waitingFor === 'interval', 30_000);
+    // the turn that walked there has ended (its lease row gone): the kill hits a worker holding nothing
+    await until(async () => (await kit.knex('flowTurnLeases').where({ ticketId }).first()) === undefined, 30_000);
     await first.kill9();
+    // the killed worker sent the first message and nothing after it
+    expect((await run())?.status).toBe('waiting');
+    const second = startWorker(kit.t);
+    workers.push(second);
+    await second.ready;
     const done = await until(async () => {
       const row = await run();
       return row?.status === 'done' ? row : null;

@@ -155,11 +155,21 @@ export default defineRoutes((app, rawCtx) => {
           errors: { 404: ['ERR_NO_FLOW_FOUND'] },
           params: IdParams,
           querystring: NoQuery,
-          response: { 200: Type.Object({ flow: FlowSchema }), ...errorResponses(404) },
+          response: {
+            200: Type.Object({
+              flow: FlowSchema,
+              // whether an openai node may be saved and run: the editor offers the node only then
+              openaiAvailable: Type.Boolean(),
+            }),
+            ...errorResponses(404),
+          },
         },
         config: { ...access.admin, fixtureParams: { id: 'flow' } },
       },
-      async (request) => ({ flow: flows.flowJson(await flows.loadFlow(request.params.id)) }),
+      async (request) => ({
+        flow: flows.flowJson(ctx, await flows.loadFlow(request.params.id)),
+        openaiAvailable: await flows.openaiAvailable(ctx, companyOf(request)),
+      }),
     );
   }
 

@@ -377,11 +377,11 @@ describe('flows', () => {
         id: 'ia',
         type: 'openai',
         position: at,
-        data: { typebotIntegration: { name: 'IA', apiKey: 'k', prompt: 'p' } },
+        data: { typebotIntegration: { name: 'IA', apiKey: 'k', prompt: '' } },
       });
       expect(await kit.api('POST', '/flowbuilder/flow', { idFlow: id, ...ai })).toMatchObject({
         status: 400,
-        body: { nodeId: 'ia', code: 'openaiUnavailable' },
+        body: { nodeId: 'ia', code: 'openaiFieldsRequired' },
       });
       const saved = await kit.api('POST', '/flowbuilder/flow', { idFlow: id, ...document(salesQueueId, image.body.name) });
       expect(saved.status).toBe(200);

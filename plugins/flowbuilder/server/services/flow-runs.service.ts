@@ -2,6 +2,7 @@ import {
   AppError,
   type BalcaoEvents,
   type FlowStartQuery,
+  isAppError,
   keepLeaseAhead,
   leaseToken,
   systemClock,
@@ -53,7 +54,7 @@ interface RunRow {
   nodeId: string;
   elementIndex: number;
   status: RunStatus;
-  waitingFor: 'answer' | 'interval' | 'typebot' | null;
+  waitingFor: 'answer' | 'interval' | 'typebot' | 'openai' | null;
   step: number;
   variables: FlowVariables;
   attempts: number;
@@ -267,6 +268,9 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
         run = moved;
       } else if (run.waitingFor === 'typebot') {
         await typebotTurn(ctx, ticket, run, body, consumed);
+        return;
+      } else if (run.waitingFor === 'openai') {
+        await openaiTurn(ctx, ticket, run, consumed);
         return;
       } else {
         // waiting on an interval (or mid-walk in another job): the message is the conversation's, not the flow's
@@ -604,8 +608,10 @@ async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow)
         await typebotTurn(ctx, ticket, run, '');
         return;
       case 'openai':
-        // the AI feature's service runs these; without it (refused at save, but it may have been removed since) people take over
-        return void (await end(ctx, ticket, run, 'failed', 'no AI service'));
+        // the model converses from here on: an answer now, then one per customer message
+        run = await patchRun(ctx, run, { status: 'waiting', waitingFor: 'openai' });
+        await openaiTurn(ctx, ticket, run);
+        return;
     }
     const next = nextNodeId(document, node.id, handle);
     if (next === null) return void (await end(ctx, ticket, run, 'done', 'end'));
@@ -764,6 +770,64 @@ async function typebotTurn(
   } catch (error) {
     ctx.log.warn({ ticketId: ticket.id, reason: failureReason(error) }, 'typebot node failed; people take over');
     await end(ctx, ticket, run, 'failed', `typebot: ${failureReason(error)}`, consumed);
+  }
+}
+
+/** The openai node's numbers, within what a prompt accepts (a document saved by hand may hold anything). */
+function bounded(value: unknown, min: number, max: number, fallback: number, integer: boolean): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) return fallback;
+  return integer ? Math.round(value) : value;
+}
+
+/**
+ * A turn of the openai node (docs/product/automation.md "Flows at work"): the AI plugin's `ai` service
+ * answers the ticket's last `maxMessages` messages with the node's prompt and sealed key, under the
+ * company's token accounting and monthly cap; the answer is the flow's bot message. The model asking for a
+ * person ends the run; a provider failure, the cap, or the service or plan gone end it as failed — the
+ * ticket waits in its queue for people either way.
+ */
+async function openaiTurn(
+  ctx: FlowbuilderContext,
+  ticket: TicketRow,
+  run: RunRow,
+  consumed: { lastMessageId?: number } = {},
+): Promise<void> {
+  const document = await loadDocument(ctx, run.companyId, run.flowId);
+  const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
+  if (node?.type !== 'openai') return void (await end(ctx, ticket, run, 'failed', 'flow gone', consumed));
+  if (!ctx.services.has('ai') || !(await ctx.plans.has(run.companyId, 'useOpenAi')))
+    return void (await end(ctx, ticket, run, 'failed', 'openai: unavailable', consumed));
+  const settings = node.data.typebotIntegration;
+  const limit = bounded(settings.maxMessages, 1, 100, 10, true);
+  const rows: Array<{ body: string; fromMe: boolean }> = await ctx.db
+    .knex('messages')
+    .where({ companyId: run.companyId, ticketId: ticket.id, isPrivate: false, isDeleted: false })
+    .whereNot('body', '')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .select('body', 'fromMe');
+  const messages = rows
+    .reverse()
+    .map((row) => ({ role: row.fromMe ? ('assistant' as const) : ('user' as const), content: row.body }));
+  try {
+    const answer = await ctx.services.use('ai').complete(run.companyId, {
+      settings: {
+        prompt: interpolate(settings.prompt, run.variables),
+        apiKeySealed: settings.apiKey,
+        maxTokens: bounded(settings.maxTokens, 1, 4096, 100, true),
+        temperature: bounded(settings.temperature, 0, 2, 1, false),
+        ...(typeof settings.baseUrl === 'string' && settings.baseUrl.trim() !== '' ? { baseUrl: settings.baseUrl } : {}),
+        ...(typeof settings.model === 'string' && settings.model.trim() !== '' ? { model: settings.model } : {}),
+      },
+      messages,
+    });
+    const next = await patchRun(ctx, run, { ...consumed, step: run.step + 1 });
+    if (answer.text !== '') await sendOnce(ctx, ticket, next, '', { body: answer.text });
+    if (answer.handOver) await end(ctx, ticket, next, 'done', 'openai handed over');
+  } catch (error) {
+    const reason = isAppError(error) ? error.code : 'ERR_AI_PROVIDER_FAILED';
+    ctx.log.warn({ ticketId: ticket.id, flowId: run.flowId, nodeId: run.nodeId, reason }, 'openai node failed; people take over');
+    await end(ctx, ticket, run, 'failed', `openai: ${reason}`, consumed);
   }
 }
 

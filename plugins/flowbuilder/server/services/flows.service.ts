@@ -9,6 +9,7 @@ import {
   type FlowDocument,
   type FlowMediaKind,
   type FlowNode,
+  type FlowNodeOf,
   type FlowProblem,
 } from '../../shared/flow-document';
 import type { FlowbuilderContext } from '../config';
@@ -33,12 +34,39 @@ export interface FlowJson {
   updatedAt: string;
 }
 
-export function flowJson(row: FlowBuilder & { createdAt?: Date; updatedAt?: Date }): FlowJson {
+/** The dots a sealed key shows as when nothing can read it (the AI plugin is gone). */
+const UNREADABLE_KEY_MASK = '••••••';
+
+/** The keys an openai node keeps sealed in the stored document: answered masked, never sealed nor in clear. */
+const OPENAI_SEALED_FIELDS = ['apiKey', 'voiceKey'] as const;
+
+/**
+ * A document as the API answers it: every openai node's sealed keys masked by the `ai` service (the last
+ * four characters of the key behind dots), so neither the key nor its sealed form leaves the server.
+ */
+export function shownDocument(ctx: FlowbuilderContext, document: FlowDocument | null): FlowDocument | null {
+  if (!document || !Array.isArray(document.nodes) || !document.nodes.some((node) => node?.type === 'openai')) return document;
+  const ai = ctx.services.has('ai') ? ctx.services.use('ai') : null;
+  return {
+    ...document,
+    nodes: document.nodes.map((node) => {
+      if (node?.type !== 'openai') return node;
+      const inner = { ...node.data.typebotIntegration };
+      for (const field of OPENAI_SEALED_FIELDS) {
+        const sealed = inner[field];
+        if (typeof sealed === 'string' && sealed !== '') inner[field] = ai ? ai.maskKey(sealed) : UNREADABLE_KEY_MASK;
+      }
+      return { ...node, data: { ...node.data, typebotIntegration: inner } };
+    }),
+  };
+}
+
+export function flowJson(ctx: FlowbuilderContext, row: FlowBuilder & { createdAt?: Date; updatedAt?: Date }): FlowJson {
   return {
     id: row.id,
     name: row.name,
     active: row.active,
-    flow: (row.flow as FlowDocument | null) ?? null,
+    flow: shownDocument(ctx, (row.flow as FlowDocument | null) ?? null),
     createdAt: (row.createdAt ?? new Date()).toISOString(),
     updatedAt: (row.updatedAt ?? new Date()).toISOString(),
   };
@@ -58,21 +86,21 @@ export async function loadFlow(id: number): Promise<FlowBuilder & { createdAt: D
 }
 
 async function announce(ctx: FlowbuilderContext, companyId: number, action: 'create' | 'update', row: FlowBuilder) {
-  const { flow: _document, ...flow } = flowJson(row);
+  const { flow: _document, ...flow } = flowJson(ctx, row);
   await emitToAdmins(ctx, companyId, 'flowbuilder', { action, flow });
 }
 
 export async function createFlow(ctx: FlowbuilderContext, companyId: number, name: string): Promise<FlowJson> {
   const row = await FlowBuilder.query().insertAndFetch({ name: cleanFlowName(name), active: true, flow: null });
   await announce(ctx, companyId, 'create', row);
-  return flowJson(row);
+  return flowJson(ctx, row);
 }
 
 export async function renameFlow(ctx: FlowbuilderContext, companyId: number, id: number, name: string): Promise<FlowJson> {
   await loadFlow(id);
   const row = await FlowBuilder.query().patchAndFetchById(id, { name: cleanFlowName(name), updatedAt: new Date() } as never);
   await announce(ctx, companyId, 'update', row);
-  return flowJson(row);
+  return flowJson(ctx, row);
 }
 
 export async function duplicateFlow(ctx: FlowbuilderContext, companyId: number, id: number): Promise<FlowJson> {
@@ -81,7 +109,7 @@ export async function duplicateFlow(ctx: FlowbuilderContext, companyId: number, 
   const name = `${source.name.slice(0, FLOW_NAME_MAX - suffix.length)}${suffix}`;
   const row = await FlowBuilder.query().insertAndFetch({ name, active: source.active, flow: source.flow ?? null });
   await announce(ctx, companyId, 'create', row);
-  return flowJson(row);
+  return flowJson(ctx, row);
 }
 
 /**
@@ -130,6 +158,63 @@ function mediaOf(node: FlowNode): Array<{ key: string; element?: string }> {
   }
 }
 
+/**
+ * Whether openai nodes can run for the company: the AI plugin provides its `ai` service and the company's
+ * plan has useOpenAi. Without either, the save refuses the node and the editor doesn't offer it.
+ */
+export async function openaiAvailable(ctx: FlowbuilderContext, companyId: number): Promise<boolean> {
+  return ctx.services.has('ai') && (await ctx.plans.has(companyId, 'useOpenAi'));
+}
+
+const normalizedBaseUrl = (value: unknown) => (typeof value === 'string' ? value.trim().replace(/\/+$/, '') : '');
+
+/**
+ * The document to store: each openai node's keys sealed by the `ai` service. A key typed in clear is sealed;
+ * a masked key (what GET answered) keeps the sealed key of the stored document it masks — of an openai node
+ * of this flow with the same provider address, so a key is never sent to an address nobody typed it for. A
+ * masked key that matches none is refused as missing (the admin types it again).
+ */
+function sealOpenAiKeys(ctx: FlowbuilderContext, document: FlowDocument, stored: FlowDocument | null): FlowDocument {
+  if (!document.nodes.some((node) => node.type === 'openai')) return document;
+  const ai = ctx.services.use('ai');
+  const storedNodes = (stored?.nodes ?? []).filter((node): node is FlowNodeOf<'openai'> => node?.type === 'openai');
+  const missing: FlowProblem[] = [];
+  const nodes = document.nodes.map((node) => {
+    if (node.type !== 'openai') return node;
+    const inner = { ...node.data.typebotIntegration };
+    for (const field of OPENAI_SEALED_FIELDS) {
+      const given = typeof inner[field] === 'string' ? (inner[field] as string).trim() : '';
+      if (given === '') continue;
+      if (!given.startsWith(UNREADABLE_KEY_MASK)) {
+        inner[field] = ai.sealKey(given);
+        continue;
+      }
+      const kept = storedNodes
+        .map((candidate) => candidate.data.typebotIntegration)
+        .find(
+          (candidate) =>
+            typeof candidate[field] === 'string' &&
+            candidate[field] !== '' &&
+            ai.maskKey(candidate[field] as string) === given &&
+            normalizedBaseUrl(candidate.baseUrl) === normalizedBaseUrl(inner.baseUrl) &&
+            (field === 'apiKey' || (candidate.voiceRegion ?? '') === (inner.voiceRegion ?? '')),
+        );
+      if (kept) inner[field] = kept[field] as string;
+      else if (field === 'apiKey')
+        missing.push({
+          nodeId: node.id,
+          code: 'openaiFieldsRequired',
+          severity: 'error',
+          message: 'flowProblems.openaiFieldsRequired',
+        });
+      else delete inner[field];
+    }
+    return { ...node, data: { ...node.data, typebotIntegration: inner } };
+  });
+  if (missing.length > 0) refuse(missing);
+  return { ...document, nodes };
+}
+
 /** A 400 naming the first node at fault, with every error found. */
 function refuse(problems: FlowProblem[]): never {
   const first = problems[0] as FlowProblem;
@@ -150,13 +235,11 @@ export async function saveFlowDocument(
   id: number,
   document: { nodes: unknown[]; connections: unknown[] },
 ): Promise<{ flow: FlowJson; problems: FlowProblem[] }> {
-  await loadFlow(id);
-  // the runtime doesn't call the AI plugin's `ai` service yet (it answers by prompt; the node carries its own
-  // model settings): an openai node is refused whatever is installed
-  const problems = checkFlow(document, { openaiAvailable: false });
+  const stored = await loadFlow(id);
+  const problems = checkFlow(document, { openaiAvailable: await openaiAvailable(ctx, companyId) });
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0) refuse(errors);
-  const flow = document as FlowDocument;
+  const flow = sealOpenAiKeys(ctx, document as FlowDocument, (stored.flow as FlowDocument | null) ?? null);
 
   // what only the server knows: the queues are the company's, the media were uploaded by it
   const serverErrors: FlowProblem[] = [];
@@ -194,7 +277,7 @@ export async function saveFlowDocument(
     updatedAt: new Date(),
   } as never);
   await announce(ctx, companyId, 'update', row);
-  return { flow: flowJson(row), problems };
+  return { flow: flowJson(ctx, row), problems };
 }
 
 export async function readUpload(stream: Readable): Promise<Buffer> {
