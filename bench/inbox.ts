@@ -14,14 +14,24 @@
  *   (stamped into the body by the plugin) to the event's arrival at the socket. One message in ten opens a
  *   new conversation, evenly through the run; a burst of new conversations alone is measured beside it.
  *
+ * - `inbox-rls`: the cost of row-level security (docs/architecture.md#tenancy): the open tab's statement
+ *   (`listTickets`, the same call the route makes) run in this process, one at a time on one connection, as
+ *   the owner (as the route runs it today), as the owner in a transaction, and in the SDK's
+ *   `tenantTransaction` (the tenant role, the policies applied); time and CPU per call of each.
+ *
  * Percentiles are computed here from every request's own time (autocannon's `response` events).
  */
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
-import { REPO_ROOT } from '@balcao/server';
+import { runInTenant, tenantTransaction } from '@balcao/plugin-sdk/server';
+import { createKnex, REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
+import type { Knex } from 'knex';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
+import { listTickets, type TicketListFilters } from '../modules/inbox/server/tickets/ticket-list.service';
+import { type Viewer, viewerOf } from '../modules/inbox/server/tickets/visibility';
 import { ensureInboxDataset, type InboxDataset, searchWords } from './inbox-data';
 import {
   benchDatabaseUrl,
@@ -38,7 +48,7 @@ import {
   startServer,
 } from './lib';
 
-export const INBOX_SECTIONS = ['inbox-tickets', 'inbox-search', 'inbox-messages', 'inbox-receive'] as const;
+export const INBOX_SECTIONS = ['inbox-tickets', 'inbox-search', 'inbox-messages', 'inbox-receive', 'inbox-rls'] as const;
 type InboxSection = (typeof INBOX_SECTIONS)[number];
 
 const LOOPBACK_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');
@@ -597,6 +607,141 @@ export async function vacuumInbox(): Promise<void> {
   }
 }
 
+/** Rounds of the row-level security comparison, and calls of each mode in a round. */
+const RLS_ROUNDS = Number(process.env.BENCH_RLS_ROUNDS ?? 6);
+const RLS_CALLS = Number(process.env.BENCH_RLS_CALLS ?? 300);
+/** Its section of docs/benchmarks.md ("Row-level security"), apart from the inbox's table. */
+const RLS_GROUP = 'rls';
+
+/**
+ * Row-level security's cost on the open tab's statement. The modes take turns, round after round (a shared
+ * machine's speed drifts within a minute), each round's order rotated; a mode's figure is the median of its
+ * rounds' means. One connection (pool of one): a statement's service time, no queueing. The tenant role's
+ * answer must equal the owner's: the policies hide nothing of the company.
+ */
+async function rowLevelSecurity(dataset: InboxDataset, push: (figure: Figure) => void): Promise<void> {
+  const name = `Row-level security: GET /tickets's statement for an agent's open tab (listTickets), one connection, ${RLS_ROUNDS} rounds × ${RLS_CALLS} calls per mode over the ${dataset.agents.length} agents`;
+  const knex = createKnex(benchDatabaseUrl(), 1);
+  try {
+    const secured = await knex.raw(
+      "SELECT relrowsecurity AS on, EXISTS (SELECT 1 FROM pg_policy WHERE polrelid = 'tickets'::regclass) AS policy FROM pg_class WHERE oid = 'tickets'::regclass",
+    );
+    if (!secured.rows[0]?.on || !secured.rows[0]?.policy) {
+      push({
+        group: GROUP,
+        name,
+        target: '≤ 10 % CPU over the owner',
+        value: 'not measured',
+        ok: false,
+        detail: 'tickets has no row-level security: migrations not applied?',
+      });
+      return;
+    }
+    const companyId = dataset.companyId;
+    const users = await knex('users')
+      .whereIn(
+        'id',
+        dataset.agents.map((agent) => agent.id),
+      )
+      .select('id', 'profile', 'allTicket', 'allowGroup', 'allUserChat', 'userClosePendingTicket');
+    const settings = Object.fromEntries(
+      (await knex('settings').where({ companyId }).select('key', 'value')).map((row: { key: string; value: string }) => [
+        row.key,
+        row.value,
+      ]),
+    );
+    const cases: Array<{ viewer: Viewer; filters: TicketListFilters }> = dataset.agents.map((agent) => ({
+      viewer: viewerOf({
+        ...users.find((user: { id: number }) => user.id === agent.id),
+        queues: agent.queueIds.map((id) => ({ id })),
+      }),
+      filters: { status: 'open', showAll: false, queueIds: agent.queueIds, pageNumber: 1 },
+    }));
+    const options = { settings, mask: false };
+    const list = (db: Knex, at: number) => {
+      const { viewer, filters } = cases[at % cases.length] as (typeof cases)[number];
+      return listTickets(db, companyId, viewer, filters, options);
+    };
+    const modes: Array<[string, (at: number) => Promise<unknown>]> = [
+      ['owner (as the route runs today)', (at) => list(knex, at)],
+      ['owner, in a transaction', (at) => knex.transaction((trx) => list(trx, at))],
+      [
+        'tenantTransaction (role balcao_tenant, policies on)',
+        (at) => runInTenant({ companyId }, () => tenantTransaction((trx) => list(trx, at), { knex })),
+      ],
+    ];
+    for (let at = 0; at < cases.length; at++) {
+      const answers = await Promise.all(modes.map(([, run]) => run(at)));
+      if (answers.some((answer) => answer !== answers[0])) {
+        push({
+          group: GROUP,
+          name,
+          target: '≤ 10 % CPU over the owner',
+          value: 'answers differ',
+          ok: false,
+          detail: `agent ${at}: the modes' pages differ`,
+        });
+        return;
+      }
+    }
+    const means = modes.map(() => [] as number[]);
+    const cpu = modes.map(() => ({ node: 0, postgres: 0, calls: 0, others: 0, seconds: 0 }));
+    const all = modes.map(() => [] as number[]);
+    for (let round = 0; round < RLS_ROUNDS; round++) {
+      for (let k = 0; k < modes.length; k++) {
+        const index = (round + k) % modes.length;
+        const run = (modes[index] as (typeof modes)[number])[1];
+        const window = CpuWindow.start(process.pid);
+        const started = performance.now();
+        for (let call = 0; call < RLS_CALLS; call++) {
+          const before = performance.now();
+          await run(round * RLS_CALLS + call);
+          all[index]?.push(performance.now() - before);
+        }
+        means[index]?.push((performance.now() - started) / RLS_CALLS);
+        const used = window.end();
+        const spent = cpu[index] as (typeof cpu)[number];
+        spent.node += used.server;
+        spent.postgres += used.postgres;
+        spent.calls += RLS_CALLS;
+        spent.others += Math.max(0, used.machineBusy - used.server - used.postgres);
+        spent.seconds += used.seconds;
+      }
+    }
+    // CPU a call (this process and the Postgres backend, seconds → ms) is what bounds the open tab's
+    // throughput at 32 connections; the time a call also counts the extra round trips' waits, which a busy
+    // machine stretches (each is a wake-up of two processes)
+    const cpuMs = cpu.map((spent) => ((spent.node + spent.postgres) * 1000) / spent.calls);
+    const timeMs = all.map((times) => percentile(times, 50));
+    const [owner, ownerTrx, tenant] = cpuMs as [number, number, number];
+    const [ownerTime, , tenantTime] = timeMs as [number, number, number];
+    const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)} %`;
+    const overhead = (tenant / owner - 1) * 100;
+    const us = (value: number) => `${Math.round(value * 1000).toLocaleString('en-US')} µs`;
+    const detail = modes.map(([label], index) => {
+      const spent = cpu[index] as (typeof cpu)[number];
+      return (
+        `${label}: CPU a call ${us(cpuMs[index] as number)} (Node ${us((spent.node * 1000) / spent.calls)} + Postgres ${us((spent.postgres * 1000) / spent.calls)}); ` +
+        `time a call p50 ${us(timeMs[index] as number)}, p95 ${us(percentile(all[index] as number[], 95))}, mean of rounds ${us(percentile(means[index] as number[], 50))}`
+      );
+    });
+    const others = cpu.reduce((sum, spent) => sum + spent.others, 0) / cpu.reduce((sum, spent) => sum + spent.seconds, 0);
+    detail.push(
+      `the policies alone (tenant vs owner, both in a transaction): CPU ${signed((tenant / ownerTrx - 1) * 100)}; the rest is the transaction (BEGIN, the role and company, COMMIT); time a call p50 ${signed((tenantTime / ownerTime - 1) * 100)}; other processes used ${others.toFixed(2)} of ${os.cpus().length} cores meanwhile`,
+    );
+    push({
+      group: GROUP,
+      name,
+      target: '≤ 10 % CPU over the owner',
+      value: `CPU ${signed(overhead)} (${us(owner)} → ${us(tenant)} a call)`,
+      ok: overhead <= 10,
+      detail: detail.join('<br>'),
+    });
+  } finally {
+    await knex.destroy();
+  }
+}
+
 /** Which code was measured: the commit, and how many files of the inbox differ from it. */
 function codeVersion(): string {
   try {
@@ -626,6 +771,12 @@ export async function inboxBenchmarks(options: SectionOptions & { wants: (sectio
   const log = options.log ?? console.log;
   const push = reportTo(options);
   const dataset = await ensureInboxDataset(log);
+  // row-level security's comparison needs the data set only, not the server: a figure of its own section
+  if (options.wants('inbox-rls')) {
+    log('inbox-rls…');
+    await rowLevelSecurity(dataset, (figure) => push({ ...figure, group: RLS_GROUP }));
+  }
+  if (!INBOX_SECTIONS.some((section) => section !== 'inbox-rls' && options.wants(section))) return;
   const { counts } = dataset;
   push({
     group: GROUP,

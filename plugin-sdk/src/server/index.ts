@@ -27,4 +27,5 @@ export * from './schemas';
 export * from './statement-batcher';
 export * from './streams';
 export * from './tenancy';
+export * from './tenant-transaction';
 export * from './users';

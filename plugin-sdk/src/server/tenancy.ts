@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
-import { Model, type Page, QueryBuilder, type QueryContext } from 'objection';
+import { type Constructor, Model, type Page, QueryBuilder, type QueryContext, type TransactionOrKnex } from 'objection';
 
 /** Whose data the current code works on: set by the core from the session, a job or a socket. */
 export interface TenantScope {
@@ -17,6 +17,19 @@ const STORAGE_KEY = Symbol.for('balcao.sdk.tenantStorage');
 const globals = globalThis as typeof globalThis & { [STORAGE_KEY]?: AsyncLocalStorage<TenantScope> };
 globals[STORAGE_KEY] ??= new AsyncLocalStorage<TenantScope>();
 const storage: AsyncLocalStorage<TenantScope> = globals[STORAGE_KEY];
+
+/**
+ * The open tenant transaction (tenant-transaction.ts owns it: `tenantTransaction`), read here under its
+ * global symbol so that tenant models written inside one run on it.
+ */
+const TRANSACTION_KEY = Symbol.for('balcao.sdk.tenantTransaction');
+const transactionSlot = globalThis as typeof globalThis & {
+  [TRANSACTION_KEY]?: AsyncLocalStorage<{ trx: Knex.Transaction }>;
+};
+function openTenantTransaction(): Knex.Transaction | undefined {
+  const trx = transactionSlot[TRANSACTION_KEY]?.getStore()?.trx;
+  return trx && !trx.isCompleted() ? trx : undefined;
+}
 
 /** The tenant scope of the running request, job, socket event or event handler, if any. */
 export function currentTenant(): TenantScope | undefined {
@@ -143,6 +156,18 @@ export class TenantModel extends BaseModel {
   declare companyId: number;
   declare QueryBuilderType: TenantQueryBuilder<this>;
   static override QueryBuilder = TenantQueryBuilder;
+
+  /**
+   * Written inside `tenantTransaction`, a query given no transaction of its own runs on the tenant one, so
+   * row-level security guards it too. objection builds instance and relation queries through this as well.
+   */
+  static override query<M extends Model>(this: Constructor<M>, trxOrKnex?: TransactionOrKnex): M['QueryBuilderType'] {
+    return (Model.query as (this: unknown, trx?: TransactionOrKnex) => M['QueryBuilderType']).call(
+      // biome-ignore lint/complexity/noThisInStatic: objection builds the query for `this` class (a subclass)
+      this,
+      trxOrKnex ?? openTenantTransaction(),
+    );
+  }
 
   override $beforeInsert(queryContext: QueryContext): void | Promise<void> {
     if (queryContext.crossTenant) return;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
 import { migrationFiles, migrationName } from '../plugins/feature-files';
+import { secureTenantTables } from './row-level-security';
 
 /** One owner of migrations: the core or a feature, with its folder and its own migrations table. */
 export interface MigrationOwner {
@@ -81,6 +82,9 @@ export async function migrateAll(knex: Knex, owners: MigrationOwner[]): Promise<
       })) as [number, string[]];
       applied.push(...names.map((name) => `${owner.id}/${name}`));
     }
+    // a feature's migration may have created a tenant table: it gets the row-level security of the core's
+    // (docs/architecture.md#tenancy), before any process serves it. Nothing applied, nothing new to secure.
+    if (applied.length > 0) await secureTenantTables(trx);
     return applied;
   });
 }
