@@ -72,6 +72,11 @@ export interface BalcaoApp {
    * `SchemaCompilers`); returns how many. Tests call it so that a broken schema fails there.
    */
   compileSchemas(): number;
+  /**
+   * Starts a stop's drain: `/readyz` answers 503 from now on while everything else still serves, so that
+   * a load balancer's health check takes the process out before `close` refuses connections.
+   */
+  drain(): void;
   /** Shuts down in order: stop taking work, finish what runs, close connections. */
   close(): Promise<void>;
 }
@@ -236,7 +241,8 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       { prefix: config.apiPrefix },
     );
     loaded = await registerPlugins(app, core, definitions, { isWorker, featureConfigs });
-    registerHealthRoutes(app, core);
+    const health = { draining: false };
+    registerHealthRoutes(app, core, health);
     registerMetricsRoute(app, metrics, config.metricsToken);
     await app.register(async (docs) => {
       docs.addHook('onRoute', (route: RouteOptions) => {
@@ -280,7 +286,10 @@ export async function buildApp(config: AppConfig, options: BuildOptions = {}): P
       (core.storage as StorageService & { close?(): void }).close?.();
     };
     if (!auth) throw new Error('auth routes did not register');
-    return { app, core, plugins: loaded, routes, auth, compileSchemas: schemas.compilePending, close };
+    const drain = () => {
+      health.draining = true;
+    };
+    return { app, core, plugins: loaded, routes, auth, compileSchemas: schemas.compilePending, drain, close };
   } catch (error) {
     await app.close().catch(() => {});
     await closeConnections().catch(() => {});

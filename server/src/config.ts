@@ -91,6 +91,11 @@ const ConfigSchema = Type.Object({
   metricsToken: Type.Union([Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' }), Type.Null()]),
   /** Port where a `worker` process answers `/healthz`, `/readyz` and `/metrics` (null: it listens nowhere). */
   workerPort: Type.Union([Type.Integer({ minimum: 1, maximum: 65535 }), Type.Null()]),
+  /**
+   * How long a `web` process stopping (SIGTERM) keeps serving while `/readyz` answers 503, so that its load
+   * balancer stops sending to it before it closes (0: it closes at once).
+   */
+  shutdownDrainMs: Type.Integer({ minimum: 0, maximum: 60_000 }),
 });
 
 /** The validated configuration of a Balcão process. */
@@ -141,6 +146,7 @@ const ENV_NAMES: Record<keyof AppConfig, string> = {
   outboundHttpAllow: 'OUTBOUND_HTTP_ALLOW',
   metricsToken: 'METRICS_TOKEN',
   workerPort: 'WORKER_PORT',
+  shutdownDrainMs: 'SHUTDOWN_DRAIN_MS',
 };
 
 const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/balcao';
@@ -246,6 +252,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       .filter(Boolean),
     metricsToken: env.METRICS_TOKEN || null,
     workerPort: env.WORKER_PORT ? integer('WORKER_PORT', env.WORKER_PORT, 1, problems) : null,
+    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 6_000, problems),
     ...overrides,
   };
   for (const problem of allowListProblems(candidate.outboundHttpAllow)) problems.push(`OUTBOUND_HTTP_ALLOW: ${problem}`);

@@ -76,6 +76,12 @@ async function main(): Promise<void> {
     stopping = true;
     cancelHeapSettle();
     balcao.app.log.info({ signal }, 'stopping');
+    // a web process behind a balancer first stops being ready and serves on until the balancer's health
+    // check has taken it out: closing at once would refuse or reset the requests already on their way
+    if (config.role === 'web' && config.shutdownDrainMs > 0) {
+      balcao.drain();
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    }
     const timer = setTimeout(() => process.exit(1), 15_000);
     timer.unref();
     workerHttp?.close();

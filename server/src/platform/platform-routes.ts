@@ -188,8 +188,15 @@ export function registerPlatformRoutes(app: FastifyInstance, core: CoreServices,
   );
 }
 
-/** Liveness and readiness, outside the API prefix (for orchestrators). */
-export function registerHealthRoutes(app: FastifyInstance, core: CoreServices): void {
+/**
+ * Liveness and readiness, outside the API prefix (for orchestrators). A process draining before it stops
+ * (`health.draining`) is not ready whatever its connections say: its balancer must stop sending to it.
+ */
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  core: CoreServices,
+  health: { draining: boolean } = { draining: false },
+): void {
   app.get(
     '/healthz',
     {
@@ -227,6 +234,7 @@ export function registerHealthRoutes(app: FastifyInstance, core: CoreServices): 
         }
       };
       const [db, redis] = await Promise.all([check(() => core.knex.raw('select 1')), check(() => core.redis.ping())]);
+      if (health.draining) return reply.status(503).send({ status: 'draining', db, redis, error: 'ERR_SERVICE_UNAVAILABLE' });
       if (db === 'ok' && redis === 'ok') return { status: 'ok', db, redis };
       return reply.status(503).send({ status: 'down', db, redis, error: 'ERR_SERVICE_UNAVAILABLE' });
     },
