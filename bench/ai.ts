@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE, startLoopbackProvider } from '@balcao/plugin-sdk/testing/loopback';
 import { REPO_ROOT } from '@balcao/server';
-import { startOpenAiStandIn } from '../plugins/ai/server/testing/openai-stand-in';
+import { startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { CpuWindow, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
 const BENCH_CHANNEL_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAiStandIn, startOpenAiStandIn } from '../plugins/ai/server/testing/openai-stand-in';
+import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { newestMtime } from '../scripts/lib/build';
 import { REPO_ROOT } from './build-once';
 

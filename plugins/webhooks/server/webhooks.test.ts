@@ -55,10 +55,14 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function until<T>(probe: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -290,7 +294,11 @@ describe('deliveries', () => {
       expect(mails.map((mail) => mail.to).sort()).toEqual(['admin@acme.test', 'contato@acme.test']);
       expect(mails[0]?.subject).toBe('Balcão — um webhook foi desativado após falhar por 24 horas');
       expect(mails[0]?.text).toContain('O webhook "Receiver" da empresa Acme');
-      const [notice] = await kit.knex('webhookDisableNotices').where({ endpointId: webhook.id });
+      // the job marks the notice sent once the mail server has taken both: the mails may arrive first
+      const notice = await until(async () => {
+        const [row] = await kit.knex('webhookDisableNotices').where({ endpointId: webhook.id });
+        return row?.status === 'sent' && row;
+      }, 'the notice marked sent');
       expect(notice).toMatchObject({ status: 'sent', error: null, attempts: 1 });
       // once per disable: another pass, with time gone by, mails nothing more
       expect(await mailDisableNotices(kit.ctx, fakeClock(new Date(Date.now() + 3_600_000)))).toBe(0);

@@ -6,7 +6,7 @@
 import type { InboundMessage, InboxService } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import type { Knex } from 'knex';
-import { type OpenAiStandIn, startOpenAiStandIn } from './openai-stand-in';
+import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 
 export interface AiKit {
   t: TestApp;

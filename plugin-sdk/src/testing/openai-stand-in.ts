@@ -11,7 +11,8 @@ import type { AddressInfo } from 'node:net';
  *
  * Any other key answers: the reply repeats the customer's last message, and a last message containing
  * "assunto delicado" makes the model hand over (its answer carries the marker given). Usage counts one
- * token per four characters in and one per word out. The demo starts it too (AI_DEMO_STANDIN_PORT).
+ * token per four characters in and one per word out. Tests of the AI plugin and of features using its `ai`
+ * service start it; so does the AI plugin's demo, for a newcomer without a key.
  */
 export interface OpenAiStandIn {
   url: string;
