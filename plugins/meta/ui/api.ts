@@ -2,7 +2,9 @@ import { api } from '@balcao/plugin-sdk/ui';
 
 /** Facebook Login's settings (`GET /meta/facebook/login`). */
 export interface LoginSettings {
-  appId: string;
+  /** False when the server has no Meta app. */
+  configured: boolean;
+  appId: string | null;
   sdkUrl: string;
   graphVersion: string;
 }

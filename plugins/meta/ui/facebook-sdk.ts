@@ -31,7 +31,7 @@ function loadSdk(settings: LoginSettings): Promise<FacebookSdk> {
     script.onload = () => {
       const sdk = (window as unknown as { FB?: FacebookSdk }).FB;
       if (!sdk) return reject(new Error('the Facebook SDK defined no FB'));
-      sdk.init({ appId: settings.appId, version: settings.graphVersion, cookie: false, xfbml: false });
+      sdk.init({ appId: settings.appId ?? '', version: settings.graphVersion, cookie: false, xfbml: false });
       resolve(sdk);
     };
     script.onerror = () => reject(new Error('the Facebook SDK did not load'));

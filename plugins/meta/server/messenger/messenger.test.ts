@@ -75,6 +75,7 @@ describe('POST /facebook', () => {
 
     // what the Connections page's login dialog reads: the SDK's settings, then the pages found (no tokens)
     expect((await call('GET', '/meta/facebook/login', admin)).body).toEqual({
+      configured: true,
       appId: m.graph.app.id,
       sdkUrl: `${m.graph.url}/sdk.js`,
       graphVersion: 'v21.0',

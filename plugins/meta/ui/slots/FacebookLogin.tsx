@@ -44,7 +44,7 @@ function FacebookLoginDialog({ channel, onClose }: { channel: 'facebook' | 'inst
   const [loggingIn, setLoggingIn] = useState(false);
 
   const logIn = async () => {
-    if (!settings.data) return;
+    if (!settings.data?.configured) return;
     setProblem(null);
     setLoggingIn(true);
     try {
@@ -77,7 +77,11 @@ function FacebookLoginDialog({ channel, onClose }: { channel: 'facebook' | 'inst
   };
 
   const title = channel === 'instagram' ? t('login.titleInstagram') : t('login.titleFacebook');
-  const settingsProblem = settings.isError ? errorMessage(settings.error) : null;
+  const settingsProblem = settings.isError
+    ? errorMessage(settings.error)
+    : settings.data?.configured === false
+      ? errorMessage('ERR_META_NOT_CONFIGURED')
+      : null;
   return (
     <Modal
       open
@@ -109,7 +113,7 @@ function FacebookLoginDialog({ channel, onClose }: { channel: 'facebook' | 'inst
             type="primary"
             icon={<FacebookFilled />}
             loading={settings.isLoading || loggingIn || listing.isLoading}
-            disabled={!settings.data}
+            disabled={!settings.data?.configured}
             onClick={logIn}
           >
             {t('login.continue')}

@@ -81,19 +81,27 @@ export default defineRoutes((app, ctx) => {
     {
       schema: {
         summary: "Facebook Login's settings for the Connections page: the Meta app id and where its JS SDK is",
-        errors: { 404: ['ERR_META_NOT_CONFIGURED'] },
         querystring: NoQuery,
         response: {
-          200: Type.Object({ appId: Type.String(), sdkUrl: Type.String(), graphVersion: Type.String() }),
-          404: ErrorBody,
+          200: Type.Object({
+            /** False when the server has no Meta app: the dialog says so instead of logging in. */
+            configured: Type.Boolean(),
+            appId: Type.Union([Type.String(), Type.Null()]),
+            sdkUrl: Type.String(),
+            graphVersion: Type.String(),
+          }),
         },
       },
       config: access.permission('connections-page:addConnection'),
     },
     async () => {
       const settings = metaApp(meta);
-      if (!settings) throw new AppError('ERR_META_NOT_CONFIGURED');
-      return { appId: settings.id, sdkUrl: meta.config.META_LOGIN_SDK_URL, graphVersion: meta.config.META_GRAPH_VERSION };
+      return {
+        configured: settings !== null,
+        appId: settings?.id ?? null,
+        sdkUrl: meta.config.META_LOGIN_SDK_URL,
+        graphVersion: meta.config.META_GRAPH_VERSION,
+      };
     },
   );
 
