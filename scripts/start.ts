@@ -125,7 +125,7 @@ async function main(): Promise<void> {
             `  Meta stand-in: play the customer at ${metaDemo.url}`,
             `    WhatsApp Cloud connection: phone number id ${metaDemo.whatsapp.phoneNumberId}, business account id ${metaDemo.whatsapp.businessAccountId},`,
             `      token ${metaDemo.whatsapp.token}`,
-            `    Facebook + Instagram: POST ${config.apiPrefix}/facebook {"facebookUserId":"1","facebookUserToken":"${metaDemo.facebookUserToken}","addInstagram":true}`,
+            `    Facebook + Instagram: Connections → add → Facebook or Instagram (the stand-in's login answers at once)`,
           ]
         : []),
       '',

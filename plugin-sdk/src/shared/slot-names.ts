@@ -8,10 +8,12 @@ export const EXTENSION_SLOT_NAMES = [
   'ticketHeaderActions',
   'contactDrawer',
   'composerToolbar',
+  'composerNotice',
   'ticketListItemBadges',
   'messageActions',
   'settingsTabs',
   'dashboardCards',
+  'connectionLogin',
 ] as const;
 
 /** Every slot name a feature may fill besides the frame's `userMenu` (modules only). */

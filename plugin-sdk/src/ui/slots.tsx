@@ -87,12 +87,24 @@ export interface ComponentSlotProps {
     /** True while the composer can't send (a ticket that isn't open, a send in flight); hidden while recording. */
     disabled: boolean;
   };
+  /**
+   * Above the composer of a ticket, under its reply bar: what a channel says about what may be sent now (a
+   * closed reply window) and its own way to send then (an approved template). Rendered for every ticket; a
+   * contribution renders nothing where it has nothing to say.
+   */
+  composerNotice: { ticket: SlotTicket };
   /** Small tags on a ticket of the list, after its queue, user and tags. */
   ticketListItemBadges: { ticket: SlotTicket };
   /** Small actions under a message's content in the ticket view (not on deleted messages). */
   messageActions: { message: SlotMessage };
   /** Cards of the dashboard, below its tabs. `from`/`to` are the days chosen (YYYY-MM-DD). */
   dashboardCards: { range: { from: string; to: string } };
+  /**
+   * The Connections page's way to add a connection of a channel whose connections its platform's login makes
+   * (Facebook, Instagram): rendered when that channel is chosen in the add menu, instead of the editor. A
+   * contribution renders nothing for a channel it doesn't handle, and calls `onClose` when done.
+   */
+  connectionLogin: { channel: string; onClose(): void };
 }
 
 /** The names of the slots that render components with props. */

@@ -5,6 +5,7 @@ import { metaErrors } from './errors';
 import { closeGraph } from './graph/client';
 import { applyInbound, applyInboundMedia } from './inbound/apply';
 import { messengerChannel } from './messenger/channel';
+import { applyPendingReceipts } from './receipts';
 import { retryDelivery } from './retries';
 import { seal, secretsKey } from './secrets';
 import { whatsappApiChannel } from './whatsappapi/channel';
@@ -27,6 +28,7 @@ export default definePlugin({
     inbound: { handler: applyInbound, concurrency: 8 },
     'inbound-media': { handler: applyInboundMedia, concurrency: 2 },
     'retry-delivery': { handler: retryDelivery, concurrency: 2 },
+    'pending-receipts': { handler: applyPendingReceipts, concurrency: 2 },
   },
   seed: {
     /**

@@ -1,5 +1,14 @@
 import { ReloadOutlined } from '@ant-design/icons';
-import { showError, toast, useNarrowScreen, usePermission, useSession, useTranslation } from '@balcao/plugin-sdk/ui';
+import {
+  PluginSlot,
+  showError,
+  toast,
+  useNarrowScreen,
+  usePermission,
+  useSession,
+  useSlotEntries,
+  useTranslation,
+} from '@balcao/plugin-sdk/ui';
 import { Alert, Button, Card, Flex, Popconfirm, Tooltip, Typography } from 'antd';
 import { useListConnectionsQuery, useRestartConnectionsMutation } from '../api';
 import { AddConnectionMenu } from '../components/AddConnectionMenu';
@@ -8,6 +17,9 @@ import { ConnectionsList } from '../components/ConnectionsList';
 import { NoAccess } from '../components/NoAccess';
 import { QrCodeDialog } from '../components/QrCodeDialog';
 import { useConnectionDialogs } from '../components/useConnectionDialogs';
+
+/** The channels whose connections their platform's login makes (`POST /facebook`), not the editor. */
+const LOGIN_CHANNELS = new Set(['facebook', 'instagram']);
 
 /**
  * Connections (/connections, docs/product/administration.md#screens-and-routes): the company's connections, live through
@@ -26,6 +38,11 @@ export function ConnectionsPage() {
   const dialogs = useConnectionDialogs();
   // on a phone, restart-all is an icon: with its words the header's buttons leave the title a single letter
   const narrow = useNarrowScreen();
+  // Facebook and Instagram are connected by their platform's login, which a plugin brings (`connectionLogin`);
+  // without one the editor opens, as for every other channel
+  const logins = useSlotEntries('connectionLogin');
+  const { editor } = dialogs;
+  const byLogin = editor.open && editor.connectionId === null && LOGIN_CHANNELS.has(editor.channel) && logins.length > 0;
 
   if (!mayView) return <NoAccess />;
 
@@ -90,8 +107,9 @@ export function ConnectionsPage() {
         onShowQr={dialogs.showQr}
         onShowPairingCode={dialogs.showPairingCode}
       />
+      {byLogin ? <PluginSlot name="connectionLogin" props={{ channel: editor.channel, onClose: dialogs.closeEditor }} /> : null}
       <ConnectionEditor
-        open={dialogs.editor.open}
+        open={dialogs.editor.open && !byLogin}
         connectionId={dialogs.editor.connectionId}
         channel={dialogs.editor.channel}
         onClose={dialogs.closeEditor}

@@ -161,6 +161,8 @@ ${note ? `<p style="color:#b00">Balcão answered ${escapeHtml(note)}</p>` : ''}
       META_APP_ID: graph.app.id,
       META_APP_SECRET: graph.app.secret,
       META_VERIFY_TOKEN: graph.app.verifyToken,
+      // Connections → add → Facebook logs in through the stand-in's SDK, as the fake page's admin
+      META_LOGIN_SDK_URL: `${graph.url}/sdk.js`,
     },
     url,
     whatsapp: { phoneNumberId: phone.id, businessAccountId: phone.businessAccountId, token: phone.token },

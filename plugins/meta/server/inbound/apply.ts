@@ -4,6 +4,7 @@ import type { MetaContext } from '../config';
 import { GraphError, graphOf } from '../graph/client';
 import { mapGraphError } from '../graph/errors';
 import { contactProfile } from '../profiles';
+import { applyReceipt } from '../receipts';
 import { touchWindows } from '../windows';
 import type { InboundEvent } from './events';
 
@@ -64,9 +65,8 @@ async function apply(ctx: MetaContext, account: MetaAccount, event: InboundEvent
         contactIdentifier: event.person.id,
       });
     case 'ack':
-      return inbox.updateAck({ ...where, channelMessageId: event.id, ack: event.ack });
     case 'failed':
-      return inbox.reportDeliveryFailure({ ...where, channelMessageId: event.id, error: event.error });
+      return applyReceipt(ctx, account, event);
     case 'delete':
       return inbox.applyDelete({ ...where, channelMessageId: event.id });
   }

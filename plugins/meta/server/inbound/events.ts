@@ -29,8 +29,9 @@ export type InboundEvent =
       data: unknown;
     }
   | { kind: 'reaction'; person: InboundPerson; targetId: string; emoji: string; fromMe: boolean }
-  | { kind: 'ack'; id: string; ack: MessageAck }
-  | { kind: 'failed'; id: string; error: string }
+  /** `sentAs`: our message id, when the platform carries it back (WhatsApp Cloud's `biz_opaque_callback_data`). */
+  | { kind: 'ack'; id: string; ack: MessageAck; sentAs?: number }
+  | { kind: 'failed'; id: string; error: string; sentAs?: number }
   | { kind: 'delete'; id: string };
 
 /** The events of one delivery for one connection. */

@@ -73,6 +73,28 @@ describe('POST /facebook', () => {
     const withSecret = m.graph.requests.filter((request) => JSON.stringify(request).includes(m.graph.app.secret));
     expect(withSecret.map((request) => request.path)).toEqual(['/v21.0/oauth/access_token', '/v21.0/oauth/access_token']);
 
+    // what the Connections page's login dialog reads: the SDK's settings, then the pages found (no tokens)
+    expect((await call('GET', '/meta/facebook/login', admin)).body).toEqual({
+      configured: true,
+      appId: m.graph.app.id,
+      sdkUrl: `${m.graph.url}/sdk.js`,
+      graphVersion: 'v21.0',
+    });
+    const found = await call('POST', '/meta/facebook/pages', admin, { facebookUserToken: userToken });
+    expect(found.body).toEqual({
+      pages: [
+        {
+          id: page.id,
+          name: 'Padaria Central',
+          instagram: { id: page.instagram?.id, username: 'padariacentral' },
+          connected: { facebook: true, instagram: true },
+        },
+      ],
+    });
+    expect(JSON.stringify(found.body)).not.toContain(page.token);
+    const notToken = await call('POST', '/meta/facebook/pages', admin, { facebookUserToken: 'EAAB-not-a-token' });
+    expect(notToken).toMatchObject({ status: 400, body: { error: 'ERR_META_TOKEN_INVALID' } });
+
     const listed = await call('GET', `/whatsapp/${(connections[0] as { id: number }).id}`, admin);
     expect(listed.body).toMatchObject({
       status: 'CONNECTED',

@@ -164,8 +164,19 @@ export class GraphStandIn {
   readonly sendFailures: StandInError[] = [];
   /** Called with each accepted send (a test waits on it). */
   onSend: ((sent: { from: string; to: string; body: Record<string, unknown>; id: string }) => void) | null = null;
+  /**
+   * Who the stand-in's Facebook SDK (`/sdk.js`) logs in: `FB.login` answers this user's id and short-lived
+   * token at once (no popup). Null: the most recent user token `addPage` named.
+   */
+  browserLogin: { userId: string; token: string } | null = null;
+  /**
+   * Awaited after a send is accepted and before it is answered (a test delivers the message's first status
+   * meanwhile: Meta's webhook racing the send's answer).
+   */
+  beforeAnswer: ((sent: { from: string; to: string; body: Record<string, unknown>; id: string }) => Promise<void>) | null = null;
   /** Awaited before answering each request (a test holds the Graph mid-call with it). */
   gate: ((method: string, path: string) => Promise<void>) | null = null;
+  private lastUserToken: string | null = null;
   private server: Server | null = null;
   private sequence = 0;
   url = '';
@@ -219,6 +230,7 @@ export class GraphStandIn {
     };
     this.pages.set(page.id, page);
     this.userTokens.set(userToken, [...(this.userTokens.get(userToken) ?? []), page.id]);
+    this.lastUserToken = userToken;
     return page;
   }
 
@@ -272,6 +284,8 @@ export class GraphStandIn {
     });
 
     await this.gate?.(request.method ?? 'GET', url.pathname);
+
+    if (url.pathname === '/sdk.js') return this.serveSdk(response);
 
     // media bytes live outside the versioned API, behind the same bearer token, as lookaside URLs do
     const download = /^\/media-download\/([^/]+)$/.exec(url.pathname);
@@ -371,6 +385,36 @@ export class GraphStandIn {
     });
   }
 
+  /**
+   * A stand-in of Facebook's JS SDK, just what the Connections page calls: `FB.init` remembers the app,
+   * `FB.login` answers the browser login's user token as Facebook's does after the user agrees.
+   */
+  private serveSdk(response: ServerResponse) {
+    const token = this.browserLogin?.token ?? this.lastUserToken;
+    const login = token
+      ? {
+          status: 'connected',
+          authResponse: { accessToken: token, userID: this.browserLogin?.userId ?? '1000', expiresIn: 3600 },
+        }
+      : { status: 'unknown', authResponse: null };
+    const script = `window.FB = {
+  init: function (options) { window.FB._options = options; },
+  login: function (callback, options) {
+    if (!window.FB._options || !window.FB._options.appId) throw new Error('FB.init was not called');
+    window.FB._scope = options && options.scope;
+    setTimeout(function () { callback(${JSON.stringify(login)}); }, 0);
+  },
+};
+if (typeof window.fbAsyncInit === 'function') window.fbAsyncInit();
+`;
+    response.writeHead(200, {
+      'content-type': 'text/javascript; charset=utf-8',
+      'access-control-allow-origin': '*',
+      'cache-control': 'no-store',
+    });
+    response.end(script);
+  }
+
   private tokenAllowed(token: string): boolean {
     if (this.userTokens.has(token)) return true;
     for (const phone of this.phoneNumbers.values()) if (phone.token === token) return true;
@@ -414,15 +458,17 @@ export class GraphStandIn {
     const sent = { from, to, body, id };
     this.sent.push(sent);
     this.onSend?.(sent);
+    return sent;
   }
 
-  private sendWhatsapp(phone: StandInPhoneNumber, body: Record<string, unknown> | null, response: ServerResponse) {
+  private async sendWhatsapp(phone: StandInPhoneNumber, body: Record<string, unknown> | null, response: ServerResponse) {
     if (body?.messaging_product !== 'whatsapp' || typeof body.to !== 'string')
       return graphError(response, { status: 400, code: 100, message: '(#100) Invalid parameter' });
     const failure = this.failure();
     if (failure) return graphError(response, failure);
     const id = `wamid.${Buffer.from(this.nextId('out')).toString('base64url')}`;
-    this.accept(phone.id, body.to, body, id);
+    const sent = this.accept(phone.id, body.to, body, id);
+    await this.beforeAnswer?.(sent);
     json(response, 200, { messaging_product: 'whatsapp', contacts: [{ input: body.to, wa_id: body.to }], messages: [{ id }] });
   }
 

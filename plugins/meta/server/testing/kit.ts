@@ -32,6 +32,7 @@ export function standInEnvironment(graph: GraphStandIn): Record<string, string> 
     META_APP_SECRET: graph.app.secret,
     META_VERIFY_TOKEN: graph.app.verifyToken,
     META_RETRY_BASE_MS: '50',
+    META_LOGIN_SDK_URL: `${graph.url}/sdk.js`,
   };
 }
 

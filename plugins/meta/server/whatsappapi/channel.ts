@@ -19,6 +19,7 @@ import { GraphError, graphOf } from '../graph/client';
 import { mapGraphError } from '../graph/errors';
 import { sendFailure } from '../retries';
 import { seal, secretsKey, unseal } from '../secrets';
+import { abandonAttempt, beginAttempt, callbackDataOf, finishAttempt } from '../send-attempts';
 import { removeSubscribedAccount, subscribeApp } from '../subscriptions';
 import { lastInbound, windowOpen } from '../windows';
 import { templateBody, templateOf } from './templates';
@@ -134,12 +135,23 @@ export function whatsappApiChannel(ctx: MetaContext): ChannelRegistration {
       // free-form messages only within 24 h of the contact's last one
       if (!template && !windowOpen(await lastInbound(ctx, target.companyId, account.whatsappId, to)))
         throw new AppError('ERR_META_WINDOW_CLOSED');
+      const body = template ? templateBody(to, template) : await messageBody(ctx, account, to, message);
+      // Meta hands this back on every status of the message: how an attempt cut off by a crash learns its id
+      body.biz_opaque_callback_data = callbackDataOf(message.messageId);
+      const earlier = await beginAttempt(ctx, account, message.messageId);
+      if (earlier.kind === 'sent') return { channelMessageId: earlier.channelMessageId, ack: 1 };
+      if (earlier.kind === 'unknown') {
+        const pending = new GraphError(0, -1, 'an earlier try of this message is not reconciled yet');
+        throw await sendFailure(ctx, target.companyId, message.messageId, pending);
+      }
       try {
-        const answer = await post(account, template ? templateBody(to, template) : await messageBody(ctx, account, to, message));
+        const answer = await post(account, body);
         const id = answer.messages?.[0]?.id;
         if (!id) throw new GraphError(502, -1, 'the send answered no message id');
+        await finishAttempt(ctx, account, message.messageId, id);
         return { channelMessageId: id, ack: 1 };
       } catch (error) {
+        await abandonAttempt(ctx, account, message.messageId, error);
         throw await sendFailure(ctx, target.companyId, message.messageId, error);
       }
     },

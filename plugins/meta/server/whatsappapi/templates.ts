@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { AppError, type OutboundTarget } from '@balcao/plugin-sdk/server';
-import type { MetaAccount } from '../accounts';
+import { accountOfConnection, type MetaAccount } from '../accounts';
 import type { MetaContext } from '../config';
 import { graphOf } from '../graph/client';
 import { graphOrAppError } from '../graph/errors';
+import { WINDOW_MS, windowOpen } from '../windows';
 
 /** An approved template of a WhatsApp business account, as the composer lists it. */
 export interface TemplateSummary {
@@ -128,5 +129,42 @@ export function templateBody(to: string, choice: TemplateChoice): Record<string,
           ? [{ type: 'body', parameters: choice.variables.map((value) => ({ type: 'text', text: value })) }]
           : [],
     },
+  };
+}
+
+/**
+ * A ticket's 24-hour window on WhatsApp Cloud, as the composer shows it: when its contact last wrote on the
+ * ticket's connection (by any of the contact's WhatsApp ids or its number, as the driver addresses it) and
+ * whether free text may go now. Tickets of other connections are not windowed here.
+ */
+export async function ticketWindow(ctx: MetaContext, companyId: number, ticketId: number) {
+  const knex = ctx.db.knex;
+  const closed = { windowed: false, open: true, whatsappId: null, lastInboundAt: null, closesAt: null };
+  const ticket = await knex('tickets as t')
+    .join('contacts as c', 'c.id', 't.contactId')
+    .where({ 't.companyId': companyId, 't.id': ticketId })
+    .first('t.whatsappId', 't.contactId', 'c.number');
+  if (!ticket?.whatsappId) return closed;
+  const account = await accountOfConnection(ctx, companyId, Number(ticket.whatsappId));
+  if (account?.channel !== 'whatsappapi') return closed;
+  const identities = (await knex('contactIdentities')
+    .where({ companyId, contactId: ticket.contactId })
+    .pluck('identifier')) as string[];
+  const number = String(ticket.number ?? '').replace(/\D/g, '');
+  const candidates = [...new Set([...identities, number].filter(Boolean))];
+  const row = candidates.length
+    ? await knex('metaWindows')
+        .where({ companyId, whatsappId: account.whatsappId })
+        .whereIn('identifier', candidates)
+        .max('lastInboundAt as last')
+        .first()
+    : undefined;
+  const last = row?.last ? new Date(row.last) : null;
+  return {
+    windowed: true,
+    open: windowOpen(last),
+    whatsappId: account.whatsappId,
+    lastInboundAt: last?.toISOString() ?? null,
+    closesAt: last ? new Date(last.getTime() + WINDOW_MS).toISOString() : null,
   };
 }

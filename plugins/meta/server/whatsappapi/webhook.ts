@@ -3,12 +3,24 @@ import { GraphError } from '../graph/client';
 import { mapGraphError } from '../graph/errors';
 import type { ConnectionEvents, InboundEvent, InboundPerson } from '../inbound/events';
 
+/** Our message id in a status's `biz_opaque_callback_data` (`balcao:<id>`, set by the driver's send). */
+export function sentAsOf(data: string | undefined): number | null {
+  const match = /^balcao:(\d{1,15})$/.exec(data ?? '');
+  return match ? Number(match[1]) : null;
+}
+
 /** The WhatsApp Cloud API's webhook payload, the parts we read. */
 interface CloudValue {
   metadata?: { phone_number_id?: string };
   contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
   messages?: CloudMessage[];
-  statuses?: Array<{ id?: string; status?: string; errors?: Array<{ code?: number; title?: string }> }>;
+  statuses?: Array<{
+    id?: string;
+    status?: string;
+    /** What our send put in `biz_opaque_callback_data`: our message id (`balcao:<id>`). */
+    biz_opaque_callback_data?: string;
+    errors?: Array<{ code?: number; title?: string }>;
+  }>;
 }
 
 interface CloudMedia {
@@ -126,11 +138,12 @@ export function whatsappEvents(payload: unknown): { connections: ConnectionEvent
       for (const status of value.statuses ?? []) {
         if (!status.id || !status.status) continue;
         const ack = ACKS[status.status];
-        if (ack) events.push({ kind: 'ack', id: status.id, ack });
+        const sentAs = sentAsOf(status.biz_opaque_callback_data);
+        if (ack) events.push({ kind: 'ack', id: status.id, ack, ...(sentAs ? { sentAs } : {}) });
         else if (status.status === 'failed') {
           const first = status.errors?.[0];
           const error = mapGraphError(new GraphError(400, Number(first?.code ?? -1), first?.title ?? 'failed')).code;
-          events.push({ kind: 'failed', id: status.id, error });
+          events.push({ kind: 'failed', id: status.id, error, ...(sentAs ? { sentAs } : {}) });
         }
       }
     }

@@ -1,6 +1,8 @@
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadFeatureConfigs } from '../../../../server/src/config';
 import { MEDIA_UNAVAILABLE_NOTE } from '../inbound/apply';
+import metaPlugin from '../index';
 import { hubSignature, type StandInPhoneNumber } from '../testing/graph-stand-in';
 import {
   companyWithPlan,
@@ -341,6 +343,11 @@ describe('outbound', () => {
   });
 
   it('sends a reply through the Graph and takes its receipts as acks', async () => {
+    expect((await call('GET', `/meta/tickets/${ticketId}/window`, admin)).body).toMatchObject({
+      windowed: true,
+      open: true,
+      whatsappId,
+    });
     const sentToGraph = new Promise<{ id: string; body: Record<string, unknown> }>((resolve) => {
       m.graph.onSend = (sent) => resolve(sent);
     });
@@ -366,6 +373,87 @@ describe('outbound', () => {
       whatsappDelivery(phone.id, { statuses: [{ id: sent.id, status: 'read', timestamp: '1', recipient_id: contact }] }),
     );
     await read;
+  });
+
+  it('applies a receipt that arrives before the send answered (kept pending, then claimed)', async () => {
+    const knex = m.t.balcao.core.knex;
+    // Meta's "delivered" reaches our webhook while the send's answer is still on its way
+    m.graph.beforeAnswer = async (sent) => {
+      const status = { id: sent.id, status: 'delivered', timestamp: '1', recipient_id: contact };
+      expect((await webhook(whatsappDelivery(phone.id, { statuses: [status] }))).status).toBe(200);
+      await expect
+        .poll(() => knex('metaPendingReceipts').where({ channelMessageId: sent.id }).first('id'), { timeout: 10_000 })
+        .toBeDefined();
+    };
+    const answered = await call('POST', `/messages/${ticketId}`, admin, { body: 'recibo adiantado' });
+    const messageId = ((answered.body.messages as Array<{ id: number }>)[0] as { id: number }).id;
+    try {
+      await nextMessage(socket, acme, (event) => event.message.id === messageId && event.message.ack === 2, 15_000);
+    } finally {
+      m.graph.beforeAnswer = null;
+    }
+    const sent = m.graph.sent.find((item) => (item.body.text as { body?: string } | undefined)?.body === 'recibo adiantado');
+    expect(sent?.body.biz_opaque_callback_data).toBe(`balcao:${messageId}`);
+    const pending = async () => (await knex('metaPendingReceipts').where({ channelMessageId: sent?.id }).select('id')).length;
+    await expect.poll(pending).toBe(0);
+  });
+
+  it('sends a message once when its delivery is retried after a crash between the Graph and our record', async () => {
+    const knex = m.t.balcao.core.knex;
+    const sendOne = async (body: string) => {
+      const recorded = nextMessage(socket, acme, (event) => event.message.body === body && event.message.sendStatus === 'sent');
+      await call('POST', `/messages/${ticketId}`, admin, { body });
+      return (await recorded).message.id;
+    };
+    const sentCount = (body: string) =>
+      m.graph.sent.filter((item) => (item.body.text as { body?: string } | undefined)?.body === body).length;
+    /** The process died after the Graph took the message and before anything recorded its id. */
+    const crash = async (messageId: number) => {
+      await knex('messages').where({ id: messageId }).update({ channelMessageId: null, sendStatus: 'failed', ack: 0 });
+      await knex('metaSendAttempts').where({ messageId }).update({ channelMessageId: null });
+    };
+
+    // the Graph's status carries our message id back: the retry answers the Graph's id instead of sending
+    const first = await sendOne('enviada uma vez');
+    const graphId = m.graph.sent.find(
+      (item) => (item.body.text as { body?: string } | undefined)?.body === 'enviada uma vez',
+    )?.id;
+    await crash(first);
+    const status = {
+      id: graphId,
+      status: 'sent',
+      timestamp: '1',
+      recipient_id: contact,
+      biz_opaque_callback_data: `balcao:${first}`,
+    };
+    expect((await webhook(whatsappDelivery(phone.id, { statuses: [status] }))).status).toBe(200);
+    await expect
+      .poll(() => knex('metaSendAttempts').where({ messageId: first }).first('channelMessageId'))
+      .toEqual({ channelMessageId: graphId });
+    const reconciled = nextMessage(socket, acme, (event) => event.message.id === first && event.message.sendStatus === 'sent');
+    expect((await call('POST', `/messages/${first}/retry`, admin)).status).toBe(200);
+    await reconciled;
+    expect(await knex('messages').where({ id: first }).first('channelMessageId')).toEqual({ channelMessageId: graphId });
+    expect(sentCount('enviada uma vez')).toBe(1);
+
+    // no word from the Graph yet: the retry doesn't send (it may have the message) until the wait is over
+    const second = await sendOne('sem notícia');
+    await crash(second);
+    const held = nextMessage(
+      socket,
+      acme,
+      (event) => event.message.id === second && event.message.sendError === 'ERR_META_UNAVAILABLE',
+    );
+    await call('POST', `/messages/${second}/retry`, admin);
+    await held;
+    expect(sentCount('sem notícia')).toBe(1);
+    await knex('metaSendAttempts')
+      .where({ messageId: second })
+      .update({ startedAt: new Date(Date.now() - 3 * 60_000) });
+    const resent = nextMessage(socket, acme, (event) => event.message.id === second && event.message.sendStatus === 'sent');
+    await call('POST', `/messages/${second}/retry`, admin);
+    await resent;
+    expect(sentCount('sem notícia')).toBe(2);
   });
 
   it('marks a refused message failed with why, and retries a rate-limited one by a job until it goes', async () => {
@@ -405,6 +493,10 @@ describe('outbound', () => {
     );
     await call('POST', `/messages/${ticketId}`, admin, { body: 'fora da janela' });
     await closed;
+    const window = await call('GET', `/meta/tickets/${ticketId}/window`, admin);
+    expect(window).toMatchObject({ status: 200, body: { windowed: true, open: false, whatsappId } });
+    expect(new Date(window.body.closesAt as string).getTime()).toBeLessThan(Date.now());
+    expect((await call('GET', '/meta/tickets/2147483647/window', admin)).body).toEqual({ error: 'ERR_NO_TICKET_FOUND' });
 
     const listed = await call('GET', `/meta/whatsappapi/${whatsappId}/templates`, admin);
     expect(listed.body).toEqual({
@@ -498,5 +590,18 @@ describe('outbound', () => {
       variables: ['Ana', '42'],
     });
     expect(elsewhere).toMatchObject({ status: 404, body: { error: 'ERR_NO_TICKET_FOUND' } });
+  });
+});
+
+describe('configuration', () => {
+  const app = { META_APP_ID: '100200300', META_APP_SECRET: 'app-secret-1', META_VERIFY_TOKEN: 'verify-token' };
+  it('stops the start (exit 78) when a configured app has no valid META_SECRETS_KEY in production', () => {
+    const load = (env: Record<string, string>) => () => loadFeatureConfigs([metaPlugin as never], env);
+    expect(load({ ...app, NODE_ENV: 'production' })).toThrow(/META_SECRETS_KEY is required in production/);
+    expect(load({ ...app, NODE_ENV: 'production', META_SECRETS_KEY: 'short' })).toThrow(/META_SECRETS_KEY must match pattern/);
+    expect(load({ ...app, NODE_ENV: 'production', META_SECRETS_KEY: 'ab'.repeat(32) })).not.toThrow();
+    // without the app the channels are off: no key needed; outside production the development key serves
+    expect(load({ NODE_ENV: 'production' })).not.toThrow();
+    expect(load({ ...app, NODE_ENV: 'development' })).not.toThrow();
   });
 });

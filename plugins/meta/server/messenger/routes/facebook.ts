@@ -1,4 +1,4 @@
-import { AppError, access, defineRoutes, StrictObject, Type } from '@balcao/plugin-sdk/server';
+import { AppError, access, defineRoutes, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { requireAccountFree } from '../../accounts';
 import { type MetaContext, metaApp } from '../../config';
 import { graphOf } from '../../graph/client';
@@ -28,6 +28,45 @@ interface GraphPage {
 }
 
 /**
+ * The pages a Facebook Login user token manages, with their page tokens and linked Instagram accounts: the
+ * short-lived token exchanged for a long-lived one first, whose page tokens don't expire.
+ */
+async function managedPages(
+  meta: MetaContext,
+  settings: { id: string; secret: string },
+  facebookUserToken: string,
+): Promise<GraphPage[]> {
+  const graph = graphOf(meta);
+  try {
+    const exchanged = await graph.call<{ access_token: string }>('oauth/access_token', {
+      query: {
+        grant_type: 'fb_exchange_token',
+        client_id: settings.id,
+        client_secret: settings.secret,
+        fb_exchange_token: facebookUserToken,
+      },
+    });
+    const listed = await graph.call<{ data?: GraphPage[] }>('me/accounts', {
+      token: exchanged.access_token,
+      query: { fields: 'id,name,access_token,instagram_business_account{id,username}', limit: '100' },
+    });
+    return (listed.data ?? []).filter((page) => page.access_token);
+  } catch (error) {
+    const { code } = mapGraphError(error);
+    throw new AppError(code === 'ERR_META_UNAVAILABLE' || code === 'ERR_META_RATE_LIMITED' ? code : 'ERR_META_TOKEN_INVALID');
+  }
+}
+
+const PagesBody = StrictObject({ facebookUserToken: Type.String({ minLength: 8, maxLength: 2048 }) });
+const FoundPage = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  instagram: Type.Union([Type.Object({ id: Type.String(), username: Type.String() }), Type.Null()]),
+  /** Which of the page and its account this company has connected already. */
+  connected: Type.Object({ facebook: Type.Boolean(), instagram: Type.Boolean() }),
+});
+
+/**
  * `POST /facebook` (docs/meta.md): Facebook Login's page-token flow. The browser's short-lived user token
  * is exchanged for a long-lived one, whose page tokens don't expire; the pages it manages (and their
  * linked Instagram accounts with `addInstagram`) each become a connection, started at once: its id
@@ -36,6 +75,80 @@ interface GraphPage {
 export default defineRoutes((app, ctx) => {
   const meta = ctx as MetaContext;
   const sessionOf = (request: { session: unknown }) => request.session as { companyId: number; userId: number };
+
+  app.get(
+    '/meta/facebook/login',
+    {
+      schema: {
+        summary: "Facebook Login's settings for the Connections page: the Meta app id and where its JS SDK is",
+        querystring: NoQuery,
+        response: {
+          200: Type.Object({
+            /** False when the server has no Meta app: the dialog says so instead of logging in. */
+            configured: Type.Boolean(),
+            appId: Type.Union([Type.String(), Type.Null()]),
+            sdkUrl: Type.String(),
+            graphVersion: Type.String(),
+          }),
+        },
+      },
+      config: access.permission('connections-page:addConnection'),
+    },
+    async () => {
+      const settings = metaApp(meta);
+      return {
+        configured: settings !== null,
+        appId: settings?.id ?? null,
+        sdkUrl: meta.config.META_LOGIN_SDK_URL,
+        graphVersion: meta.config.META_GRAPH_VERSION,
+      };
+    },
+  );
+
+  app.post(
+    '/meta/facebook/pages',
+    {
+      schema: {
+        summary: 'The Facebook pages (and linked Instagram accounts) a Facebook Login token manages, without their tokens',
+        errors: {
+          400: ['ERR_META_TOKEN_INVALID'],
+          403: ['ERR_PLAN_FEATURE_DISABLED'],
+          404: ['ERR_META_NOT_CONFIGURED'],
+        },
+        body: PagesBody,
+        response: { 200: Type.Object({ pages: Type.Array(FoundPage) }), 400: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+      },
+      config: access.permission('connections-page:addConnection'),
+    },
+    async (request) => {
+      const settings = metaApp(meta);
+      if (!settings) throw new AppError('ERR_META_NOT_CONFIGURED');
+      const { companyId } = sessionOf(request);
+      await meta.plans.require(companyId, 'useFacebook');
+      const pages = await managedPages(meta, settings, request.body.facebookUserToken);
+      const ids = pages.flatMap((page) => [page.id, page.instagram_business_account?.id ?? '']).filter(Boolean);
+      const held = (await meta.db
+        .knex('metaAccounts')
+        .where({ companyId })
+        .whereIn('externalId', ids)
+        .select('channel', 'externalId')) as Array<{ channel: string; externalId: string }>;
+      const mine = new Set(held.map((row) => `${row.channel}:${row.externalId}`));
+      return {
+        pages: pages.map((page) => {
+          const instagram = page.instagram_business_account;
+          return {
+            id: page.id,
+            name: page.name ?? page.id,
+            instagram: instagram?.id ? { id: instagram.id, username: instagram.username ?? instagram.id } : null,
+            connected: {
+              facebook: mine.has(`facebook:${page.id}`),
+              instagram: instagram?.id ? mine.has(`instagram:${instagram.id}`) : false,
+            },
+          };
+        }),
+      };
+    },
+  );
 
   app.post(
     '/facebook',
@@ -60,26 +173,7 @@ export default defineRoutes((app, ctx) => {
       const { facebookUserToken, addInstagram = false, pageIds } = request.body;
       await meta.plans.require(companyId, 'useFacebook');
       if (addInstagram) await meta.plans.require(companyId, 'useInstagram');
-      const graph = graphOf(meta);
-      let pages: GraphPage[];
-      try {
-        const exchanged = await graph.call<{ access_token: string }>('oauth/access_token', {
-          query: {
-            grant_type: 'fb_exchange_token',
-            client_id: settings.id,
-            client_secret: settings.secret,
-            fb_exchange_token: facebookUserToken,
-          },
-        });
-        const listed = await graph.call<{ data?: GraphPage[] }>('me/accounts', {
-          token: exchanged.access_token,
-          query: { fields: 'id,name,access_token,instagram_business_account{id,username}', limit: '100' },
-        });
-        pages = (listed.data ?? []).filter((page) => page.access_token);
-      } catch (error) {
-        const { code } = mapGraphError(error);
-        throw new AppError(code === 'ERR_META_UNAVAILABLE' || code === 'ERR_META_RATE_LIMITED' ? code : 'ERR_META_TOKEN_INVALID');
-      }
+      const pages = await managedPages(meta, settings, facebookUserToken);
       const chosen = pageIds ? pages.filter((page) => pageIds.includes(page.id)) : pages;
       if (chosen.length === 0 || (pageIds && chosen.length !== pageIds.length)) throw new AppError('ERR_META_PAGE_NOT_FOUND');
 

@@ -1,7 +1,7 @@
 import { AppError, access, defineRoutes, NoQuery, StrictObject, Type } from '@balcao/plugin-sdk/server';
 import { accountOfConnection } from '../../accounts';
 import type { MetaContext } from '../../config';
-import { listTemplates, recordTemplateSend, renderTemplate } from '../templates';
+import { listTemplates, recordTemplateSend, renderTemplate, ticketWindow } from '../templates';
 
 const ErrorBody = Type.Object({ error: Type.String() }, { additionalProperties: true });
 const Params = StrictObject({ whatsappId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
@@ -11,6 +11,16 @@ const Template = Type.Object({
   category: Type.String(),
   body: Type.String(),
   variables: Type.Integer(),
+});
+const TicketParams = StrictObject({ ticketId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }) });
+const WindowState = Type.Object({
+  /** Whether the ticket's connection is a WhatsApp Cloud one, whose free text the window limits. */
+  windowed: Type.Boolean(),
+  open: Type.Boolean(),
+  /** The connection's templates (`windowed` only). */
+  whatsappId: Type.Union([Type.Integer(), Type.Null()]),
+  lastInboundAt: Type.Union([Type.String(), Type.Null()]),
+  closesAt: Type.Union([Type.String(), Type.Null()]),
 });
 const SendBody = StrictObject({
   ticketId: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
@@ -58,6 +68,27 @@ export default defineRoutes((app, ctx) => {
     async (request) => {
       const account = await whatsappAccount(sessionOf(request).companyId, request.params.whatsappId);
       return { templates: await listTemplates(meta, account) };
+    },
+  );
+
+  app.get(
+    '/meta/tickets/:ticketId/window',
+    {
+      schema: {
+        summary: "A ticket's 24-hour reply window on WhatsApp Cloud: whether free text may go now",
+        errors: { 404: ['ERR_NO_TICKET_FOUND'] },
+        params: TicketParams,
+        querystring: NoQuery,
+        response: { 200: WindowState, 404: ErrorBody },
+      },
+      config: { ...access.authenticated, fixtureParams: { ticketId: 'ticket' } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const user = await meta.access.sessionUser(request);
+      const { ticketId } = request.params;
+      if (!(await meta.services.use('inbox').canSeeTicket(user, ticketId))) throw new AppError('ERR_NO_TICKET_FOUND');
+      return ticketWindow(meta, session.companyId, ticketId);
     },
   );
 

@@ -49,7 +49,8 @@ export interface MessageInputProps {
 /**
  * The composer (docs/product/tickets-and-inbox.md#screens-and-routes): text (Enter sends, Shift+Enter breaks the line), emoji, attachments with a
  * preview and caption, camera, contact card, audio recorder, '/' quick replies, private and signature
- * toggles, the reply bar, and the buttons features add (`composerToolbar` slot). Disabled unless the ticket is
+ * toggles, the reply bar, the buttons features add (`composerToolbar` slot) and their notices above it
+ * (`composerNotice`: a channel's closed reply window). Disabled unless the ticket is
  * open or a group.
  */
 export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChange }: MessageInputProps) {
@@ -208,6 +209,7 @@ export function MessageInput({ ticket, replyTo, onClearReply, files, onFilesChan
   return (
     <div style={{ borderTop: `1px solid ${token.colorSplit}`, background: token.colorBgContainer }}>
       {replyTo ? <ReplyPreview message={replyTo} contactName={ticket.contact.name} onClear={onClearReply} /> : null}
+      <PluginSlot name="composerNotice" props={{ ticket }} />
       {quickSearch !== null ? (
         <QuickRepliesPanel
           items={quickReplies}
