@@ -21,8 +21,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE, startLoopbackProvider } from '@balcao/plugin-sdk/testing/loopback';
-import { REPO_ROOT } from '@balcao/server';
 import { startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
+import { REPO_ROOT } from '@balcao/server';
 import { CpuWindow, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
 const BENCH_CHANNEL_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');

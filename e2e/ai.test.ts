@@ -9,9 +9,9 @@ import path from 'node:path';
 import type { InboxService } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
 import { closeOpenedPages, launchBrowser, logInThroughUi, type OpenedPage, openPage } from '@balcao/plugin-sdk/testing/browser';
+import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { newestMtime } from '../scripts/lib/build';
 import { REPO_ROOT } from './build-once';
 

@@ -1,6 +1,6 @@
+import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { HANDOVER_MARKER } from '../../shared/voices';
 import type { AiContext } from '../config';
-import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { allowAlso } from './provider';
 
 /**

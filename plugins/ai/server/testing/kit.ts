@@ -5,8 +5,8 @@
  */
 import type { InboundMessage, InboxService } from '@balcao/plugin-sdk/server';
 import { createTestApp, type TestApp } from '@balcao/plugin-sdk/testing';
-import type { Knex } from 'knex';
 import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
+import type { Knex } from 'knex';
 
 export interface AiKit {
   t: TestApp;

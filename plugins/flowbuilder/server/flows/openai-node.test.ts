@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type OpenAiStandIn, startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../shared/flow-document';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
 
