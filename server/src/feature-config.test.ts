@@ -126,6 +126,23 @@ describe("a feature's own checks (definePlugin({ checkConfig }))", () => {
       BILLING_GATEWAY: 'efi-standin',
     });
   });
+
+  it('stops the start when a configured Meta app has no valid META_SECRETS_KEY in production', async () => {
+    const meta = (await importDefinitions(discoverPlugins([])))
+      .map(({ definition }) => definition)
+      .filter((d) => d.id === 'meta');
+    const app = { META_APP_ID: '100200300', META_APP_SECRET: 'app-secret-1', META_VERIFY_TOKEN: 'verify-token' };
+    const load = (env: Record<string, string>) => () => loadFeatureConfigs(meta, env);
+    expect(load({ ...app, NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(problemsOf(meta, { ...app, NODE_ENV: 'production' }).join('\n')).toMatch(/META_SECRETS_KEY is required in production/);
+    expect(problemsOf(meta, { ...app, NODE_ENV: 'production', META_SECRETS_KEY: 'short' }).join('\n')).toMatch(
+      /META_SECRETS_KEY must match pattern/,
+    );
+    expect(load({ ...app, NODE_ENV: 'production', META_SECRETS_KEY: 'ab'.repeat(32) })).not.toThrow();
+    // without the app the channels are off: no key needed; outside production the development key serves
+    expect(load({ NODE_ENV: 'production' })).not.toThrow();
+    expect(load({ ...app, NODE_ENV: 'development' })).not.toThrow();
+  });
 });
 
 describe('the start', () => {

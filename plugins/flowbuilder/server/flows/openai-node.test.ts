@@ -181,10 +181,13 @@ describe('an openai node at work', () => {
     });
     expect(done.endReason).toBe('openai handed over');
     expect((await flowTexts(ticketId)).at(-1)).toBe('Vou chamar uma pessoa da equipe.');
-    expect(await kit.knex('tickets').where({ id: ticketId }).first('useIntegration', 'status')).toEqual({
-      useIntegration: false,
-      status: 'pending',
-    });
+    // the run ends first, then the ticket goes back to its queue: wait for both
+    expect(
+      await until(async () => {
+        const ticket = await kit.knex('tickets').where({ id: ticketId }).first('useIntegration', 'status');
+        return ticket?.useIntegration === false ? ticket : null;
+      }),
+    ).toEqual({ useIntegration: false, status: 'pending' });
   });
 
   it('sends the ticket back to its queue when the provider fails or the month’s cap is spent', async () => {
@@ -195,10 +198,13 @@ describe('an openai node at work', () => {
       return row?.status === 'failed' ? row : null;
     });
     expect(failed.endReason).toBe('openai: ERR_AI_PROVIDER_FAILED');
-    expect(await kit.knex('tickets').where({ id: failing }).first('useIntegration', 'status')).toEqual({
-      useIntegration: false,
-      status: 'pending',
-    });
+    // the run ends first, then the ticket goes back to its queue: wait for both
+    expect(
+      await until(async () => {
+        const ticket = await kit.knex('tickets').where({ id: failing }).first('useIntegration', 'status');
+        return ticket?.useIntegration === false ? ticket : null;
+      }),
+    ).toEqual({ useIntegration: false, status: 'pending' });
 
     await savedFlow('IA teto', aiFlow({}));
     await kit.knex('aiCompanySettings').insert({ companyId: kit.acme, monthlyTokenCap: 1 }).onConflict('companyId').merge();
