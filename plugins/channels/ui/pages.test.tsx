@@ -25,6 +25,9 @@ const writes = (calls: Array<{ method: string; path: string }>) =>
 
 describe('ConnectionsPage', () => {
   beforeEach(() => signIn());
+  // the connection editor is the heaviest antd form of the product: 6–8 s here alone, more than the ui
+  // tier's 15 s beside the Node tiers in CI
+  const EDITOR_TEST_MS = 40_000;
 
   it('lists the connections with the session buttons of each status (docs/product/administration.md#screens-and-routes)', async () => {
     const calls = serveApi(
@@ -100,172 +103,188 @@ describe('ConnectionsPage', () => {
     expect(await item('Webchat Webchat')).not.toBe('true');
   });
 
-  it('saves a WhatsApp Cloud API connection with its ids and token (the token field is write-only)', async () => {
-    const calls = serveApi(
-      answer('GET', '/whatsapp/', []),
-      answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
-      answer('GET', '/queue', []),
-      answer('POST', '/whatsapp', connection(11, { channel: 'whatsappapi' }), 201),
-    );
-    renderPage(<ConnectionsPage />);
-    await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
-    const add = screen.getByRole('button', { name: /Adicionar/ });
-    await waitFor(() => expect((add as HTMLButtonElement).className).not.toContain('loading'));
-    fireEvent.click(add);
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'WhatsApp API WhatsApp API' }));
-    fireEvent.change(await screen.findByLabelText('Nome'), { target: { value: 'Cloud' } });
-    fireEvent.change(screen.getByLabelText('ID do número de telefone'), { target: { value: '106540352242922' } });
-    fireEvent.change(screen.getByLabelText('ID da conta do WhatsApp Business'), { target: { value: '102290129340398' } });
-    fireEvent.change(screen.getByLabelText('Token de acesso (usuário do sistema)'), { target: { value: 'EAAG-secret' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
-    expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
-    const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
-    expect(body).toMatchObject({
-      name: 'Cloud',
-      channel: 'whatsappapi',
-      channelConfig: { phoneNumberId: '106540352242922', businessAccountId: '102290129340398', token: 'EAAG-secret' },
-    });
-  });
+  it(
+    'saves a WhatsApp Cloud API connection with its ids and token (the token field is write-only)',
+    async () => {
+      const calls = serveApi(
+        answer('GET', '/whatsapp/', []),
+        answer('GET', '/companies/listPlan/1', planWith(1, ['useWhatsapp'])),
+        answer('GET', '/queue', []),
+        answer('POST', '/whatsapp', connection(11, { channel: 'whatsappapi' }), 201),
+      );
+      renderPage(<ConnectionsPage />);
+      await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
+      const add = screen.getByRole('button', { name: /Adicionar/ });
+      await waitFor(() => expect((add as HTMLButtonElement).className).not.toContain('loading'));
+      fireEvent.click(add);
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'WhatsApp API WhatsApp API' }));
+      fireEvent.change(await screen.findByLabelText('Nome'), { target: { value: 'Cloud' } });
+      fireEvent.change(screen.getByLabelText('ID do número de telefone'), { target: { value: '106540352242922' } });
+      fireEvent.change(screen.getByLabelText('ID da conta do WhatsApp Business'), { target: { value: '102290129340398' } });
+      fireEvent.change(screen.getByLabelText('Token de acesso (usuário do sistema)'), { target: { value: 'EAAG-secret' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+      expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
+      const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
+      expect(body).toMatchObject({
+        name: 'Cloud',
+        channel: 'whatsappapi',
+        channelConfig: { phoneNumberId: '106540352242922', businessAccountId: '102290129340398', token: 'EAAG-secret' },
+      });
+    },
+    EDITOR_TEST_MS,
+  );
 
-  it('checks the rules of docs/product/administration.md#validation before saving, then saves a webchat connection with its widget', async () => {
-    await signInWithSettings({ userRating: 'enabled', scheduleType: 'connection' });
-    const calls = serveApi(
-      answer('GET', '/whatsapp/', []),
-      answer('GET', '/companies/listPlan/1', planWith(1, [])),
-      answer('GET', '/queue', [{ id: 7, name: 'Vendas', color: '#00AA00' }]),
-      answer('POST', '/whatsapp', connection(9, { channel: 'webchat' }), 201),
-    );
-    renderPage(<ConnectionsPage />);
-    await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
-    fireEvent.click(screen.getByRole('button', { name: /Adicionar/ }));
-    fireEvent.click(await screen.findByRole('menuitem', { name: 'Webchat Webchat' }));
-    expect(await screen.findByText('Adicionar conexão Webchat')).toBeTruthy();
-    // the schedules tab shows because scheduleType is connection; the widget tab because it is webchat
-    await screen.findByRole('tab', { name: 'Horários de atendimento' });
-    expect(screen.getByRole('tab', { name: 'Widget' })).toBeTruthy();
-    expect(screen.queryByRole('tab', { name: /Integra/ })).toBeNull();
+  it(
+    'checks the rules of docs/product/administration.md#validation before saving, then saves a webchat connection with its widget',
+    async () => {
+      await signInWithSettings({ userRating: 'enabled', scheduleType: 'connection' });
+      const calls = serveApi(
+        answer('GET', '/whatsapp/', []),
+        answer('GET', '/companies/listPlan/1', planWith(1, [])),
+        answer('GET', '/queue', [{ id: 7, name: 'Vendas', color: '#00AA00' }]),
+        answer('POST', '/whatsapp', connection(9, { channel: 'webchat' }), 201),
+      );
+      renderPage(<ConnectionsPage />);
+      await screen.findByText('Nenhuma conexão ainda. Adicione uma pelo botão Adicionar.');
+      fireEvent.click(screen.getByRole('button', { name: /Adicionar/ }));
+      fireEvent.click(await screen.findByRole('menuitem', { name: 'Webchat Webchat' }));
+      expect(await screen.findByText('Adicionar conexão Webchat')).toBeTruthy();
+      // the schedules tab shows because scheduleType is connection; the widget tab because it is webchat
+      await screen.findByRole('tab', { name: 'Horários de atendimento' });
+      expect(screen.getByRole('tab', { name: 'Widget' })).toBeTruthy();
+      expect(screen.queryByRole('tab', { name: /Integra/ })).toBeNull();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
-    expect(await screen.findByText('Corrija os campos destacados antes de salvar.')).toBeTruthy();
-    expect(screen.getByText('Obrigatório')).toBeTruthy();
-    expect(screen.getByText('Com as avaliações ativas, a mensagem de avaliação é obrigatória.')).toBeTruthy();
-    expect(
-      screen.getByText('Com as avaliações ativas, informe o tempo para encerrar a avaliação (maior que zero).'),
-    ).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+      expect(await screen.findByText('Corrija os campos destacados antes de salvar.')).toBeTruthy();
+      expect(screen.getByText('Obrigatório')).toBeTruthy();
+      expect(screen.getByText('Com as avaliações ativas, a mensagem de avaliação é obrigatória.')).toBeTruthy();
+      expect(
+        screen.getByText('Com as avaliações ativas, informe o tempo para encerrar a avaliação (maior que zero).'),
+      ).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Site' } });
-    fireEvent.change(screen.getByLabelText('Mensagem de avaliação'), { target: { value: 'De 0 a 10?' } });
-    fireEvent.change(screen.getByLabelText('Encerrar a avaliação após'), { target: { value: '30' } });
-    fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '5' } });
-    fireEvent.change(screen.getByLabelText('Mensagem de férias coletivas'), { target: { value: 'Voltamos logo' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
-    expect(await screen.findByText('Informe o tempo e a fila de redirecionamento juntos.')).toBeTruthy();
-    expect(screen.getAllByText('Informe as datas das férias coletivas.').length).toBe(2);
-    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+      fireEvent.change(screen.getByLabelText('Nome'), { target: { value: 'Site' } });
+      fireEvent.change(screen.getByLabelText('Mensagem de avaliação'), { target: { value: 'De 0 a 10?' } });
+      fireEvent.change(screen.getByLabelText('Encerrar a avaliação após'), { target: { value: '30' } });
+      fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '5' } });
+      fireEvent.change(screen.getByLabelText('Mensagem de férias coletivas'), { target: { value: 'Voltamos logo' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+      expect(await screen.findByText('Informe o tempo e a fila de redirecionamento juntos.')).toBeTruthy();
+      expect(screen.getAllByText('Informe as datas das férias coletivas.').length).toBe(2);
+      expect(calls.some((call) => call.method === 'POST')).toBe(false);
 
-    fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '0' } });
-    fireEvent.blur(screen.getByLabelText('Redirecionar para a fila após'));
-    fireEvent.change(screen.getByLabelText('Início das férias'), { target: { value: '2024-12-20' } });
-    fireEvent.change(screen.getByLabelText('Fim das férias'), { target: { value: '2025-01-05' } });
-    fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
-    expect(await screen.findAllByText('Disponível depois de salvar a conexão.', {}, { timeout: 3_000 })).toHaveLength(2);
-    fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
-    expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
-    const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
-    expect(body).toMatchObject({
-      name: 'Site',
-      channel: 'webchat',
-      ratingMessage: 'De 0 a 10?',
-      expiresTicketNPS: 30,
-      timeSendQueue: 0,
-      sendIdQueue: null,
-      collectiveVacationMessage: 'Voltamos logo',
-      collectiveVacationStart: '2024-12-20',
-      collectiveVacationEnd: '2025-01-05',
-      maxUseBotQueues: 3,
-      maxUseBotQueuesNPS: 3,
-      queueIds: [],
-      channelConfig: {
-        allowedOrigins: [],
-        theme: 'auto',
-        position: 'right',
-        newConversationsPerIpPerHour: 20,
-        messagesPerMinute: 30,
-      },
-    });
-    expect(body.schedules).toHaveLength(7);
-    expect(body.channelConfig).not.toHaveProperty('widgetKey');
-    expect(body.channelConfig).not.toHaveProperty('identitySecret');
-  });
+      fireEvent.change(screen.getByLabelText('Redirecionar para a fila após'), { target: { value: '0' } });
+      fireEvent.blur(screen.getByLabelText('Redirecionar para a fila após'));
+      fireEvent.change(screen.getByLabelText('Início das férias'), { target: { value: '2024-12-20' } });
+      fireEvent.change(screen.getByLabelText('Fim das férias'), { target: { value: '2025-01-05' } });
+      fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
+      expect(await screen.findAllByText('Disponível depois de salvar a conexão.', {}, { timeout: 3_000 })).toHaveLength(2);
+      fireEvent.click(screen.getByRole('button', { name: 'Salvar' }));
+      expect(await screen.findByText('Conexão salva com sucesso!', {}, { timeout: 5_000 })).toBeTruthy();
+      const body = calls.find((call) => call.method === 'POST' && call.path === '/whatsapp')?.body as Record<string, unknown>;
+      expect(body).toMatchObject({
+        name: 'Site',
+        channel: 'webchat',
+        ratingMessage: 'De 0 a 10?',
+        expiresTicketNPS: 30,
+        timeSendQueue: 0,
+        sendIdQueue: null,
+        collectiveVacationMessage: 'Voltamos logo',
+        collectiveVacationStart: '2024-12-20',
+        collectiveVacationEnd: '2025-01-05',
+        maxUseBotQueues: 3,
+        maxUseBotQueuesNPS: 3,
+        queueIds: [],
+        channelConfig: {
+          allowedOrigins: [],
+          theme: 'auto',
+          position: 'right',
+          newConversationsPerIpPerHour: 20,
+          messagesPerMinute: 30,
+        },
+      });
+      expect(body.schedules).toHaveLength(7);
+      expect(body.channelConfig).not.toHaveProperty('widgetKey');
+      expect(body.channelConfig).not.toHaveProperty('identitySecret');
+    },
+    EDITOR_TEST_MS,
+  );
 
-  it('edits a webchat connection: token, embed snippet, identity secret regenerated through PUT', async () => {
-    await signInWithSettings({ userRating: 'disabled', scheduleType: 'disabled' });
-    const webchat = connection(4, {
-      name: 'Site',
-      channel: 'webchat',
-      token: 'T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n',
-      channelConfig: {
-        widgetKey: 'wck_abcdefghijklmnopqrstuvwxyz012345',
-        identitySecret: 'old-secret-old-secret-old-secret-0000',
-        allowedOrigins: ['https://loja.example'],
-        prechat: { name: 'required', email: 'optional', phone: 'off' },
-      },
-    });
-    const calls = serveApi(
-      answer('GET', '/whatsapp/', [webchat]),
-      answer('GET', '/whatsapp/4', webchat),
-      answer('GET', '/companies/listPlan/1', planWith(1, [])),
-      answer('GET', '/queue', []),
-      answer('PUT', '/whatsapp/4', {
-        ...webchat,
-        channelConfig: { ...webchat.channelConfig, identitySecret: 'new-secret-new-secret-new-secret-1111' },
-      }),
-    );
-    renderPage(<ConnectionsPage />);
-    fireEvent.click(within(await screen.findByTestId('connection-4')).getByRole('button', { name: 'Editar' }));
-    expect(await screen.findByTestId('connection-token')).toBeTruthy();
-    expect(screen.getByText('T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n')).toBeTruthy();
-    expect(screen.queryByRole('tab', { name: 'Horários de atendimento' })).toBeNull();
-    fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
-    const snippet = await screen.findByTestId('widget-snippet');
-    expect(snippet.textContent).toContain(
-      '<script src="http://balcao.test/plugins/channels/widget/channels-widget.js" data-key="wck_abcdefghijklmnopqrstuvwxyz012345" async></script>',
-    );
-    expect(screen.getByText('https://loja.example')).toBeTruthy();
-    expect(screen.getByText('BalcaoChat.setUser(token)')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Gerar novo — Segredo de identificação' }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
-    expect(await screen.findByText('new-secret-new-secret-new-secret-1111', {}, { timeout: 5_000 })).toBeTruthy();
-    const put = calls.find((call) => call.method === 'PUT' && call.path === '/whatsapp/4')?.body as {
-      channelConfig: Record<string, unknown>;
-    };
-    expect(put.channelConfig).toMatchObject({ regenerate: ['identitySecret'], allowedOrigins: ['https://loja.example'] });
-    expect(put.channelConfig).not.toHaveProperty('identitySecret');
-  });
+  it(
+    'edits a webchat connection: token, embed snippet, identity secret regenerated through PUT',
+    async () => {
+      await signInWithSettings({ userRating: 'disabled', scheduleType: 'disabled' });
+      const webchat = connection(4, {
+        name: 'Site',
+        channel: 'webchat',
+        token: 'T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n',
+        channelConfig: {
+          widgetKey: 'wck_abcdefghijklmnopqrstuvwxyz012345',
+          identitySecret: 'old-secret-old-secret-old-secret-0000',
+          allowedOrigins: ['https://loja.example'],
+          prechat: { name: 'required', email: 'optional', phone: 'off' },
+        },
+      });
+      const calls = serveApi(
+        answer('GET', '/whatsapp/', [webchat]),
+        answer('GET', '/whatsapp/4', webchat),
+        answer('GET', '/companies/listPlan/1', planWith(1, [])),
+        answer('GET', '/queue', []),
+        answer('PUT', '/whatsapp/4', {
+          ...webchat,
+          channelConfig: { ...webchat.channelConfig, identitySecret: 'new-secret-new-secret-new-secret-1111' },
+        }),
+      );
+      renderPage(<ConnectionsPage />);
+      fireEvent.click(within(await screen.findByTestId('connection-4')).getByRole('button', { name: 'Editar' }));
+      expect(await screen.findByTestId('connection-token')).toBeTruthy();
+      expect(screen.getByText('T0k3nT0k3nT0k3nT0k3nT0k3nT0k3n')).toBeTruthy();
+      expect(screen.queryByRole('tab', { name: 'Horários de atendimento' })).toBeNull();
+      fireEvent.click(screen.getByRole('tab', { name: 'Widget' }));
+      const snippet = await screen.findByTestId('widget-snippet');
+      expect(snippet.textContent).toContain(
+        '<script src="http://balcao.test/plugins/channels/widget/channels-widget.js" data-key="wck_abcdefghijklmnopqrstuvwxyz012345" async></script>',
+      );
+      expect(screen.getByText('https://loja.example')).toBeTruthy();
+      expect(screen.getByText('BalcaoChat.setUser(token)')).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Gerar novo — Segredo de identificação' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+      expect(await screen.findByText('new-secret-new-secret-new-secret-1111', {}, { timeout: 5_000 })).toBeTruthy();
+      const put = calls.find((call) => call.method === 'PUT' && call.path === '/whatsapp/4')?.body as {
+        channelConfig: Record<string, unknown>;
+      };
+      expect(put.channelConfig).toMatchObject({ regenerate: ['identitySecret'], allowedOrigins: ['https://loja.example'] });
+      expect(put.channelConfig).not.toHaveProperty('identitySecret');
+    },
+    EDITOR_TEST_MS,
+  );
 
-  it('regenerates the token without losing what is being typed', async () => {
-    let current = connection(5, { name: 'Vendas', token: 'OLDOLDOLDOLDOLDOLDOLDOLDOLDOLD' });
-    const calls = serveApi(
-      answer('GET', '/whatsapp/', [current]),
-      answer('GET', '/companies/listPlan/1', planWith(1, [])),
-      answer('GET', '/queue', []),
-      (call) => (call.method === 'GET' && call.path === '/whatsapp/5' ? { status: 200, body: current } : undefined),
-      (call) => {
-        if (call.method !== 'POST' || call.path !== '/whatsapp/5/token') return undefined;
-        current = { ...current, token: 'NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW' };
-        return { status: 200, body: { token: current.token } };
-      },
-    );
-    renderPage(<ConnectionsPage />);
-    fireEvent.click(within(await screen.findByTestId('connection-5')).getByRole('button', { name: 'Editar' }));
-    const name = (await screen.findByLabelText('Nome')) as HTMLInputElement;
-    fireEvent.change(name, { target: { value: 'Vendas Sul' } });
-    fireEvent.click(screen.getByRole('button', { name: /Gerar novo/ }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
-    expect(await screen.findByText('NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW', {}, { timeout: 5_000 })).toBeTruthy();
-    expect((screen.getByLabelText('Nome') as HTMLInputElement).value).toBe('Vendas Sul');
-    expect(writes(calls)).toEqual(['POST /whatsapp/5/token']);
-  });
+  it(
+    'regenerates the token without losing what is being typed',
+    async () => {
+      let current = connection(5, { name: 'Vendas', token: 'OLDOLDOLDOLDOLDOLDOLDOLDOLDOLD' });
+      const calls = serveApi(
+        answer('GET', '/whatsapp/', [current]),
+        answer('GET', '/companies/listPlan/1', planWith(1, [])),
+        answer('GET', '/queue', []),
+        (call) => (call.method === 'GET' && call.path === '/whatsapp/5' ? { status: 200, body: current } : undefined),
+        (call) => {
+          if (call.method !== 'POST' || call.path !== '/whatsapp/5/token') return undefined;
+          current = { ...current, token: 'NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW' };
+          return { status: 200, body: { token: current.token } };
+        },
+      );
+      renderPage(<ConnectionsPage />);
+      fireEvent.click(within(await screen.findByTestId('connection-5')).getByRole('button', { name: 'Editar' }));
+      const name = (await screen.findByLabelText('Nome')) as HTMLInputElement;
+      fireEvent.change(name, { target: { value: 'Vendas Sul' } });
+      fireEvent.click(screen.getByRole('button', { name: /Gerar novo/ }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Sim' }));
+      expect(await screen.findByText('NEWNEWNEWNEWNEWNEWNEWNEWNEWNEW', {}, { timeout: 5_000 })).toBeTruthy();
+      expect((screen.getByLabelText('Nome') as HTMLInputElement).value).toBe('Vendas Sul');
+      expect(writes(calls)).toEqual(['POST /whatsapp/5/token']);
+    },
+    EDITOR_TEST_MS,
+  );
 
   it('asks before deleting and says so after', async () => {
     const calls = serveApi(
