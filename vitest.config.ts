@@ -62,9 +62,11 @@ export default defineConfig({
             'plugins/*/widget/**/*.test.{ts,tsx}',
           ],
           setupFiles: ['host/testing/setup-dom.ts'],
-          testTimeout: 15_000,
-          // projects with different worker counts must run as separate groups (after the server's)
-          sequence: { groupOrder: 1 },
+          // in the Node tiers' pool (same worker count, same group): run as a group of their own after them,
+          // the UI files went one at a time and left a core idle for the last ~10 minutes of CI; beside the
+          // Node tiers a heavy form takes longer than alone, hence the Node tiers' timeout
+          testTimeout: NODE_TIER.testTimeout,
+          maxWorkers: NODE_TIER.maxWorkers,
         },
       },
       {

@@ -21,7 +21,12 @@ describe('the shared service-hours editor', () => {
 
   it('edits two shifts per weekday (HH:MM) and names the problem of a day', async () => {
     render(<Week initial={defaultSchedules()} />);
-    const mondayEnd = (await screen.findByLabelText('Segunda-feira — Fim (turno 1)', {}, { timeout: 5_000 })) as HTMLInputElement;
+    // the table is a lazy chunk: its first import (antd's table and inputs) took over 5 s on a slow CI machine
+    const mondayEnd = (await screen.findByLabelText(
+      'Segunda-feira — Fim (turno 1)',
+      {},
+      { timeout: 20_000 },
+    )) as HTMLInputElement;
     expect(mondayEnd.value).toBe('12:00');
     expect(screen.getByTestId('valid').textContent).toBe('true');
     fireEvent.change(mondayEnd, { target: { value: '07:00' } });
