@@ -23,7 +23,18 @@ import path from 'node:path';
 import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE, startLoopbackProvider } from '@balcao/plugin-sdk/testing/loopback';
 import { startOpenAiStandIn } from '@balcao/plugin-sdk/testing/openai';
 import { REPO_ROOT } from '@balcao/server';
-import { CpuWindow, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
+import {
+  CpuWindow,
+  login,
+  ms,
+  paceInbound,
+  percentile,
+  postBenchInbound,
+  reportTo,
+  type SectionOptions,
+  startServer,
+  withBenchDb,
+} from './lib';
 
 const BENCH_CHANNEL_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');
 const RATE = Number(process.env.BENCH_AI_RATE ?? 200);
@@ -92,38 +103,17 @@ async function benchSetup(): Promise<{ companyId: number; whatsappId: number; pl
   });
 }
 
-interface Inbound {
-  id: string;
-  identifier: string;
-  name: string;
-  number: string;
-  body: string;
-}
-
-async function postInbound(url: string, token: string, whatsappId: number, queueId: number, messages: Inbound[]) {
-  const res = await fetch(`${url}/api/bench/inbound`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ whatsappId, channel: 'loopback', queueId, concurrency: 16, messages }),
-  });
-  if (res.status !== 200) throw new Error(`POST /api/bench/inbound: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { results: Array<{ id: string; ok: boolean; ms: number }> }).results;
-}
-
 /** Sends RATE messages a second for `seconds` (a batch every 50 ms) to tickets of `queueId`; every receive()'s duration. */
 async function receiveAt(url: string, token: string, whatsappId: number, queueId: number, seconds: number, tag: string) {
-  const perTick = Math.max(1, Math.round(RATE / 20));
-  const ticks = seconds * 20;
-  const durations: number[] = [];
-  let failures = 0;
-  const pending = new Set<Promise<void>>();
-  const began = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
-    const wait = began + tick * 50 - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (pending.size >= 16) await Promise.race(pending);
-    const messages = Array.from({ length: perTick }, (_, index) => {
-      const n = (tick * perTick + index) % CONTACTS;
+  return paceInbound({
+    url,
+    token,
+    whatsappId,
+    queueId,
+    rate: RATE,
+    seconds,
+    message: (sequence, tick, index) => {
+      const n = sequence % CONTACTS;
       return {
         id: `ai-${tag}-${tick}-${index}`,
         identifier: `bench-ai-plain-${n}`,
@@ -131,22 +121,8 @@ async function receiveAt(url: string, token: string, whatsappId: number, queueId
         number: `5500666${String(n).padStart(5, '0')}`,
         body: `Mensagem ${tick}-${index}`,
       };
-    });
-    const work = postInbound(url, token, whatsappId, queueId, messages)
-      .then((results) => {
-        for (const result of results) {
-          if (result.ok) durations.push(result.ms);
-          else failures += 1;
-        }
-      })
-      .catch(() => {
-        failures += perTick;
-      });
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
-  await Promise.all(pending);
-  return { durations, failures };
+    },
+  });
 }
 
 /**
@@ -285,15 +261,19 @@ export async function aiBenchmarks(options: SectionOptions): Promise<void> {
         const id = `r${run}-${i}`;
         ids.push(id);
         posts.push(
-          postInbound(server.url, token, whatsappId, aiQueue, [
-            {
-              id,
-              identifier: `bench-ai-${run}-${i}`,
-              name: `Cliente assistente ${i}`,
-              number: `55007${String(Date.now() % 1e4).padStart(4, '0')}${String(i).padStart(4, '0')}`,
-              body: 'Qual o prazo de entrega do meu pedido?',
-            },
-          ]),
+          postBenchInbound(server.url, token, {
+            whatsappId,
+            queueId: aiQueue,
+            messages: [
+              {
+                id,
+                identifier: `bench-ai-${run}-${i}`,
+                name: `Cliente assistente ${i}`,
+                number: `55007${String(Date.now() % 1e4).padStart(4, '0')}${String(i).padStart(4, '0')}`,
+                body: 'Qual o prazo de entrega do meu pedido?',
+              },
+            ],
+          }),
         );
       }
       await Promise.all(posts);

@@ -25,6 +25,7 @@ import {
   CpuWindow,
   login,
   ms,
+  paceInbound,
   percentile,
   reportTo,
   type SectionOptions,
@@ -97,22 +98,14 @@ async function saveFlow(client: Api, name: string, nodes: unknown[], connections
 
 /** Sends RATE messages a second for `seconds` (a batch every 50 ms) from CONTACTS customers; answers every receive's duration. */
 async function receiveAt(url: string, token: string, whatsappId: number, seconds: number, tag: string, contactTag: string) {
-  const perTick = Math.max(1, Math.round(RATE / 20));
-  const ticks = Math.max(1, Math.round(seconds * 20));
-  const durations: number[] = [];
-  let failures = 0;
-  let behind = 0;
-  const pending = new Set<Promise<void>>();
-  const began = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
-    const wait = began + tick * 50 - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (pending.size >= 16) {
-      behind += 1;
-      await Promise.race(pending);
-    }
-    const messages = Array.from({ length: perTick }, (_, index) => {
-      const n = (tick * perTick + index) % CONTACTS;
+  return paceInbound({
+    url,
+    token,
+    whatsappId,
+    rate: RATE,
+    seconds,
+    message: (sequence, tick, index) => {
+      const n = sequence % CONTACTS;
       return {
         id: `fl-${tag}-${tick}-${index}`,
         identifier: `bench-flows-${contactTag}-${n}`,
@@ -120,27 +113,8 @@ async function receiveAt(url: string, token: string, whatsappId: number, seconds
         number: `5500666${contactTag === 'flow' ? 1 : 2}${String(n).padStart(4, '0')}`,
         body: `Resposta ${tick}-${index}`,
       };
-    });
-    const work = fetch(`${url}/api/bench/inbound`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ whatsappId, channel: 'loopback', concurrency: 16, messages }),
-    })
-      .then(async (res) => {
-        const { results } = (await res.json()) as { results: Array<{ ok: boolean; ms: number }> };
-        for (const result of results) {
-          if (result.ok) durations.push(result.ms);
-          else failures += 1;
-        }
-      })
-      .catch(() => {
-        failures += perTick;
-      });
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
-  await Promise.all(pending);
-  return { durations, failures, behind, seconds: (performance.now() - began) / 1000 };
+    },
+  });
 }
 
 /** Polls `check` every 100 ms until it answers true or `timeoutMs` passes; answers whether it did. */

@@ -393,3 +393,77 @@ export function cpuPerRequest(use: CpuUse, requests: number): string {
     `other processes used ${(others / use.seconds).toFixed(2)} of ${os.cpus().length} cores meanwhile`
   );
 }
+
+/** One message for the bench loopback channel's `POST /api/bench/inbound` (bench/fixtures/loopback-channel). */
+export interface BenchInbound {
+  id: string;
+  identifier: string;
+  name: string;
+  number: string;
+  body: string;
+}
+
+/** Hands `messages` to the bench loopback channel's receive; answers each receive()'s outcome and time. */
+export async function postBenchInbound(
+  url: string,
+  token: string,
+  batch: { whatsappId: number; queueId?: number; messages: BenchInbound[] },
+): Promise<Array<{ id: string; ok: boolean; ms: number }>> {
+  const res = await fetch(`${url}/api/bench/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ ...batch, channel: 'loopback', concurrency: 16 }),
+  });
+  if (res.status !== 200) throw new Error(`POST /api/bench/inbound: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { results: Array<{ id: string; ok: boolean; ms: number }> }).results;
+}
+
+/**
+ * Sends `rate` messages a second for `seconds` through the bench loopback channel: a batch every 50 ms, at
+ * most 16 batches in flight (a batch that must wait for one counts as `behind`). `message(sequence, tick,
+ * index)` makes each message; answers every receive()'s duration, the failures and the time it took.
+ */
+export async function paceInbound(options: {
+  url: string;
+  token: string;
+  whatsappId: number;
+  queueId?: number;
+  rate: number;
+  seconds: number;
+  message(sequence: number, tick: number, index: number): BenchInbound;
+}): Promise<{ durations: number[]; failures: number; behind: number; seconds: number }> {
+  const perTick = Math.max(1, Math.round(options.rate / 20));
+  const ticks = Math.max(1, Math.round(options.seconds * 20));
+  const durations: number[] = [];
+  let failures = 0;
+  let behind = 0;
+  const pending = new Set<Promise<void>>();
+  const began = performance.now();
+  for (let tick = 0; tick < ticks; tick++) {
+    const wait = began + tick * 50 - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (pending.size >= 16) {
+      behind += 1;
+      await Promise.race(pending);
+    }
+    const messages = Array.from({ length: perTick }, (_, index) => options.message(tick * perTick + index, tick, index));
+    const work = postBenchInbound(options.url, options.token, {
+      whatsappId: options.whatsappId,
+      ...(options.queueId === undefined ? {} : { queueId: options.queueId }),
+      messages,
+    })
+      .then((results) => {
+        for (const result of results) {
+          if (result.ok) durations.push(result.ms);
+          else failures += 1;
+        }
+      })
+      .catch(() => {
+        failures += perTick;
+      });
+    pending.add(work);
+    void work.finally(() => pending.delete(work));
+  }
+  await Promise.all(pending);
+  return { durations, failures, behind, seconds: (performance.now() - began) / 1000 };
+}

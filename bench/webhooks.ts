@@ -11,12 +11,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { LOOPBACK_PLUGIN, LOOPBACK_URL_VARIABLE } from '@balcao/plugin-sdk/testing/loopback';
 import { REPO_ROOT } from '@balcao/server';
-import { CpuWindow, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
+import { CpuWindow, login, ms, paceInbound, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
-const LOOPBACK_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');
+const INBOUND_PLUGIN = path.join(REPO_ROOT, 'bench', 'fixtures', 'loopback-channel');
 /** The campaigns' loopback channel: Acme's connection for the run is one of its (nothing leaves the machine). */
-const LOOPBACK_CHANNEL = path.join(REPO_ROOT, 'plugins', 'campaigns', 'server', 'testing', 'loopback-channel');
 const RECEIVER_NAMES = ['fast-1', 'fast-2', 'fast-3', 'slow', 'failing'];
 const RATE = Number(process.env.BENCH_WEBHOOKS_RATE ?? 1_000);
 const SECONDS = Number(process.env.BENCH_WEBHOOKS_SECONDS ?? 10);
@@ -32,6 +32,9 @@ async function startReceivers() {
       const name = (request.url ?? '/').slice(1);
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (name === 'failing') response.writeHead(500).end();
+      // the loopback channel's provider: it reads the sent message's id from the answer
+      else if (name === 'messages')
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `p${counts.get(name)}` }));
       else if (name === 'slow') setTimeout(() => response.writeHead(200).end(), 2_000).unref();
       else response.writeHead(200).end();
     });
@@ -46,22 +49,14 @@ async function startReceivers() {
 
 /** Sends RATE messages a second for `seconds` (a batch every 50 ms); answers every receive()'s duration. */
 async function receiveAt(url: string, token: string, whatsappId: number, seconds: number, tag: string) {
-  const perTick = Math.max(1, Math.round(RATE / 20));
-  const ticks = seconds * 20;
-  const durations: number[] = [];
-  let failures = 0;
-  let behind = 0;
-  const pending = new Set<Promise<void>>();
-  const began = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
-    const wait = began + tick * 50 - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    if (pending.size >= 16) {
-      behind += 1;
-      await Promise.race(pending);
-    }
-    const messages = Array.from({ length: perTick }, (_, index) => {
-      const n = (tick * perTick + index) % CONTACTS;
+  return paceInbound({
+    url,
+    token,
+    whatsappId,
+    rate: RATE,
+    seconds,
+    message: (sequence, tick, index) => {
+      const n = sequence % CONTACTS;
       return {
         id: `wh-${tag}-${tick}-${index}`,
         identifier: `bench-webhooks-${n}`,
@@ -69,27 +64,8 @@ async function receiveAt(url: string, token: string, whatsappId: number, seconds
         number: `5500777${String(n).padStart(5, '0')}`,
         body: `Mensagem ${tick}-${index}`,
       };
-    });
-    const work = fetch(`${url}/api/bench/inbound`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ whatsappId, channel: 'loopback', concurrency: 16, messages }),
-    })
-      .then(async (res) => {
-        const { results } = (await res.json()) as { results: Array<{ ok: boolean; ms: number }> };
-        for (const result of results) {
-          if (result.ok) durations.push(result.ms);
-          else failures += 1;
-        }
-      })
-      .catch(() => {
-        failures += perTick;
-      });
-    pending.add(work);
-    void work.finally(() => pending.delete(work));
-  }
-  await Promise.all(pending);
-  return { durations, failures, behind, seconds: (performance.now() - began) / 1000 };
+    },
+  });
 }
 
 export async function webhooksBenchmarks(options: SectionOptions): Promise<void> {
@@ -108,9 +84,10 @@ export async function webhooksBenchmarks(options: SectionOptions): Promise<void>
     return (made.rows[0] as { id: number }).id;
   });
   const server = await startServer(options.port, {
-    BALCAO_PLUGINS: `${LOOPBACK_PLUGIN},${LOOPBACK_CHANNEL}`,
-    // replies the product might send go to the receivers' server, counted apart
-    CAMPAIGN_LOOPBACK_URL: `${receivers.url}/provider`,
+    // the SDK's loopback channel moved out of the campaigns plugin: its replies go to the receivers' server,
+    // counted apart
+    BALCAO_PLUGINS: `${INBOUND_PLUGIN},${LOOPBACK_PLUGIN}`,
+    [LOOPBACK_URL_VARIABLE]: receivers.url,
     CAMPAIGN_DISPATCHER: 'off',
     OUTBOUND_HTTP_ALLOW: '127.0.0.1',
   });
