@@ -13,8 +13,9 @@ const NODE_TIER = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // two cores, but a test file waits on Postgres, Redis and sockets much of its time (the cores sat 20–50 %
-  // idle at two files at a time): three at a time keeps them busy without thrashing
-  maxWorkers: 3,
+  // idle at two files at a time): three at a time keeps them busy without thrashing; CI runs two beside the
+  // browser tier (`BALCAO_TEST_WORKERS`, .ci/run)
+  maxWorkers: Number(process.env.BALCAO_TEST_WORKERS) || 3,
 };
 
 /** The WhatsApp tier's folder: its tests run in a project of their own. */
