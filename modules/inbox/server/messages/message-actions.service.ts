@@ -320,7 +320,9 @@ export async function retryMessage(ctx: PluginContext, user: SessionUser, id: nu
   if (message.isPrivate || message.isDeleted || message.sendStatus !== 'failed') {
     throw new AppError('ERR_MESSAGE_NOT_RETRYABLE');
   }
-  await MessageModel.query().findById(id).patch({ sendStatus: 'pending', sendError: null, updatedAt: new Date() });
+  await MessageModel.query()
+    .findById(id)
+    .patch({ sendStatus: 'pending', sendError: null, deliveryByJob: true, updatedAt: new Date() });
   await enqueueDelivery(ctx, user.companyId, id);
   return (await emitMessageChanged(ctx, user.companyId, id, ticket)) as Message;
 }

@@ -58,7 +58,8 @@ export function signBody(userName: string, body: string): string {
 /**
  * Queues the delivery of a stored outbound message through its channel's driver. The job id makes a
  * second enqueue while one is pending a no-op. If the queue refuses, the message is marked failed, so it
- * stays visible and can be retried: nothing is lost.
+ * stays visible and can be retried: nothing is lost. A process that dies between storing the message and
+ * this call leaves it pending; the pending-delivery sweep (pending-sweep.ts) queues it then.
  */
 export async function enqueueDelivery(ctx: PluginContext, companyId: number, messageId: number): Promise<void> {
   try {
@@ -114,6 +115,7 @@ export async function storeOutbound(
         isPrivate,
         isForwarded: draft.isForwarded === true,
         sendStatus: isPrivate ? 'sent' : 'pending',
+        deliveryByJob: !isPrivate,
         dataJson: outboundData(draft, options),
         // a millisecond apart, so that a batch keeps its order in the chronological list
         createdAt: new Date(now + index),

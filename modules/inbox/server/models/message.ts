@@ -26,6 +26,8 @@ export class Message extends TenantModel {
   declare isForwarded: boolean;
   declare reactions: MessageReaction[];
   declare sendStatus: SendStatus;
+  /** Its delivery belongs to the `deliver-message` job (migration 0008): the pending-delivery sweep may requeue it. */
+  declare deliveryByJob: boolean;
   declare sendError: string | null;
   declare dataJson: unknown;
   declare createdAt: Date;
