@@ -123,7 +123,19 @@ export async function startServer(port: number, extraEnv: Record<string, string>
       ...extraEnv,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
+    // its own process group, so a start that fails takes down whatever the server started too
+    detached: true,
   });
+  // a bench process that ends (or throws) without stopping the server leaves no server behind
+  const killGroup = () => {
+    if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  process.once('exit', killGroup);
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
@@ -134,7 +146,13 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('server not ready within 60 s');
+    if (Date.now() > deadline) {
+      killGroup();
+      await new Promise<void>((resolve) =>
+        child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+      );
+      throw new Error('server not ready within 60 s (killed)');
+    }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const readyMs = performance.now() - began;
@@ -144,7 +162,8 @@ export async function startServer(port: number, extraEnv: Record<string, string>
     readyMs,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        process.removeListener('exit', killGroup);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

@@ -5,7 +5,7 @@ import { seedWebhooksFixtures } from './seed/fixtures';
 import { mailDisableNotices, NOTICE_EVERY_MS, NOTICE_JOB } from './services/disable-mail';
 import { webhookDispatcher } from './services/dispatcher';
 import { webhookHandlers } from './services/events';
-import { WAKE_TOPIC } from './services/outbox';
+import { ENDPOINTS_CHANGED_TOPIC, outboxOf, WAKE_TOPIC } from './services/outbox';
 import { SWEEP_EVERY_MS, sweepDeliveries } from './services/retention';
 import { secretsKey } from './services/secrets';
 
@@ -39,11 +39,15 @@ export default definePlugin({
     secretsKey(ctx);
     const dispatcher = webhookDispatcher(ctx);
     const stopWake = await ctx.broadcast.subscribe(WAKE_TOPIC, () => dispatcher.wake());
+    const stopEndpoints = await ctx.broadcast.subscribe(ENDPOINTS_CHANGED_TOPIC, (payload) =>
+      outboxOf(ctx).forget((payload as { companyId: number }).companyId),
+    );
     // the dispatcher is long-lived work: only where jobs run
     if (ctx.config.role !== 'web' && ctx.config.WEBHOOKS_DISPATCHER === 'on') dispatcher.start();
     stopListening.set(ctx, async () => {
       await dispatcher.close();
       await stopWake();
+      await stopEndpoints();
     });
   },
   async close(ctx) {

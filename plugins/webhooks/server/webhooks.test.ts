@@ -16,6 +16,7 @@ import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailDisableNotices, NOTICE_RETRY_MS } from './services/disable-mail';
 import { GIVE_UP_AFTER_MS, WebhookDispatcher } from './services/dispatcher';
+import { ENDPOINTS_CHANGED_TOPIC, outboxOf } from './services/outbox';
 import { sweepDeliveries } from './services/retention';
 import { fakeClock, type WebhooksKit, webhooksKit } from './testing/kit';
 import { type SmtpStandIn, startSmtpStandIn } from './testing/smtp';
@@ -484,6 +485,55 @@ describe('deliveries', () => {
     });
     await kit.api('DELETE', `/webhooks/${closedOnly.webhook.id}`);
     await kit.api('DELETE', `/webhooks/${updates.webhook.id}`);
+  });
+  it('writes no statement for an event no endpoint subscribes to, and follows endpoint changes of any process', async () => {
+    const publish = (event: 'contact.created' | 'ticket.updated', contactId: number) =>
+      runInTenant({ companyId: kit.companyId }, () =>
+        event === 'contact.created'
+          ? kit.ctx.events.publish('contact.created', { companyId: kit.companyId, contactId })
+          : kit.ctx.events.publish('ticket.updated', {
+              companyId: kit.companyId,
+              ticketId: contactId,
+              userId: null,
+              queueId: null,
+              whatsappId: null,
+              isGroup: false,
+              status: 'closed',
+              previousStatus: 'open',
+            }),
+      );
+    const statements = () => outboxOf(kit.ctx).batcher.stats.statements;
+    const before = statements();
+    await publish('contact.created', 901);
+    await publish('contact.created', 902);
+    expect(statements()).toBe(before);
+
+    // made through the API: this process knows at once
+    const { webhook } = await createEndpoint('/contacts', ['contact.created']);
+    await publish('contact.created', 903);
+    expect(await kit.knex('webhookDeliveries').where({ endpointId: webhook.id }).pluck('data')).toEqual([{ contactId: 903 }]);
+    expect(statements()).toBe(before + 1);
+
+    // changed by another process: its notice arrives over Redis, well before the cache's own expiry
+    await kit
+      .knex('webhookEndpoints')
+      .where({ id: webhook.id })
+      .update({ events: ['ticket.closed'] });
+    await kit.ctx.broadcast.publish(ENDPOINTS_CHANGED_TOPIC, { companyId: kit.companyId });
+    await until(
+      async () => {
+        await publish('ticket.updated', 904);
+        return (await deliveries(webhook.id)).some((row) => row.event === 'ticket.closed');
+      },
+      'the change notice',
+      2_000,
+    );
+
+    // deleted: nothing subscribes any more, nothing is written
+    await kit.api('DELETE', `/webhooks/${webhook.id}`);
+    const after = statements();
+    await publish('ticket.updated', 905);
+    expect(statements()).toBe(after);
   });
 });
 

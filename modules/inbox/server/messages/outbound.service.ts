@@ -40,6 +40,11 @@ type DeliveredRecord = MessageRecord & {
   contactUrlPicture: string | null;
 };
 
+/*
+ * The batch statements below have a fixed text (each list is one array parameter) and a name: node-pg
+ * prepares each once per connection, and Postgres parses and plans it once instead of on every batch.
+ */
+
 /** Raw bindings with arrays that hold nulls (node-pg sends them as SQL arrays with NULL elements). */
 function bindings(values: unknown[]): readonly Knex.RawBinding[] {
   return values as readonly Knex.RawBinding[];
@@ -85,8 +90,9 @@ async function contactsAndTickets(
   const numbers = [...people.keys()];
   const names = numbers.map((number) => (people.get(number)?.name?.trim() || number).slice(0, 250));
   const emails = numbers.map((number) => people.get(number)?.email?.trim().slice(0, 255) || null);
-  const found = (await trx.raw(
-    `WITH made AS (
+  const found = (await trx
+    .raw(
+      `WITH made AS (
        INSERT INTO contacts (company_id, name, number, email, channel, whatsapp_id)
        SELECT ?, p.name, p.number, p.email, ?, ? FROM unnest(?::text[], ?::text[], ?::text[]) AS p(number, name, email)
        ON CONFLICT (company_id, number) WHERE number IS NOT NULL DO NOTHING
@@ -100,19 +106,22 @@ async function contactsAndTickets(
      FROM c LEFT JOIN tickets t ON NOT c.made AND t.company_id = ? AND t.contact_id = c.id
        AND coalesce(t.whatsapp_id, 0) = ? AND t.status <> 'closed'
      ORDER BY c.number`,
-    bindings([
-      companyId,
-      options.channel.slice(0, 20),
-      options.whatsappId,
-      numbers,
-      names,
-      emails,
-      companyId,
-      numbers,
-      companyId,
-      options.whatsappId,
-    ]),
-  )) as { rows: Array<Omit<TicketRow, 'id'> & { id: number | null; number: string }> };
+      bindings([
+        companyId,
+        options.channel.slice(0, 20),
+        options.whatsappId,
+        numbers,
+        names,
+        emails,
+        companyId,
+        numbers,
+        companyId,
+        options.whatsappId,
+      ]),
+    )
+    .options({ name: 'inbox_stage_contacts_tickets' })) as {
+    rows: Array<Omit<TicketRow, 'id'> & { id: number | null; number: string }>;
+  };
   // by number, as the contacts' index reads them: the tickets made for them are numbered in that order
   const contacts = new Map<string, number>();
   const tickets = new Map<number, TicketRow>();
@@ -167,26 +176,28 @@ async function ticketsOf(
   const queueId = options.newTicket.queueId ?? null;
   // a contact made active by an inbound message meanwhile keeps that ticket (the one-active index refuses
   // a second): insert what the index allows, then read the rest again
-  const inserted = (await trx.raw(
-    `INSERT INTO tickets (company_id, contact_id, status, user_id, queue_id, whatsapp_id, channel, is_group, closed_at,
+  const inserted = (await trx
+    .raw(
+      `INSERT INTO tickets (company_id, contact_id, status, user_id, queue_id, whatsapp_id, channel, is_group, closed_at,
        last_message, updated_at)
      SELECT ?, c.id, ?, ?, ?, ?, ?, false, CASE WHEN ? = 'closed' THEN now() END, c.body, c.at
      FROM unnest(?::int[], ?::text[], ?::timestamptz[]) AS c(id, body, at)
      ON CONFLICT (company_id, contact_id, coalesce(whatsapp_id, 0)) WHERE status <> 'closed' DO NOTHING
      RETURNING id, contact_id AS "contactId", status, user_id AS "userId", queue_id AS "queueId", is_group AS "isGroup"`,
-    [
-      companyId,
-      status,
-      status === 'pending' ? null : userId,
-      queueId,
-      options.whatsappId,
-      options.channel.slice(0, 20),
-      status,
-      missing,
-      missing.map((id) => lastOf.get(id)?.body ?? ''),
-      missing.map((id) => lastOf.get(id)?.at ?? new Date()),
-    ],
-  )) as { rows: TicketRow[] };
+      [
+        companyId,
+        status,
+        status === 'pending' ? null : userId,
+        queueId,
+        options.whatsappId,
+        options.channel.slice(0, 20),
+        status,
+        missing,
+        missing.map((id) => lastOf.get(id)?.body ?? ''),
+        missing.map((id) => lastOf.get(id)?.at ?? new Date()),
+      ],
+    )
+    .options({ name: 'inbox_stage_tickets_insert' })) as { rows: TicketRow[] };
   for (const row of inserted.rows) {
     byContact.set(row.contactId, row);
     created.add(row.id);
@@ -239,20 +250,28 @@ export async function stageOutbound(
         last.set(row.ticket.id, { body: row.item.body || (row.item.media?.fileName ?? ''), at: row.at });
     }
     if (last.size > 0)
-      await trx.raw(
-        `UPDATE tickets t SET last_message = v.body, updated_at = v.at
+      await trx
+        .raw(
+          `UPDATE tickets t SET last_message = v.body, updated_at = v.at
        FROM unnest(?::int[], ?::text[], ?::timestamptz[]) AS v(id, body, at)
        WHERE t.company_id = ? AND t.id = v.id`,
-        [[...last.keys()], [...last.values()].map((value) => value.body), [...last.values()].map((value) => value.at), companyId],
-      );
+          [
+            [...last.keys()],
+            [...last.values()].map((value) => value.body),
+            [...last.values()].map((value) => value.at),
+            companyId,
+          ],
+        )
+        .options({ name: 'inbox_stage_tickets_last' });
     const data = (item: StageOutboundItem) => {
       const json: Record<string, string> = {};
       if (item.media?.mimetype) json.mimetype = item.media.mimetype;
       if (options.automation) json.automation = options.automation;
       return Object.keys(json).length > 0 ? JSON.stringify(json) : null;
     };
-    const inserted = (await trx.raw(
-      `INSERT INTO messages AS m (company_id, ticket_id, contact_id, queue_id, whatsapp_id, body, from_me, read, ack, media_type,
+    const inserted = (await trx
+      .raw(
+        `INSERT INTO messages AS m (company_id, ticket_id, contact_id, queue_id, whatsapp_id, body, from_me, read, ack, media_type,
          media_path, media_name, send_status, data_json, created_at, updated_at)
        SELECT ?, v.ticket_id, v.contact_id, t.queue_id, ?, v.body, true, true, 0, v.media_type, v.media_path, v.media_name,
          'pending', v.data_json::jsonb, v.at, v.at
@@ -261,20 +280,21 @@ export async function stageOutbound(
        JOIN tickets t ON t.company_id = ? AND t.id = v.ticket_id
        ORDER BY v.n
        RETURNING ${MESSAGE_RECORD_COLUMNS}`,
-      bindings([
-        companyId,
-        options.whatsappId,
-        rows.map((row) => row.ticket.id),
-        rows.map((row) => row.contactId),
-        rows.map((row) => row.item.body),
-        rows.map((row) => row.item.media?.mediaType ?? 'chat'),
-        rows.map((row) => row.item.media?.storageKey ?? null),
-        rows.map((row) => row.item.media?.fileName ?? null),
-        rows.map((row) => data(row.item)),
-        rows.map((row) => row.at),
-        companyId,
-      ]),
-    )) as { rows: MessageRecord[] };
+        bindings([
+          companyId,
+          options.whatsappId,
+          rows.map((row) => row.ticket.id),
+          rows.map((row) => row.contactId),
+          rows.map((row) => row.item.body),
+          rows.map((row) => row.item.media?.mediaType ?? 'chat'),
+          rows.map((row) => row.item.media?.storageKey ?? null),
+          rows.map((row) => row.item.media?.fileName ?? null),
+          rows.map((row) => data(row.item)),
+          rows.map((row) => row.at),
+          companyId,
+        ]),
+      )
+      .options({ name: 'inbox_stage_messages' })) as { rows: MessageRecord[] };
     // ids follow the insertion order of one statement: sort them back to the items' order
     const records = inserted.rows.sort((a, b) => Number(a.id) - Number(b.id));
     const result: StagedOutbound[] = rows.map((row, index) => ({
@@ -411,8 +431,9 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
   const companyId = companyOfScope('deliver');
   if (messageIds.length === 0) return [];
   const { knex } = ctx.db;
-  const rows = (await knex.raw(
-    `SELECT m.id, m.send_status AS "sendStatus", m.channel_message_id AS "channelMessageId", m.send_error AS "sendError",
+  const rows = (await knex
+    .raw(
+      `SELECT m.id, m.send_status AS "sendStatus", m.channel_message_id AS "channelMessageId", m.send_error AS "sendError",
        m.is_private AS "isPrivate", m.is_deleted AS "isDeleted", m.from_me AS "fromMe", m.body, m.media_type AS "mediaType",
        m.media_path AS "mediaPath", m.media_name AS "mediaName", m.quoted_msg_id AS "quotedMsgId",
        m.is_forwarded AS "isForwarded", m.data_json AS "dataJson",
@@ -424,8 +445,9 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
      JOIN tickets t ON t.company_id = m.company_id AND t.id = m.ticket_id
      LEFT JOIN contacts c ON c.company_id = t.company_id AND c.id = t.contact_id
      WHERE m.company_id = ? AND m.id = ANY(?::bigint[])`,
-    [companyId, messageIds],
-  )) as { rows: DeliveryRow[] };
+      [companyId, messageIds],
+    )
+    .options({ name: 'inbox_deliver_read' })) as { rows: DeliveryRow[] };
   const due = rows.rows.filter(
     (row) => row.sendStatus !== 'sent' && !row.isPrivate && !row.isDeleted && row.fromMe && row.quotedMsgId === null,
   );
@@ -449,8 +471,9 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
   let written: DeliveredRecord[] | null = null;
   if (results.length > 0) {
     try {
-      const updated = (await knex.raw(
-        `WITH written AS (
+      const updated = (await knex
+        .raw(
+          `WITH written AS (
            UPDATE messages m SET send_status = v.status, channel_message_id = coalesce(v.channel_id, m.channel_message_id),
              ack = CASE WHEN v.status = 'sent' THEN v.ack ELSE m.ack END, send_error = v.error, updated_at = now()
            FROM unnest(?::bigint[], ?::text[], ?::text[], ?::int[], ?::text[]) AS v(id, status, channel_id, ack, error)
@@ -459,15 +482,16 @@ export async function deliverNow(ctx: PluginContext, messageIds: number[]): Prom
              m.company_id AS "companyId")
          SELECT w.*, c.name AS "contactName", c.url_picture AS "contactUrlPicture"
          FROM written w LEFT JOIN contacts c ON c.company_id = w."companyId" AND c.id = w."contactId"`,
-        bindings([
-          results.map((result) => result.id),
-          results.map((result) => result.status),
-          results.map((result) => result.channelMessageId),
-          results.map((result) => result.ack),
-          results.map((result) => result.error),
-          companyId,
-        ]),
-      )) as { rows: DeliveredRecord[] };
+          bindings([
+            results.map((result) => result.id),
+            results.map((result) => result.status),
+            results.map((result) => result.channelMessageId),
+            results.map((result) => result.ack),
+            results.map((result) => result.error),
+            companyId,
+          ]),
+        )
+        .options({ name: 'inbox_deliver_write' })) as { rows: DeliveredRecord[] };
       written = updated.rows;
     } catch (error) {
       // the channel echoed one of them back first (a unique channel id): the job's path settles each

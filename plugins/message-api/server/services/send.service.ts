@@ -150,15 +150,18 @@ interface KeyLookup {
  * purges it (the caller's own record comes first).
  */
 async function storedRequests(ctx: MessageApiContext, lookups: KeyLookup[]): Promise<Array<StoredRequest | null>> {
-  const result = (await ctx.db.knex.raw(
-    `SELECT x.n, r.request_hash AS "requestHash", r.response, r.created_at AS "createdAt"
+  const result = (await ctx.db.knex
+    .raw(
+      `SELECT x.n, r.request_hash AS "requestHash", r.response, r.created_at AS "createdAt"
      FROM unnest(?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS x(company_id, caller, key, n)
      CROSS JOIN LATERAL (
        SELECT request_hash, response, created_at FROM message_api_requests r
        WHERE r.company_id = x.company_id AND r.idempotency_key = x.key AND (r.caller = x.caller OR r.caller IS NULL)
        ORDER BY r.caller IS NULL LIMIT 1) r`,
-    [lookups.map((lookup) => lookup.companyId), lookups.map((lookup) => lookup.caller), lookups.map((lookup) => lookup.key)],
-  )) as { rows: Array<StoredRequest & { n: string | number }> };
+      [lookups.map((lookup) => lookup.companyId), lookups.map((lookup) => lookup.caller), lookups.map((lookup) => lookup.key)],
+      // one fixed text for any number of look-ups: prepared once per connection, parsed and planned once
+    )
+    .options({ name: 'message_api_lookup_keys' })) as { rows: Array<StoredRequest & { n: string | number }> };
   const byPosition = new Map(result.rows.map((row) => [Number(row.n), row]));
   return lookups.map((_lookup, index) => {
     const row = byPosition.get(index + 1);
@@ -309,7 +312,21 @@ async function stageRequests(ctx: MessageApiContext, requests: StageRequest[]): 
               ]
             : [],
         );
-        if (records.length > 0) await trx('messageApiRequests').insert(records);
+        // one fixed text for any number of records: prepared once per connection
+        if (records.length > 0)
+          await trx
+            .raw(
+              `INSERT INTO message_api_requests (company_id, caller, idempotency_key, request_hash, response)
+               SELECT * FROM unnest(?::int[], ?::text[], ?::text[], ?::text[], ?::jsonb[])`,
+              [
+                records.map((record) => record.companyId),
+                records.map((record) => record.caller),
+                records.map((record) => record.idempotencyKey),
+                records.map((record) => record.requestHash),
+                records.map((record) => record.response),
+              ],
+            )
+            .options({ name: 'message_api_record_keys' });
       },
     }),
   );
@@ -321,7 +338,10 @@ function stagingConflicts(earlier: StageRequest, item: StageRequest): boolean {
   return (
     earlier.companyId !== item.companyId ||
     earlier.connection.id !== item.connection.id ||
-    JSON.stringify(earlier.newTicket) !== JSON.stringify(item.newTicket) ||
+    // field by field: the batcher compares each arriving send with those queued before it
+    earlier.newTicket.status !== item.newTicket.status ||
+    (earlier.newTicket.userId ?? null) !== (item.newTicket.userId ?? null) ||
+    (earlier.newTicket.queueId ?? null) !== (item.newTicket.queueId ?? null) ||
     (earlier.idempotency !== null &&
       earlier.idempotency.key === item.idempotency?.key &&
       earlier.idempotency.caller === item.idempotency.caller)

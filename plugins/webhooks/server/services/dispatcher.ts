@@ -4,6 +4,7 @@ import type { WebhooksContext } from '../config';
 import { type Clock, systemClock } from './clock';
 import { enqueueNoticeMail } from './disable-mail';
 import { emitWebhook, notifyAdmins } from './live';
+import { invalidateEndpoints } from './outbox';
 import { secretsKey, unseal } from './secrets';
 import { signatureHeader } from './signature';
 
@@ -377,6 +378,7 @@ export class WebhookDispatcher {
     const [first] = disabled;
     if (first) {
       this.ctx.log.warn({ endpointId: first.id, companyId: row.companyId }, 'webhook endpoint disabled after failing for 24 h');
+      await invalidateEndpoints(this.ctx, row.companyId);
       emitWebhook(this.ctx, row.companyId, { action: 'update', webhookId: first.id });
       await enqueueNoticeMail(this.ctx, Number(first.noticeId));
       await notifyAdmins(this.ctx, row.companyId, {

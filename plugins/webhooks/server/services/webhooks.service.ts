@@ -3,7 +3,7 @@ import { AppError, isSpecialAddress, parseAllowEntry } from '@balcao/plugin-sdk/
 import { TEST_EVENT } from '../../shared/events';
 import type { WebhooksContext } from '../config';
 import { emitWebhook } from './live';
-import { WAKE_TOPIC } from './outbox';
+import { invalidateEndpoints, WAKE_TOPIC } from './outbox';
 import { newSigningSecret, seal, secretsKey } from './secrets';
 
 /**
@@ -153,6 +153,7 @@ export async function createWebhook(
     return inserted;
   });
   if (!row) throw new Error('webhook endpoint not inserted');
+  await invalidateEndpoints(ctx, companyId);
   emitWebhook(ctx, companyId, { action: 'create', webhookId: row.id });
   return { webhook: webhookJson(row), secret };
 }
@@ -186,6 +187,7 @@ export async function updateWebhook(
     })
     .returning('*')) as EndpointRow[];
   if (!row) throw new AppError('ERR_NO_WEBHOOK_FOUND');
+  await invalidateEndpoints(ctx, companyId);
   emitWebhook(ctx, companyId, { action: 'update', webhookId: id });
   if (reenabled) await ctx.broadcast.publish(WAKE_TOPIC, {});
   return webhookJson(row);
@@ -194,6 +196,7 @@ export async function updateWebhook(
 export async function deleteWebhook(ctx: WebhooksContext, companyId: number, id: number): Promise<void> {
   const deleted = await ctx.db.knex('webhookEndpoints').where({ companyId, id }).delete();
   if (deleted === 0) throw new AppError('ERR_NO_WEBHOOK_FOUND');
+  await invalidateEndpoints(ctx, companyId);
   emitWebhook(ctx, companyId, { action: 'delete', webhookId: id });
 }
 
