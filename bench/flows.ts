@@ -117,6 +117,17 @@ async function receiveAt(url: string, token: string, whatsappId: number, seconds
   });
 }
 
+/**
+ * The bench database runs with autovacuum off: a live database's autovacuum would have analysed the tables
+ * a warm-up or a seed filled, and without it the planner plans the turns' reads on statistics of an emptier
+ * database.
+ */
+async function analyse(): Promise<void> {
+  await withBenchDb((db) =>
+    db.query('ANALYZE messages, tickets, contacts, contact_identities, whatsapps, flow_runs, flow_run_steps, flow_turn_leases'),
+  );
+}
+
 /** Polls `check` every 100 ms until it answers true or `timeoutMs` passes; answers whether it did. */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -197,6 +208,7 @@ async function receivePath(
 
   log('flows: warm-up without a flow…');
   await receiveAt(server.url, token, quietId, 3, `warm${Date.now()}`, 'quiet');
+  await analyse();
   log(`flows: ${SECONDS} s at ${RATE}/s without a flow…`);
   const quiet = await receiveAt(server.url, token, quietId, SECONDS, `quiet${Date.now()}`, 'quiet');
 
@@ -204,6 +216,7 @@ async function receivePath(
   await receiveAt(server.url, token, flowId, CONTACTS / RATE, `start${Date.now()}`, 'flow');
   const started = await until(async () => (await waitingRuns(flowId)) >= CONTACTS, 60_000);
   if (!started) log(`flows: only ${await waitingRuns(flowId)} of ${CONTACTS} runs wait at the question; measuring anyway`);
+  await analyse();
   log(`flows: ${SECONDS} s at ${RATE}/s, every message answering a flow's question…`);
   const stepsBefore = await withBenchDb(
     async (db) =>
@@ -324,6 +337,7 @@ async function intervals(
     );
     return ids;
   });
+  await analyse();
   // and its delayed job, named by the run's step
   try {
     await Promise.all(
