@@ -11,9 +11,10 @@
  * as jobs), with how far the turns kept up.
  *
  * (b) 1,000 tickets in flows waiting on an interval node due in the same second: the runs and their
- * delayed `flow-step` jobs are written as the runtime writes them when a run reaches an interval (the
- * `flowRuns` row waiting with its `dueAt`, the job named by the run's step, due at that second); the figure is
- * due time → the last run resumed (moved past the interval, its next message sent and the run done).
+ * delayed `flow-due` job are written as the runtime writes them when a run reaches an interval (the
+ * `flowRuns` row waiting with its `dueAt`; the company's job of that quarter second, which claims the due
+ * runs in batches); the figure is due time → the last run resumed (moved past the interval, its next
+ * message sent and the run done).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -299,7 +300,7 @@ async function intervals(
     });
     await client.call('POST', '/bench/inbound', { whatsappId, channel: 'loopback', concurrency: 16, messages });
   }
-  // the flow builder's queue, as ctx.jobs.enqueue writes it (the runtime's delayed interval jobs go there)
+  // the flow builder's queue, as ctx.jobs.enqueue writes it (the runtime's delayed flow-due jobs go there)
   const queue = new BeeQueue('flowbuilder', {
     prefix: `${BENCH_REDIS_PREFIX}:bq`,
     redis: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } as BeeQueue.QueueSettings['redis'],
@@ -338,17 +339,13 @@ async function intervals(
     return ids;
   });
   await analyse();
-  // and its delayed job, named by the run's step
+  // and the company's delayed flow-due job of that quarter second (every run due in it names the same one)
   try {
-    await Promise.all(
-      ticketIds.map((ticketId) =>
-        queue
-          .createJob({ name: 'flow-step', companyId, data: { ticketId, kind: 'interval', step: 1 } })
-          .setId(`flow-step:${companyId}:flow-interval-${ticketId}-1-${tag}`)
-          .delayUntil(due.getTime())
-          .save(),
-      ),
-    );
+    await queue
+      .createJob({ name: 'flow-due', companyId, data: {} })
+      .setId(`flow-due:${companyId}:flow-due-${due.getTime()}`)
+      .delayUntil(due.getTime())
+      .save();
   } finally {
     await queue.close();
   }
