@@ -11,9 +11,10 @@
  * as jobs), with how far the turns kept up.
  *
  * (b) 1,000 tickets in flows waiting on an interval node due in the same second: the runs and their
- * delayed `flow-step` jobs are written as the runtime writes them when a run reaches an interval (the
- * `flowRuns` row waiting with its `dueAt`, the job named by the run's step, due at that second); the figure is
- * due time → the last run resumed (moved past the interval, its next message sent and the run done).
+ * delayed `flow-due` job are written as the runtime writes them when a run reaches an interval (the
+ * `flowRuns` row waiting with its `dueAt`; the company's job of that quarter second, which claims the due
+ * runs in batches); the figure is due time → the last run resumed (moved past the interval, its next
+ * message sent and the run done).
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -117,6 +118,17 @@ async function receiveAt(url: string, token: string, whatsappId: number, seconds
   });
 }
 
+/**
+ * The bench database runs with autovacuum off: a live database's autovacuum would have analysed the tables
+ * a warm-up or a seed filled, and without it the planner plans the turns' reads on statistics of an emptier
+ * database.
+ */
+async function analyse(): Promise<void> {
+  await withBenchDb((db) =>
+    db.query('ANALYZE messages, tickets, contacts, contact_identities, whatsapps, flow_runs, flow_run_steps, flow_turn_leases'),
+  );
+}
+
 /** Polls `check` every 100 ms until it answers true or `timeoutMs` passes; answers whether it did. */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
@@ -197,6 +209,7 @@ async function receivePath(
 
   log('flows: warm-up without a flow…');
   await receiveAt(server.url, token, quietId, 3, `warm${Date.now()}`, 'quiet');
+  await analyse();
   log(`flows: ${SECONDS} s at ${RATE}/s without a flow…`);
   const quiet = await receiveAt(server.url, token, quietId, SECONDS, `quiet${Date.now()}`, 'quiet');
 
@@ -204,6 +217,7 @@ async function receivePath(
   await receiveAt(server.url, token, flowId, CONTACTS / RATE, `start${Date.now()}`, 'flow');
   const started = await until(async () => (await waitingRuns(flowId)) >= CONTACTS, 60_000);
   if (!started) log(`flows: only ${await waitingRuns(flowId)} of ${CONTACTS} runs wait at the question; measuring anyway`);
+  await analyse();
   log(`flows: ${SECONDS} s at ${RATE}/s, every message answering a flow's question…`);
   const stepsBefore = await withBenchDb(
     async (db) =>
@@ -286,7 +300,7 @@ async function intervals(
     });
     await client.call('POST', '/bench/inbound', { whatsappId, channel: 'loopback', concurrency: 16, messages });
   }
-  // the flow builder's queue, as ctx.jobs.enqueue writes it (the runtime's delayed interval jobs go there)
+  // the flow builder's queue, as ctx.jobs.enqueue writes it (the runtime's delayed flow-due jobs go there)
   const queue = new BeeQueue('flowbuilder', {
     prefix: `${BENCH_REDIS_PREFIX}:bq`,
     redis: { url: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' } as BeeQueue.QueueSettings['redis'],
@@ -324,17 +338,14 @@ async function intervals(
     );
     return ids;
   });
-  // and its delayed job, named by the run's step
+  await analyse();
+  // and the company's delayed flow-due job of that quarter second (every run due in it names the same one)
   try {
-    await Promise.all(
-      ticketIds.map((ticketId) =>
-        queue
-          .createJob({ name: 'flow-step', companyId, data: { ticketId, kind: 'interval', step: 1 } })
-          .setId(`flow-step:${companyId}:flow-interval-${ticketId}-1-${tag}`)
-          .delayUntil(due.getTime())
-          .save(),
-      ),
-    );
+    await queue
+      .createJob({ name: 'flow-due', companyId, data: {} })
+      .setId(`flow-due:${companyId}:flow-due-${due.getTime()}`)
+      .delayUntil(due.getTime())
+      .save();
   } finally {
     await queue.close();
   }

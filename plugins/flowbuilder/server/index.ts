@@ -4,9 +4,11 @@ import { flowbuilderErrors } from './errors';
 import { seedFlowbuilderDemo } from './seed/demo';
 import { seedFlowbuilderFixtures } from './seed/fixtures';
 import {
+  FLOW_DUE_JOB,
   FLOW_STEP_CONCURRENCY,
   FLOW_STEP_JOB,
   FLOW_SWEEP_JOB,
+  flowDue,
   flowStartsFor,
   flowStep,
   onMessageReceived,
@@ -47,7 +49,12 @@ export default definePlugin({
         if (job.companyId === null) return false;
         const input: StepInput =
           data.kind === 'message'
-            ? { kind: 'message', messageId: Number(data.messageId), ticketCreated: data.ticketCreated === true }
+            ? {
+                kind: 'message',
+                messageId: Number(data.messageId),
+                ticketCreated: data.ticketCreated === true,
+                ...(typeof data.body === 'string' ? { body: data.body } : {}),
+              }
             : data.kind === 'interval'
               ? { kind: 'interval', step: Number(data.step) }
               : { kind: 'resume' };
@@ -55,6 +62,11 @@ export default definePlugin({
         return true;
       },
       concurrency: FLOW_STEP_CONCURRENCY,
+    },
+    // the company's due intervals, in batches (one job a quarter second of due times; one at a time a process)
+    [FLOW_DUE_JOB]: {
+      handler: async (_data, ctx, job) => (job.companyId === null ? false : flowDue(ctx as FlowbuilderContext, job.companyId)),
+      concurrency: 1,
     },
     [FLOW_SWEEP_JOB]: { handler: async (_data, ctx) => sweepStaleRuns(ctx as FlowbuilderContext) },
     [SEND_JOB]: {

@@ -1,3 +1,4 @@
+import { runInTenant } from '@balcao/plugin-sdk/server';
 import { startWorker, type WorkerProcess } from '@balcao/plugin-sdk/testing/loopback';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
@@ -7,7 +8,9 @@ import { type FlowbuilderKit, flowbuilderKit, until } from '../testing/kit';
  * server from source, ROLE=worker) walks the flow to an interval and is killed with SIGKILL while the run
  * waits — the worker killed is the one that walked, whatever the scheduling; a second worker started after
  * the kill finds the interval's job in the shared queue and resumes the run, once — the message after the
- * interval is sent once, the one before it never again.
+ * interval is sent once, the one before it never again. And a run a due-interval claim took, left by a
+ * process that died before moving it on (or after sending its next message, before recording more), is
+ * carried on by the sweeper once: nothing lost, nothing sent twice.
  */
 let kit: FlowbuilderKit;
 const workers: WorkerProcess[] = [];
@@ -81,5 +84,89 @@ describe('a flow waiting on an interval when its worker is killed', () => {
     expect(texts).toEqual(['Antes da pausa', 'Depois da pausa']);
     const steps = await kit.knex('flowRunSteps').where({ ticketId }).orderBy('id').select('nodeId');
     expect(steps.map((step) => step.nodeId)).toEqual(['1', 'antes', 'pausa', 'depois']);
+  });
+});
+
+describe('a due interval claimed by a worker that died', () => {
+  it('is carried on by the sweeper, its next message sent once', { timeout: 240_000 }, async () => {
+    const [connection] = await kit
+      .knex('whatsapps')
+      .insert({
+        companyId: kit.acme,
+        name: 'Fluxo claim',
+        channel: 'whatsapp',
+        status: 'CONNECTED',
+        token: `claim-${Date.now()}`,
+      })
+      .returning('id');
+    const flow = await kit.api('POST', '/flowbuilder', { name: 'Reclamado' });
+    const saved = await kit.api('POST', '/flowbuilder/flow', {
+      idFlow: flow.body.id,
+      nodes: [
+        { id: '1', type: 'start', position: at, data: {} },
+        { id: 'pausa', type: 'interval', position: at, data: { sec: 5 } },
+        { id: 'depois', type: 'message', position: at, data: { label: 'Depois da pausa' } },
+      ],
+      connections: [
+        { source: '1', target: 'pausa' },
+        { source: 'pausa', target: 'depois' },
+      ],
+    });
+    expect(saved.status).toBe(200);
+    // two tickets of the connection (no flow starts on it), each with a run as the dead worker left it
+    const ticketOf = async (number: string) =>
+      (
+        await kit.inbox.receive({
+          companyId: kit.acme,
+          whatsappId: Number(connection.id),
+          channel: 'whatsapp',
+          contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: `Cliente ${number}` },
+          message: { id: `claim-${number}-${Date.now()}`, body: 'oi' },
+        })
+      ).ticketId;
+    const claimedOnly = await ticketOf('5531990009101');
+    const sentNotRecorded = await ticketOf('5531990009102');
+    await kit.knex('tickets').whereIn('id', [claimedOnly, sentNotRecorded]).update({ useIntegration: true });
+    const long = new Date(Date.now() - 60_000);
+    const base = { companyId: kit.acme, flowId: flow.body.id, variables: '{}', startedAt: long, updatedAt: long };
+    // claimed from its interval (running, still marked interval), its lease run out: nothing sent yet
+    await kit.knex('flowRuns').insert({
+      ...base,
+      ticketId: claimedOnly,
+      nodeId: 'pausa',
+      status: 'running',
+      waitingFor: 'interval',
+      step: 1,
+      dueAt: long,
+    });
+    // moved on and its message sent by the dead worker, the run not yet done
+    await kit.knex('flowRuns').insert({ ...base, ticketId: sentNotRecorded, nodeId: 'depois', status: 'running', step: 2 });
+    await runInTenant({ companyId: kit.acme }, () =>
+      kit.inbox.send({ ticketId: sentNotRecorded, body: 'Depois da pausa', automation: `flow:${flow.body.id}:depois:2` }),
+    );
+    await kit.knex('flowTurnLeases').insert([
+      { ticketId: claimedOnly, token: 'dead', leaseUntil: long },
+      { ticketId: sentNotRecorded, token: 'dead', leaseUntil: long },
+    ]);
+
+    const worker = startWorker(kit.t);
+    workers.push(worker);
+    await worker.ready;
+    await kit.t.balcao.core.jobs.enqueue('flowbuilder', 'flow-sweep', {});
+    const run = (ticketId: number) => kit.knex('flowRuns').where({ ticketId }).first();
+    for (const ticketId of [claimedOnly, sentNotRecorded]) {
+      const done = await until(async () => {
+        const row = await run(ticketId);
+        return row?.status === 'done' ? row : null;
+      }, 60_000);
+      expect(done).toMatchObject({ nodeId: 'depois', endReason: 'end', waitingFor: null });
+      const texts = await kit
+        .knex('messages')
+        .where({ ticketId, fromMe: true })
+        .whereRaw(`data_json->>'automation' LIKE 'flow:%'`)
+        .pluck('body');
+      expect(texts).toEqual(['Depois da pausa']);
+    }
+    expect((await run(claimedOnly))?.dueAt).toBeNull();
   });
 });

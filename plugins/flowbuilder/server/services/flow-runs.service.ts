@@ -28,11 +28,21 @@ import { failureReason } from './runner';
  * only enqueues a `flow-step` job; the job walks the flow under a per-ticket lease row, one node at a
  * time, each step committed to the row. Every message a step sends is named by the run's step
  * (`automation` = `flow:<flowId>:<nodeId>:<step>[:<part>]`) and looked up before sending, so a step
- * repeated after a crash sends nothing twice. Intervals are delayed jobs named by the step, not timers.
+ * repeated after a crash sends nothing twice. A run waiting on an interval keeps its `dueAt`; a `flow-due`
+ * job per quarter second of due times claims the company's due runs in batches, not a job per run.
  */
 
 export const FLOW_STEP_JOB = 'flow-step';
 export const FLOW_SWEEP_JOB = 'flow-sweep';
+export const FLOW_DUE_JOB = 'flow-due';
+/** Due times share a `flow-due` job per this many milliseconds: a thousand runs due in one second make four jobs. */
+const DUE_BUCKET_MS = 250;
+/** Runs one claim statement takes (each then a turn of its own, under the claim's one lease token). */
+const DUE_BATCH = 100;
+/** Claimed runs a `flow-due` job walks at once: with the `flow-step` jobs' 6, below the pool's 10 connections. */
+const DUE_PARALLEL = 3;
+/** An interval this late (its `flow-due` job lost with Redis, say) is claimed by the sweeper's schedule. */
+const DUE_LATE_MS = 10_000;
 /** A run left `running` this long by a process that died is carried on by the sweeper. */
 export const STALE_RUN_MS = 30_000;
 /** Guards a flow whose nodes lead back to each other without waiting. */
@@ -59,6 +69,7 @@ interface RunRow {
   variables: FlowVariables;
   attempts: number;
   askedAt: Date | null;
+  dueAt?: Date | string | null;
   lastMessageId: string | number | null;
   typebotSessionId: string | null;
 }
@@ -77,7 +88,7 @@ interface TicketRow {
 
 /** What moves a run: a customer message, a due interval, or a resume (sweeper, toggle). */
 export type StepInput =
-  | { kind: 'message'; messageId: number; ticketCreated: boolean }
+  | { kind: 'message'; messageId: number; ticketCreated: boolean; body?: string }
   | { kind: 'interval'; step: number }
   | { kind: 'resume' };
 
@@ -104,7 +115,14 @@ export async function onMessageReceived(ctx: FlowbuilderContext, payload: Balcao
   if (!inRun && !triggers) return;
   await ctx.jobs.enqueue(
     FLOW_STEP_JOB,
-    { ticketId: payload.ticketId, kind: 'message', messageId: payload.messageId, ticketCreated: payload.ticketCreated },
+    // the text rides with the job: the turn reads no message row for it
+    {
+      ticketId: payload.ticketId,
+      kind: 'message',
+      messageId: payload.messageId,
+      ticketCreated: payload.ticketCreated,
+      body: payload.body,
+    },
     { jobId: `flow-msg-${payload.ticketId}-${payload.messageId}` },
   );
 }
@@ -178,7 +196,21 @@ export async function sweepStaleRuns(ctx: FlowbuilderContext): Promise<number> {
     .orderBy('updatedAt')
     .limit(500)
     .select('ticketId', 'companyId', 'step');
+  // intervals long past due whose `flow-due` job never ran (lost with Redis, say): a job for each company
+  const late: Array<{ companyId: number }> = await ctx.db
+    .knex('flowRuns')
+    .where({ status: 'waiting', waitingFor: 'interval' })
+    .where('dueAt', '<', new Date(Date.now() - DUE_LATE_MS))
+    .distinct('companyId')
+    .limit(500);
   let resumed = 0;
+  for (const { companyId } of late) {
+    try {
+      if (await ctx.plans.has(companyId, 'useIntegrations')) await scheduleDue(ctx, companyId, Date.now());
+    } catch (error) {
+      ctx.log.warn({ err: error, companyId }, 'late flow intervals not scheduled');
+    }
+  }
   for (const run of stale) {
     try {
       if (!(await ctx.plans.has(run.companyId, 'useIntegrations'))) {
@@ -201,6 +233,61 @@ export async function sweepStaleRuns(ctx: FlowbuilderContext): Promise<number> {
   return resumed;
 }
 
+/** The columns a turn reads of its run, named `run_` and then as `RunRow` names them. */
+const RUN_COLUMNS = `r.ticket_id AS "run_ticketId", r.company_id AS "run_companyId", r.flow_id AS "run_flowId",
+  r.node_id AS "run_nodeId", r.element_index AS "run_elementIndex", r.status AS "run_status",
+  r.waiting_for AS "run_waitingFor", r.step AS "run_step", r.variables AS "run_variables", r.attempts AS "run_attempts",
+  r.asked_at AS "run_askedAt", r.due_at AS "run_dueAt", r.last_message_id AS "run_lastMessageId",
+  r.typebot_session_id AS "run_typebotSessionId"`;
+
+/** The columns a turn reads of its ticket. */
+const TICKET_COLUMNS = `t.id, t.status, t.user_id AS "userId", t.queue_id AS "queueId", t.whatsapp_id AS "whatsappId",
+  t.contact_id AS "contactId", t.is_group AS "isGroup", t.use_integration AS "useIntegration",
+  t.integration_id AS "integrationId"`;
+
+/**
+ * A turn's reads in one statement: the ticket, its run and the version of the run's flow (its `updatedAt`
+ * while active; null when the flow is gone or inactive), which names the cached document. The lease is
+ * taken by a statement of its own before it: a statement's reads see the database as it was when it
+ * began, and the previous holder's last writes may commit while a combined statement waits on its lease.
+ */
+async function loadTurn(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticketId: number,
+): Promise<{ ticket: TicketRow; run: RunRow | undefined; version: number | null } | undefined> {
+  const result = (await ctx.db.knex.raw(
+    `SELECT ${TICKET_COLUMNS}, r.ticket_id IS NOT NULL AS "hasRun", f.updated_at AS "flowUpdatedAt",
+       ${RUN_COLUMNS}
+     FROM tickets t
+     LEFT JOIN flow_runs r ON r.ticket_id = t.id AND r.company_id = t.company_id
+     LEFT JOIN flow_builders f ON f.id = r.flow_id AND f.company_id = r.company_id AND f.active
+     WHERE t.id = ? AND t.company_id = ?`,
+    [ticketId, companyId],
+  )) as { rows: Array<Record<string, unknown>> };
+  const row = result.rows[0];
+  if (!row) return undefined;
+  const ticket: TicketRow = {
+    id: Number(row.id),
+    status: String(row.status),
+    userId: row.userId as number | null,
+    queueId: row.queueId as number | null,
+    whatsappId: row.whatsappId as number | null,
+    contactId: Number(row.contactId),
+    isGroup: row.isGroup === true,
+    useIntegration: row.useIntegration === true,
+    integrationId: row.integrationId as number | null,
+  };
+  let run: RunRow | undefined;
+  if (row.hasRun === true) {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) if (key.startsWith('run_')) fields[key.slice(4)] = value;
+    run = fields as unknown as RunRow;
+  }
+  const version = row.flowUpdatedAt ? new Date(row.flowUpdatedAt as string).getTime() : null;
+  return { ticket, run, version };
+}
+
 async function loadTicket(ctx: FlowbuilderContext, companyId: number, ticketId: number): Promise<TicketRow | undefined> {
   return ctx.db
     .knex('tickets')
@@ -212,19 +299,41 @@ async function loadRun(ctx: FlowbuilderContext, companyId: number, ticketId: num
   return ctx.db.knex('flowRuns').where({ ticketId, companyId }).first();
 }
 
-async function loadDocument(ctx: FlowbuilderContext, companyId: number, flowId: number): Promise<FlowDocument | null> {
-  const row = await ctx.db.knex('flowBuilders').where({ id: flowId, companyId, active: true }).first('flow');
-  const flow = row?.flow as FlowDocument | null | undefined;
-  return flow && Array.isArray(flow.nodes) && Array.isArray(flow.connections) ? flow : null;
+/**
+ * Flow documents by flow id, with the company and the version (`updatedAt`) they were read at: a turn that
+ * knows its flow's version reads no document that version was already read at. Every writer of a flow's
+ * document moves its `updatedAt`, so a saved flow is read again by the next turn.
+ */
+const documents = new Map<number, { companyId: number; version: number; document: FlowDocument | null }>();
+const DOCUMENTS_KEPT = 256;
+
+/** The active flow's document (null when the flow is gone, inactive or malformed); `version` as `loadTurn` read it. */
+async function loadDocument(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  flowId: number,
+  version: number | null = null,
+): Promise<FlowDocument | null> {
+  const cached = documents.get(flowId);
+  if (version !== null && cached && cached.companyId === companyId && cached.version === version) return cached.document;
+  const row = await ctx.db.knex('flowBuilders').where({ id: flowId, companyId, active: true }).first('flow', 'updatedAt');
+  if (!row) return null;
+  const flow = row.flow as FlowDocument | null | undefined;
+  const document = flow && Array.isArray(flow.nodes) && Array.isArray(flow.connections) ? flow : null;
+  documents.delete(flowId);
+  documents.set(flowId, { companyId, version: new Date(row.updatedAt).getTime(), document });
+  if (documents.size > DOCUMENTS_KEPT) documents.delete(documents.keys().next().value as number);
+  return document;
 }
 
 /** Whether the flow may speak on this ticket now: waiting for people, nobody on it, not a group. */
 const open = (ticket: TicketRow) => ticket.status === 'pending' && ticket.userId === null && !ticket.isGroup;
 
 async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number, input: StepInput): Promise<void> {
-  const ticket = await loadTicket(ctx, companyId, ticketId);
-  if (!ticket) return;
-  let run = await loadRun(ctx, companyId, ticketId);
+  const loaded = await loadTurn(ctx, companyId, ticketId);
+  if (!loaded) return;
+  const { ticket, version } = loaded;
+  let run = loaded.run;
   const active = run !== undefined && (ACTIVE as readonly string[]).includes(run.status);
 
   if (run && active && !open(ticket)) {
@@ -235,19 +344,24 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
     });
     return;
   }
+  let document: FlowDocument | null;
   if (input.kind === 'message') {
     if (run && run.lastMessageId !== null && Number(run.lastMessageId) >= input.messageId) return;
-    const message = await ctx.db
-      .knex('messages')
-      .where({ id: input.messageId, companyId, ticketId, fromMe: false })
-      .first('body');
-    if (!message) return;
-    const body = String(message.body ?? '');
+    let body = input.body;
+    if (body === undefined) {
+      // a job enqueued without the text (before it rode with the job) reads it
+      const message = await ctx.db
+        .knex('messages')
+        .where({ id: input.messageId, companyId, ticketId, fromMe: false })
+        .first('body');
+      if (!message) return;
+      body = String(message.body ?? '');
+    }
     if (!run || !active) {
       if (!open(ticket) || (ticket.useIntegration && ticket.integrationId !== null)) return;
       const started = await startByTrigger(ctx, companyId, ticket, body, input, run?.step ?? -1);
       if (!started) return;
-      run = started;
+      ({ run, document } = started);
     } else {
       // the header's integration toggle: off pauses the run (messages pass by), on again resumes it
       if (!ticket.useIntegration) {
@@ -263,14 +377,15 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
       // dying before it leaves the message unconsumed, and its job's retry answers it again
       const consumed = { lastMessageId: input.messageId };
       if (run.waitingFor === 'answer') {
-        const moved = await answerAt(ctx, ticket, run, body, consumed);
+        document = await loadDocument(ctx, companyId, run.flowId, version);
+        const moved = await answerAt(ctx, ticket, run, body, consumed, document);
         if (!moved) return;
         run = moved;
       } else if (run.waitingFor === 'typebot') {
-        await typebotTurn(ctx, ticket, run, body, consumed);
+        await typebotTurn(ctx, ticket, run, body, consumed, await loadDocument(ctx, companyId, run.flowId, version));
         return;
       } else if (run.waitingFor === 'openai') {
-        await openaiTurn(ctx, ticket, run, consumed);
+        await openaiTurn(ctx, ticket, run, consumed, await loadDocument(ctx, companyId, run.flowId, version));
         return;
       } else {
         // waiting on an interval (or mid-walk in another job): the message is the conversation's, not the flow's
@@ -279,26 +394,40 @@ async function turn(ctx: FlowbuilderContext, companyId: number, ticketId: number
       }
     }
   } else if (input.kind === 'interval') {
-    if (!run || !active || run.waitingFor !== 'interval' || run.step !== input.step) return;
-    if (!ticket.useIntegration) {
-      await patchRun(ctx, run, { status: 'paused' });
-      return;
-    }
-    run = await patchRun(ctx, run, { status: 'running', waitingFor: null, step: run.step + 1, dueAt: null });
-    const document = await loadDocument(ctx, companyId, run.flowId);
-    if (!document) return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
-    // an interval inside a content node goes on with the node's next element; an interval node with its next node
-    const node = document.nodes.find((candidate) => candidate.id === run?.nodeId);
-    if (!node) return void (await end(ctx, ticket, run, 'failed', 'node gone'));
-    if (node.type !== 'singleBlock') {
-      const next = nextNodeId(document, node.id);
-      if (next === null) return void (await end(ctx, ticket, run, 'done', 'end'));
-      run = await moveTo(ctx, run, next);
-    }
+    // a job of one run's interval, as a run reaching an interval enqueued it before the batched claim
+    if (!run || !['waiting', 'paused'].includes(run.status) || run.waitingFor !== 'interval' || run.step !== input.step) return;
+    await pastInterval(ctx, ticket, run, version);
+    return;
   } else {
     if (run?.status !== 'running') return;
+    // claimed from its interval by a process that died before moving it on
+    if (run.waitingFor === 'interval') return void (await pastInterval(ctx, ticket, run, version));
+    document = await loadDocument(ctx, companyId, run.flowId, version);
   }
-  await walk(ctx, ticket, run);
+  await walk(ctx, ticket, run, document);
+}
+
+/**
+ * A run whose interval is due goes on: an interval inside a content node with the node's next element, an
+ * interval node with its next node. The run is `waiting` on its interval, or `running` with `waitingFor`
+ * still `interval` once a claim took it (the mark the sweeper resumes it by). The ticket is open (the
+ * caller checked).
+ */
+async function pastInterval(ctx: FlowbuilderContext, ticket: TicketRow, claimed: RunRow, version: number | null): Promise<void> {
+  let run = claimed;
+  if (!ticket.useIntegration) return void (await patchRun(ctx, run, { status: 'paused' }));
+  const document = await loadDocument(ctx, run.companyId, run.flowId, version);
+  if (!document) return void (await end(ctx, ticket, run, 'failed', 'flow gone', { dueAt: null }));
+  const node = document.nodes.find((candidate) => candidate.id === run.nodeId);
+  if (!node) return void (await end(ctx, ticket, run, 'failed', 'node gone', { dueAt: null }));
+  if (node.type === 'singleBlock') {
+    run = await patchRun(ctx, run, { status: 'running', waitingFor: null, step: run.step + 1, dueAt: null });
+  } else {
+    const next = nextNodeId(document, node.id);
+    if (next === null) return void (await end(ctx, ticket, run, 'done', 'end', { dueAt: null }));
+    run = await moveTo(ctx, run, next, { dueAt: null });
+  }
+  await walk(ctx, ticket, run, document);
 }
 
 /**
@@ -373,10 +502,10 @@ async function startByTrigger(
   body: string,
   input: { messageId: number; ticketCreated: boolean },
   previousStep: number,
-): Promise<RunRow | null> {
+): Promise<{ run: RunRow; document: FlowDocument } | null> {
   const triggered = await triggeredFlow(ctx, companyId, ticket, body, input.ticketCreated);
   if (!triggered) return null;
-  const { flowId, start } = triggered;
+  const { flowId, start, document } = triggered;
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('name', 'number', 'email');
   const variables: FlowVariables = {
     name: String(contact?.name ?? ''),
@@ -420,7 +549,9 @@ async function startByTrigger(
   });
   ticket.useIntegration = true;
   await recordStep(ctx, row as RunRow);
-  return row as RunRow;
+  // a new step of the ticket's: none of its messages exists yet
+  freshSteps.add(row as RunRow);
+  return { run: row as RunRow, document };
 }
 
 /** Text compared without case, accents or repeated spaces. */
@@ -428,15 +559,42 @@ function fold(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-async function patchRun(ctx: FlowbuilderContext, run: RunRow, patch: Record<string, unknown>): Promise<RunRow> {
+/**
+ * Runs whose step this process's turn wrote (a row `patchRun` answered with a higher step than it was
+ * given): no message of that step can exist yet, so their sends skip the look-up. A row read from the
+ * database is never here: a step repeated after a crash looks first.
+ */
+const freshSteps = new WeakSet<RunRow>();
+
+/** Writes `patch` on the run; with `record`, the replay's step row too, in the same statement. */
+async function patchRun(ctx: FlowbuilderContext, run: RunRow, patch: Record<string, unknown>, record = false): Promise<RunRow> {
   const values = { ...patch, updatedAt: new Date() };
   if ('variables' in values) values.variables = JSON.stringify(values.variables);
-  const [row] = await ctx.db
+  const update = ctx.db
     .knex('flowRuns')
     .where({ ticketId: run.ticketId, companyId: run.companyId })
     .update(values)
     .returning('*');
-  return row as RunRow;
+  let row: RunRow;
+  if (record) {
+    // one round trip: the update, and the step row built from what it returned
+    const { sql, bindings } = update.toSQL();
+    const result = (await ctx.db.knex.raw(
+      `WITH moved AS (${sql}),
+       recorded AS (INSERT INTO flow_run_steps (company_id, ticket_id, flow_id, node_id, variables)
+         SELECT company_id, ticket_id, flow_id, node_id, variables FROM moved)
+       SELECT ${RUN_COLUMNS.replace(/r\./g, 'moved.')} FROM moved`,
+      bindings,
+    )) as { rows: Array<Record<string, unknown>> };
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(result.rows[0] ?? {})) fields[key.slice(4)] = value;
+    row = fields as unknown as RunRow;
+  } else {
+    row = ((await update) as RunRow[])[0] as RunRow;
+  }
+  if (row && typeof patch.step === 'number' && patch.step > run.step) freshSteps.add(row);
+  else if (row && freshSteps.has(run) && row.step === run.step) freshSteps.add(row);
+  return row;
 }
 
 async function recordStep(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
@@ -449,25 +607,28 @@ async function recordStep(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
   });
 }
 
-/** The run moves to `nodeId` (a new step, recorded for the replay). */
+/** The run moves to `nodeId` (a new step, recorded for the replay by the same statement). */
 async function moveTo(
   ctx: FlowbuilderContext,
   run: RunRow,
   nodeId: string,
   extra: Record<string, unknown> = {},
 ): Promise<RunRow> {
-  const moved = await patchRun(ctx, run, {
-    ...extra,
-    nodeId,
-    elementIndex: 0,
-    step: run.step + 1,
-    attempts: 0,
-    askedAt: null,
-    status: 'running',
-    waitingFor: null,
-  });
-  await recordStep(ctx, moved);
-  return moved;
+  return patchRun(
+    ctx,
+    run,
+    {
+      ...extra,
+      nodeId,
+      elementIndex: 0,
+      step: run.step + 1,
+      attempts: 0,
+      askedAt: null,
+      status: 'running',
+      waitingFor: null,
+    },
+    true,
+  );
 }
 
 async function end(
@@ -497,11 +658,13 @@ async function sendOnce(
   message: { body: string; media?: { storageKey: string; kind: 'img' | 'audio' | 'video' } },
 ): Promise<void> {
   const automation = `flow:${run.flowId}:${run.nodeId}:${run.step}${part === '' ? '' : `:${part}`}`;
-  const sent = await ctx.db
-    .knex('messages')
-    .where({ companyId: run.companyId, ticketId: ticket.id, fromMe: true })
-    .whereRaw(`data_json->>'automation' = ?`, [automation])
-    .first('id');
+  const sent =
+    !freshSteps.has(run) &&
+    (await ctx.db
+      .knex('messages')
+      .where({ companyId: run.companyId, ticketId: ticket.id, fromMe: true })
+      .whereRaw(`data_json->>'automation' = ?`, [automation])
+      .first('id'));
   if (sent) return;
   const media = message.media
     ? {
@@ -535,9 +698,8 @@ export function menuText(node: Extract<FlowNode, { type: 'menu' }>, variables: F
 }
 
 /** Walks from the run's node until the flow waits or ends, one recorded step per node. */
-async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow): Promise<void> {
+async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow, document: FlowDocument | null): Promise<void> {
   let run = initial;
-  const document = await loadDocument(ctx, run.companyId, run.flowId);
   if (!document) return void (await end(ctx, ticket, run, 'failed', 'flow gone'));
   for (let steps = 0; steps < MAX_STEPS_PER_TURN; steps += 1) {
     const node = document.nodes.find((candidate) => candidate.id === run.nodeId);
@@ -605,12 +767,12 @@ async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow)
       }
       case 'typebot':
         run = await patchRun(ctx, run, { status: 'waiting', waitingFor: 'typebot', typebotSessionId: null });
-        await typebotTurn(ctx, ticket, run, '');
+        await typebotTurn(ctx, ticket, run, '', {}, document);
         return;
       case 'openai':
         // the model converses from here on: an answer now, then one per customer message
         run = await patchRun(ctx, run, { status: 'waiting', waitingFor: 'openai' });
-        await openaiTurn(ctx, ticket, run);
+        await openaiTurn(ctx, ticket, run, {}, document);
         return;
     }
     const next = nextNodeId(document, node.id, handle);
@@ -621,29 +783,133 @@ async function walk(ctx: FlowbuilderContext, ticket: TicketRow, initial: RunRow)
 }
 
 async function waitInterval(ctx: FlowbuilderContext, run: RunRow, seconds: number): Promise<void> {
-  const delayMs = Math.max(1, Math.min(120, seconds)) * 1000;
+  const dueAt = Date.now() + Math.max(1, Math.min(120, seconds)) * 1000;
   // the job first: a process dying between the two leaves a running run (the sweeper's) and a job that
   // finds no interval to end, never a run waiting for a job that doesn't exist
-  await ctx.jobs.enqueue(
-    FLOW_STEP_JOB,
-    { ticketId: run.ticketId, kind: 'interval', step: run.step },
-    { companyId: run.companyId, delayMs, jobId: `flow-interval-${run.ticketId}-${run.step}` },
-  );
-  await patchRun(ctx, run, { status: 'waiting', waitingFor: 'interval', dueAt: new Date(Date.now() + delayMs) });
+  await scheduleDue(ctx, run.companyId, dueAt);
+  await patchRun(ctx, run, { status: 'waiting', waitingFor: 'interval', dueAt: new Date(dueAt) });
 }
 
-/** A new job for the interval the run waits on (its first one was spent while the run was paused). */
-async function resumeInterval(ctx: FlowbuilderContext, run: RunRow & { dueAt?: Date | null }): Promise<void> {
-  const dueAt = run.dueAt ? new Date(run.dueAt).getTime() : Date.now();
+/** A `flow-due` job for the interval the run waits on (its first one was spent while the run was paused). */
+async function resumeInterval(ctx: FlowbuilderContext, run: RunRow): Promise<void> {
+  await scheduleDue(ctx, run.companyId, Math.max(run.dueAt ? new Date(run.dueAt).getTime() : 0, Date.now()));
+}
+
+/**
+ * A `flow-due` job of the company at `dueAt`, rounded up to its quarter second: every run due in that
+ * quarter second enqueues the same job (a pending id is one job). A time already past gets a job of its
+ * own, since the job of its quarter second may be running already.
+ */
+async function scheduleDue(ctx: FlowbuilderContext, companyId: number, dueAt: number): Promise<void> {
+  const bucket = Math.ceil(dueAt / DUE_BUCKET_MS) * DUE_BUCKET_MS;
+  const delayMs = bucket - Date.now();
   await ctx.jobs.enqueue(
-    FLOW_STEP_JOB,
-    { ticketId: run.ticketId, kind: 'interval', step: run.step },
-    {
-      companyId: run.companyId,
-      delayMs: Math.max(0, dueAt - Date.now()),
-      jobId: `flow-interval-${run.ticketId}-${run.step}-${Date.now()}`,
-    },
+    FLOW_DUE_JOB,
+    {},
+    delayMs > 0
+      ? { companyId, delayMs, jobId: `flow-due-${bucket}` }
+      : { companyId, jobId: `flow-due-${bucket}-${leaseToken()}` },
   );
+}
+
+/**
+ * Takes up to DUE_BATCH of the company's runs whose interval is due, in one statement: the rows locked
+ * (another claim skips them), each ticket's turn lease taken under one token (a ticket whose turn another
+ * job holds is left waiting), and the runs marked `running` with `waitingFor` still `interval` — the mark
+ * by which the sweeper carries on a claim whose process died before moving the run on.
+ */
+async function claimDue(ctx: FlowbuilderContext, companyId: number, token: string): Promise<RunRow[]> {
+  const result = (await ctx.db.knex.raw(
+    `WITH due AS (
+       SELECT ticket_id FROM flow_runs
+       WHERE company_id = ? AND status = 'waiting' AND waiting_for = 'interval' AND due_at <= now()
+       ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED),
+     leased AS (
+       INSERT INTO flow_turn_leases (ticket_id, token, lease_until)
+       SELECT ticket_id, ?, now() + ? * interval '1 millisecond' FROM due
+       ON CONFLICT (ticket_id) DO UPDATE SET token = excluded.token, lease_until = excluded.lease_until
+       WHERE flow_turn_leases.lease_until < now()
+       RETURNING ticket_id)
+     UPDATE flow_runs r SET status = 'running', updated_at = now()
+     FROM leased WHERE r.ticket_id = leased.ticket_id AND r.company_id = ?
+     RETURNING ${RUN_COLUMNS}`,
+    [companyId, DUE_BATCH, token, TURN_LEASE_MS, companyId],
+  )) as { rows: Array<Record<string, unknown>> };
+  return result.rows.map((row) => {
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(row)) fields[key.slice(4)] = value;
+    return fields as unknown as RunRow;
+  });
+}
+
+/**
+ * The `flow-due` job: the company's due intervals, a batch at a time — one claim, one read of the batch's
+ * tickets and flow versions, then each run's turn (DUE_PARALLEL at once) under the claim's leases, released
+ * together. A run that fails is left to the sweeper. Due runs a claim could not take (their ticket's turn
+ * was taken) get another job half a second on.
+ */
+export async function flowDue(ctx: FlowbuilderContext, companyId: number): Promise<number> {
+  let resumed = 0;
+  for (;;) {
+    const token = leaseToken();
+    const claimed = await claimDue(ctx, companyId, token);
+    if (claimed.length === 0) break;
+    const renewal = keepLeaseAhead({
+      leaseMs: TURN_LEASE_MS,
+      clock: systemClock,
+      renew: (leaseUntil) => ctx.db.knex('flowTurnLeases').where({ token }).update({ leaseUntil }),
+      onError: (error) => ctx.log.warn({ err: error, companyId }, 'flow due lease renewal failed'),
+    });
+    try {
+      const read = (await ctx.db.knex.raw(
+        `SELECT ${TICKET_COLUMNS}, f.updated_at AS "flowUpdatedAt"
+         FROM tickets t JOIN flow_runs r ON r.ticket_id = t.id AND r.company_id = t.company_id
+         LEFT JOIN flow_builders f ON f.id = r.flow_id AND f.company_id = r.company_id AND f.active
+         WHERE t.company_id = ? AND t.id = ANY(?::int[])`,
+        [companyId, claimed.map((run) => run.ticketId)],
+      )) as { rows: Array<TicketRow & { flowUpdatedAt: Date | null }> };
+      const tickets = new Map(read.rows.map((row) => [Number(row.id), row]));
+      let next = 0;
+      const lane = async () => {
+        for (let index = next++; index < claimed.length; index = next++) {
+          const run = claimed[index] as RunRow;
+          const ticket = tickets.get(Number(run.ticketId));
+          if (!ticket) continue;
+          try {
+            if (!open(ticket)) {
+              await patchRun(ctx, run, {
+                status: 'stopped',
+                waitingFor: null,
+                dueAt: null,
+                endReason: ticket.userId !== null ? 'accepted' : ticket.status,
+              });
+              continue;
+            }
+            const version = ticket.flowUpdatedAt ? new Date(ticket.flowUpdatedAt).getTime() : null;
+            await pastInterval(ctx, ticket, run, version);
+            resumed += 1;
+          } catch (error) {
+            ctx.log.warn(
+              { err: error, ticketId: run.ticketId, companyId },
+              'due flow interval failed; the sweeper carries it on',
+            );
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DUE_PARALLEL, claimed.length) }, lane));
+    } finally {
+      await renewal.stop();
+      await ctx.db.knex('flowTurnLeases').where({ token }).delete();
+    }
+    if (claimed.length < DUE_BATCH) break;
+  }
+  const left = await ctx.db
+    .knex('flowRuns')
+    .where({ companyId, status: 'waiting', waitingFor: 'interval' })
+    .where('dueAt', '<=', ctx.db.knex.fn.now())
+    .first('ticketId');
+  if (left) await scheduleDue(ctx, companyId, Date.now() + 500);
+  return resumed;
 }
 
 function holds(data: ConditionNodeData, variables: FlowVariables): boolean {
@@ -690,8 +956,8 @@ async function answerAt(
   run: RunRow,
   body: string,
   consumed: { lastMessageId: number },
+  document: FlowDocument | null,
 ): Promise<RunRow | null> {
-  const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
   if (!document || !node) {
     await end(ctx, ticket, run, 'failed', 'flow gone', consumed);
@@ -742,9 +1008,9 @@ async function typebotTurn(
   ticket: TicketRow,
   run: RunRow,
   body: string,
-  consumed: { lastMessageId?: number } = {},
+  consumed: { lastMessageId?: number },
+  document: FlowDocument | null,
 ): Promise<void> {
-  const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
   if (node?.type !== 'typebot') return void (await end(ctx, ticket, run, 'failed', 'flow gone', consumed));
   const settings = node.data.typebotIntegration;
@@ -790,9 +1056,9 @@ async function openaiTurn(
   ctx: FlowbuilderContext,
   ticket: TicketRow,
   run: RunRow,
-  consumed: { lastMessageId?: number } = {},
+  consumed: { lastMessageId?: number },
+  document: FlowDocument | null,
 ): Promise<void> {
-  const document = await loadDocument(ctx, run.companyId, run.flowId);
   const node = document?.nodes.find((candidate) => candidate.id === run.nodeId);
   if (node?.type !== 'openai') return void (await end(ctx, ticket, run, 'failed', 'flow gone', consumed));
   if (!ctx.services.has('ai') || !(await ctx.plans.has(run.companyId, 'useOpenAi')))
