@@ -5,6 +5,7 @@ import { GraphError, graphOf } from '../graph/client';
 import { mapGraphError } from '../graph/errors';
 import { contactProfile } from '../profiles';
 import { applyReceipt } from '../receipts';
+import { learnSentId } from '../send-attempts';
 import { touchWindows } from '../windows';
 import type { InboundEvent } from './events';
 
@@ -69,6 +70,8 @@ async function apply(ctx: MetaContext, account: MetaAccount, event: InboundEvent
       return applyReceipt(ctx, account, event);
     case 'delete':
       return inbox.applyDelete({ ...where, channelMessageId: event.id });
+    case 'echo':
+      return learnSentId(ctx, account, event.sentAs, event.id);
   }
 }
 
