@@ -9,7 +9,7 @@
  */
 import { companySocket } from '@balcao/plugin-sdk/testing';
 import { GraphStandIn } from '../plugins/meta/server/testing/graph-stand-in';
-import { login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
+import { CpuWindow, cpuPerRequest, login, ms, percentile, reportTo, type SectionOptions, startServer, withBenchDb } from './lib';
 
 const GROUP = 'meta';
 const PER_DELIVERY = 100;
@@ -89,6 +89,7 @@ export async function metaBenchmarks(options: SectionOptions): Promise<void> {
     const statuses = new Map<number, number>();
     const deliveries = total / PER_DELIVERY;
     const intervalMs = (PER_DELIVERY / RATE) * 1000;
+    const cpu = CpuWindow.start(server.child.pid ?? 0);
     const began = performance.now();
     log(`meta: ${deliveries} deliveries of ${PER_DELIVERY} messages at ${RATE} msg/s…`);
     const inFlight: Promise<void>[] = [];
@@ -130,6 +131,7 @@ export async function metaBenchmarks(options: SectionOptions): Promise<void> {
     await Promise.all(inFlight);
     const sendSeconds = (performance.now() - began) / 1000;
     await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 60_000))]);
+    const used = cpu.end();
 
     const stored = await withBenchDb(async (db) => {
       const rows = await db.query(
@@ -156,7 +158,7 @@ export async function metaBenchmarks(options: SectionOptions): Promise<void> {
       target: 'every message stored once, p99 ≤ 100 ms',
       value: `${seen.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} on the socket, p99 ${ms(socketP99)} ms`,
       ok: storedOnce && seen === total && socketP99 <= 100,
-      detail: `p50 ${ms(percentile(latencies, 50))} ms, p95 ${ms(percentile(latencies, 95))} ms; stored ${stored.count} rows, ${stored.distinct} distinct ids, ${duplicates} duplicate events; the machine is shared with other work, so figures vary between runs`,
+      detail: `p50 ${ms(percentile(latencies, 50))} ms, p95 ${ms(percentile(latencies, 95))} ms; stored ${stored.count} rows, ${stored.distinct} distinct ids, ${duplicates} duplicate events<br>${cpuPerRequest(used, seen).replace('per request', 'per message')}; the machine is shared with other work, so figures vary between runs`,
     });
   } finally {
     socket.current?.close();

@@ -19,7 +19,15 @@ export interface MetaAccount {
 
 // webhooks name the same few ids over and over: a short cache keeps the answer within Meta's patience
 const CACHE_MS = 5_000;
+/**
+ * How long a webhook's lookup answers from an entry older than CACHE_MS while one read refreshes it in the
+ * background: a busy account's deliveries never wait for the database. Changes made by this process
+ * forget the entry at once; another process's, within CACHE_MS and the one read after it. The jobs read
+ * the account again before storing anything (`accountOfConnection`).
+ */
+const STALE_MS = 60_000;
 const byExternal = new Map<string, { at: number; account: MetaAccount | null }>();
+const refreshing = new Map<string, Promise<MetaAccount | null>>();
 const byConnection = new Map<number, { at: number; account: MetaAccount | null }>();
 
 function accountOf(ctx: MetaContext, row: Record<string, unknown> | undefined): MetaAccount | null {
@@ -44,10 +52,30 @@ function accountOf(ctx: MetaContext, row: Record<string, unknown> | undefined): 
 export async function findAccount(ctx: MetaContext, channel: MetaChannel, externalId: string): Promise<MetaAccount | null> {
   const key = `${channel}:${externalId}`;
   const cached = byExternal.get(key);
-  if (cached && Date.now() - cached.at < CACHE_MS) return cached.account;
-  const account = accountOf(ctx, await ctx.db.knex('metaAccounts').where({ channel, externalId }).first());
-  byExternal.set(key, { at: Date.now(), account });
-  return account;
+  const age = cached ? Date.now() - cached.at : Number.POSITIVE_INFINITY;
+  if (cached && age < CACHE_MS) return cached.account;
+  // one read per id at a time, however many deliveries ask meanwhile
+  let read = refreshing.get(key);
+  if (!read) {
+    const started = Date.now();
+    read = ctx.db
+      .knex('metaAccounts')
+      .where({ channel, externalId })
+      .first()
+      .then((row) => {
+        const account = accountOf(ctx, row);
+        // a change made while the read was out (`forget`) wins over what the read found
+        if ((forgotten.get(key) ?? -1) < started) byExternal.set(key, { at: Date.now(), account });
+        return account;
+      })
+      .finally(() => refreshing.delete(key));
+    refreshing.set(key, read);
+  }
+  if (cached && age < STALE_MS) {
+    read.catch((error: unknown) => ctx.log.warn({ err: error, channel }, 'a Meta account could not be read again'));
+    return cached.account;
+  }
+  return read;
 }
 
 /** The Graph account of a connection of the company, or null. */
@@ -59,10 +87,19 @@ export async function accountOfConnection(ctx: MetaContext, companyId: number, w
   return account;
 }
 
+/** When each webhook id was last forgotten (a read that started before must not cache what it found). */
+const forgotten = new Map<string, number>();
+
 function forget(whatsappId: number, channel?: string, externalId?: string): void {
   byConnection.delete(whatsappId);
-  if (channel && externalId) byExternal.delete(`${channel}:${externalId}`);
-  else byExternal.clear();
+  const now = Date.now();
+  if (channel && externalId) {
+    byExternal.delete(`${channel}:${externalId}`);
+    forgotten.set(`${channel}:${externalId}`, now);
+  } else {
+    for (const key of new Set([...byExternal.keys(), ...refreshing.keys()])) forgotten.set(key, now);
+    byExternal.clear();
+  }
 }
 
 /**

@@ -27,6 +27,11 @@ export const metaErrors = defineErrors({
   ERR_META_WINDOW_CLOSED: 409,
   /** The Graph refused the message (recipient unreachable, unsupported content, policy). */
   ERR_META_SEND_REFUSED: 422,
+  /**
+   * A Messenger or Instagram send cut off by a crash before its answer was recorded, and no echo of it came:
+   * the page may or may not have it, so it is not sent again by itself (the agent checks and retries).
+   */
+  ERR_META_SEND_UNCONFIRMED: 409,
   /** The Graph could not be reached or failed; the message is retried by itself. */
   ERR_META_UNAVAILABLE: 503,
   /** The template named is not an approved one of the account, or its variables don't fit. */

@@ -32,7 +32,9 @@ export type InboundEvent =
   /** `sentAs`: our message id, when the platform carries it back (WhatsApp Cloud's `biz_opaque_callback_data`). */
   | { kind: 'ack'; id: string; ack: MessageAck; sentAs?: number }
   | { kind: 'failed'; id: string; error: string; sentAs?: number }
-  | { kind: 'delete'; id: string };
+  | { kind: 'delete'; id: string }
+  /** The page's echo of a message this server sent (Messenger, Instagram): its Graph id and our id (`metadata`). */
+  | { kind: 'echo'; id: string; sentAs: number };
 
 /** The events of one delivery for one connection. */
 export interface ConnectionEvents {

@@ -13,6 +13,7 @@ import { mapGraphError } from '../graph/errors';
 import { contactProfile } from '../profiles';
 import { sendFailure } from '../retries';
 import { seal, secretsKey, unseal } from '../secrets';
+import { abandonAttempt, beginAttempt, callbackDataOf, finishAttempt } from '../send-attempts';
 import { removeSubscribedAccount, subscribeApp } from '../subscriptions';
 import { HUMAN_AGENT_MS, lastInbound, WINDOW_MS, windowOpen } from '../windows';
 
@@ -102,6 +103,8 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
     const graph = graphOf(ctx);
     const common: Record<string, unknown> = { recipient: { id: recipient }, ...(await messagingType(account, recipient)) };
     if (message.quoted?.channelMessageId) common.reply_to = { mid: message.quoted.channelMessageId };
+    // the page's echo of the message carries this back: how a try cut off by a crash learns the Graph's id
+    const metadata = callbackDataOf(message.messageId);
     let answer: { message_id?: string };
     if (message.media) {
       const stream = await message.media.open();
@@ -113,7 +116,7 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
         token: account.token,
         form: {
           fields: Object.fromEntries(
-            Object.entries({ ...common, message: { attachment: { type, payload: { is_reusable: false } } } }).map(
+            Object.entries({ ...common, message: { attachment: { type, payload: { is_reusable: false } }, metadata } }).map(
               ([name, value]) => [name, typeof value === 'string' ? value : JSON.stringify(value)],
             ),
           ),
@@ -138,7 +141,7 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
       answer = await graph.call(`${node(account)}/messages`, {
         method: 'POST',
         token: account.token,
-        json: { ...common, message: { text: message.body } },
+        json: { ...common, message: { text: message.body, metadata } },
       });
     }
     if (!answer.message_id) throw new GraphError(502, -1, 'the send answered no message id');
@@ -149,9 +152,25 @@ export function messengerChannel(ctx: MetaContext, channel: 'facebook' | 'instag
     async send(target, message) {
       const account = await accountFor(target);
       const recipient = recipientOf(target);
+      // recorded before the Graph is called (docs/meta.md "Sends cut off by a crash"): a try after a crash
+      // between the Graph's answer and the inbox's record answers the id the page's echo told, waits for
+      // it, or — no echo within SEND_RECONCILE_MS — fails the message for the agent instead of sending blind
+      const earlier = await beginAttempt(ctx, account, message.messageId, 'unconfirmed');
+      if (earlier.kind === 'sent') return { channelMessageId: earlier.channelMessageId, ack: 1 };
+      if (earlier.kind === 'unconfirmed') {
+        ctx.log.warn({ messageId: message.messageId }, 'a Messenger send cut off by a crash had no echo: failed for the agent');
+        throw new AppError('ERR_META_SEND_UNCONFIRMED');
+      }
+      if (earlier.kind === 'unknown') {
+        const pending = new GraphError(0, -1, 'an earlier try of this message is not reconciled yet');
+        throw await sendFailure(ctx, target.companyId, message.messageId, pending);
+      }
       try {
-        return { channelMessageId: await sendBody(account, recipient, message), ack: 1 };
+        const id = await sendBody(account, recipient, message);
+        await finishAttempt(ctx, account, message.messageId, id);
+        return { channelMessageId: id, ack: 1 };
       } catch (error) {
+        await abandonAttempt(ctx, account, message.messageId, error);
         throw await sendFailure(ctx, target.companyId, message.messageId, error);
       }
     },

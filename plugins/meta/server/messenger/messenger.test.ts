@@ -42,7 +42,8 @@ beforeAll(async () => {
   admin = session.token;
   adminId = session.user.id;
   socket = await connectSocket(m.url, acme, admin);
-});
+  // the app's start with every plugin took over a minute on a machine shared with other suites
+}, 180_000);
 afterAll(async () => {
   socket?.close();
   await m?.close();
@@ -303,5 +304,110 @@ describe('conversations', () => {
     );
     await after;
     expect(await m.t.balcao.core.knex('messages').where({ ticketId, body: 'o cardápio' }).count({ n: '*' })).toEqual([{ n: 1 }]);
+  });
+});
+
+describe('sends cut off by a crash', () => {
+  it('learns the Graph id from the page echo instead of sending again, and without an echo fails for the agent', async () => {
+    const knex = m.t.balcao.core.knex;
+    const page = m.graph.addPage(userToken, { name: 'Loja Leste' });
+    await call('POST', '/facebook', admin, { facebookUserId: '1234', facebookUserToken: userToken, pageIds: [page.id] });
+    const psid = m.graph.nextId('7');
+    const opened = nextMessage(socket, acme, (event) => event.action === 'create' && event.message.body === 'Oi, loja leste');
+    await m.graph.deliver(
+      `${m.api}/meta/webhooks/facebook`,
+      messaging('facebook', page.id, [
+        {
+          sender: { id: psid },
+          recipient: { id: page.id },
+          timestamp: Date.now(),
+          message: { mid: mid(), text: 'Oi, loja leste' },
+        },
+      ]),
+    );
+    const ticketId = (await opened).message.ticketId;
+    const [queue] = await knex('queues').insert({ companyId: acme, name: 'Fila Leste', color: '#1677FF' }).returning('id');
+    expect(
+      (await call('PUT', `/tickets/${ticketId}`, admin, { status: 'open', userId: adminId, queueId: queue.id })).status,
+    ).toBe(200);
+
+    const sendOne = async (body: string) => {
+      const recorded = nextMessage(socket, acme, (event) => event.message.body === body && event.message.sendStatus === 'sent');
+      expect((await call('POST', `/messages/${ticketId}`, admin, { body })).status).toBe(201);
+      return (await recorded).message.id;
+    };
+    const sentOf = (body: string) =>
+      m.graph.sent.filter((item) => (item.body.message as { text?: string } | undefined)?.text === body);
+    /** The process died after the Graph took the message and before anything recorded its id. */
+    const crash = async (messageId: number) => {
+      await knex('messages').where({ id: messageId }).update({ channelMessageId: null, sendStatus: 'failed', ack: 0 });
+      await knex('metaSendAttempts').where({ messageId }).update({ channelMessageId: null });
+    };
+
+    // the echo of our own send names our message (`metadata`): the retry answers its id and sends nothing
+    const first = await sendOne('enviada uma vez pelo Messenger');
+    const [sent] = sentOf('enviada uma vez pelo Messenger');
+    expect(sent?.body.message).toMatchObject({ metadata: `balcao:${first}` });
+    await crash(first);
+    const echo = {
+      sender: { id: page.id },
+      recipient: { id: psid },
+      timestamp: Date.now(),
+      message: {
+        mid: sent?.id,
+        text: 'enviada uma vez pelo Messenger',
+        is_echo: true,
+        app_id: Number(m.graph.app.id),
+        metadata: `balcao:${first}`,
+      },
+    };
+    expect((await m.graph.deliver(`${m.api}/meta/webhooks/facebook`, messaging('facebook', page.id, [echo]))).status).toBe(200);
+    await expect
+      .poll(() => knex('metaSendAttempts').where({ messageId: first }).first('channelMessageId'))
+      .toEqual({ channelMessageId: sent?.id });
+    const reconciled = nextMessage(socket, acme, (event) => event.message.id === first && event.message.sendStatus === 'sent');
+    expect((await call('POST', `/messages/${first}/retry`, admin)).status).toBe(200);
+    await reconciled;
+    expect(await knex('messages').where({ id: first }).first('channelMessageId')).toEqual({ channelMessageId: sent?.id });
+    expect(sentOf('enviada uma vez pelo Messenger')).toHaveLength(1);
+    // the echo itself is not a message of the conversation
+    expect(await knex('messages').where({ ticketId, body: 'enviada uma vez pelo Messenger' }).count({ n: '*' })).toEqual([
+      { n: 1 },
+    ]);
+
+    // no echo yet: the retries hold it (the page may have it) …
+    const second = await sendOne('sem eco');
+    await crash(second);
+    const held = nextMessage(
+      socket,
+      acme,
+      (event) => event.message.id === second && event.message.sendError === 'ERR_META_UNAVAILABLE',
+    );
+    await call('POST', `/messages/${second}/retry`, admin);
+    await held;
+    // … the ones that follow by themselves too, until they give up
+    const redis = m.t.balcao.core.redis;
+    const tries = `${m.t.balcao.core.config.redisPrefix}:cache:meta:send-tries:${second}`;
+    await expect.poll(() => redis.get(tries), { timeout: 15_000 }).toBe('5');
+    expect(sentOf('sem eco')).toHaveLength(1);
+
+    // … and past the wait without an echo it fails with why, unsent: never a second copy on a guess
+    await knex('metaSendAttempts')
+      .where({ messageId: second })
+      .update({ startedAt: new Date(Date.now() - 3 * 60_000) });
+    const unconfirmed = nextMessage(
+      socket,
+      acme,
+      (event) => event.message.id === second && event.message.sendError === 'ERR_META_SEND_UNCONFIRMED',
+    );
+    await call('POST', `/messages/${second}/retry`, admin);
+    expect((await unconfirmed).message.sendStatus).toBe('failed');
+    expect(sentOf('sem eco')).toHaveLength(1);
+
+    // the agent looked and wants it sent: their retry sends it
+    const resent = nextMessage(socket, acme, (event) => event.message.id === second && event.message.sendStatus === 'sent');
+    await call('POST', `/messages/${second}/retry`, admin);
+    await resent;
+    expect(sentOf('sem eco')).toHaveLength(2);
   });
 });

@@ -1,4 +1,5 @@
 import type { ConnectionEvents, InboundEvent } from '../inbound/events';
+import { sentAsOf } from '../whatsappapi/webhook';
 
 /** One `messaging` item of a Messenger or Instagram delivery, the parts we read. */
 interface Attachment {
@@ -22,6 +23,8 @@ interface Messaging {
     mid?: string;
     text?: string;
     is_echo?: boolean;
+    /** What our send put in `metadata` (`balcao:<id>`), on its echo. */
+    metadata?: string;
     /** The app that sent an echoed message. */
     app_id?: string | number;
     is_deleted?: boolean;
@@ -70,8 +73,14 @@ function messagingEvents(
   // an echo is a message the page itself sent (from its own inbox or another tool): ours, to the recipient
   const fromMe = message?.is_echo === true || sender === ownId;
   // our own sends are stored when sent: their echoes would store them twice (a text after an attachment
-  // has no id of ours at all)
-  if (message?.is_echo === true && appId && String(message.app_id ?? '') === appId) return { events: [], skipped: 1 };
+  // has no id of ours at all). An echo naming our message (`metadata`) tells its Graph id to a send cut
+  // off by a crash before the id was recorded (send-attempts.ts)
+  if (message?.is_echo === true && appId && String(message.app_id ?? '') === appId) {
+    const sentAs = sentAsOf(message.metadata);
+    return sentAs && message.mid
+      ? { events: [{ kind: 'echo', id: message.mid, sentAs }], skipped: 0 }
+      : { events: [], skipped: 1 };
+  }
   const person = { id: fromMe ? recipient : sender };
   if (!person.id) return { events: [], skipped: 1 };
 

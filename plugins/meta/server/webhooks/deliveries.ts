@@ -16,6 +16,28 @@ export function signatureValid(appSecret: string, raw: Buffer, header: unknown):
 const jobKey = (text: string) => createHash('sha1').update(text).digest('hex').slice(0, 20);
 
 /**
+ * What names an event for the job id: the platform's ids and what the event says of them (a message's id
+ * is its content: Meta never reuses one). A few bytes per event, where hashing the events' JSON cost a
+ * second serialisation of the whole delivery on the webhook's answer.
+ */
+function identityOf(event: InboundEvent): string {
+  switch (event.kind) {
+    case 'message':
+      return `m:${event.id}`;
+    case 'reaction':
+      return `r:${event.person.id}:${event.targetId}:${event.fromMe ? 1 : 0}:${event.emoji}`;
+    case 'ack':
+      return `a:${event.id}:${event.ack}`;
+    case 'failed':
+      return `f:${event.id}:${event.error}`;
+    case 'delete':
+      return `d:${event.id}`;
+    case 'echo':
+      return `e:${event.id}`;
+  }
+}
+
+/**
  * Queues a verified delivery's events as durable jobs, per connection: the events without a file in one
  * `inbound` job, each message with a file in an `inbound-media` job of its own (downloads are slow and
  * retried apart). Ids name the content, so a replay while the first is pending queues nothing new, and
@@ -61,7 +83,7 @@ export async function queueDelivery(
     const data: InboundJob = { whatsappId: account.whatsappId, channel, events: plain };
     await ctx.jobs.enqueue('inbound', data, {
       companyId: account.companyId,
-      jobId: `in-${account.whatsappId}-${jobKey(JSON.stringify(plain))}`,
+      jobId: `in-${account.whatsappId}-${jobKey(plain.map(identityOf).join('\n'))}`,
       retries: 5,
     });
   }
