@@ -16,15 +16,16 @@
  *
  * - `inbox-rls`: the cost of row-level security (docs/architecture.md#tenancy): the open tab's statement
  *   (`listTickets`, the same call the route makes) run in this process, one at a time on one connection, as
- *   the owner (as the route runs it today), as the owner in a transaction, and in the SDK's
- *   `tenantTransaction` (the tenant role, the policies applied); time and CPU per call of each.
+ *   the owner (as the route ran it before), as the route runs it (the SDK's `tenantStatement`: the tenant role
+ *   and the policies, the scope sent with the statement), in `tenantTransaction`, and in the first tenant
+ *   transaction (three round trips); time and CPU per call of each.
  *
  * Percentiles are computed here from every request's own time (autocannon's `response` events).
  */
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { runInTenant, tenantTransaction } from '@balcao/plugin-sdk/server';
+import { runInTenant, TENANT_COMPANY_SETTING, TENANT_DB_ROLE, tenantTransaction } from '@balcao/plugin-sdk/server';
 import { createKnex, REPO_ROOT } from '@balcao/server';
 import autocannon from 'autocannon';
 import type { Knex } from 'knex';
@@ -658,17 +659,33 @@ async function rowLevelSecurity(dataset: InboxDataset, push: (figure: Figure) =>
       filters: { status: 'open', showAll: false, queueIds: agent.queueIds, pageNumber: 1 },
     }));
     const options = { settings, mask: false };
-    const list = (db: Knex, at: number) => {
+    const list = (db: Knex, at: number, rowSecurity: boolean) => {
       const { viewer, filters } = cases[at % cases.length] as (typeof cases)[number];
-      return listTickets(db, companyId, viewer, filters, options);
+      return listTickets(db, companyId, viewer, filters, { ...options, rowSecurity });
     };
+    const inTenant = <T>(work: () => Promise<T>) => runInTenant({ companyId }, work);
+    // the first tenant transaction (SDK 1.22): knex's BEGIN, then the role and company, then COMMIT
+    const firstTenantTransaction = (at: number) =>
+      knex.transaction(async (trx) => {
+        await trx.raw('SELECT set_config(?, ?, true), set_config(?, ?, true)', [
+          'role',
+          TENANT_DB_ROLE,
+          TENANT_COMPANY_SETTING,
+          String(companyId),
+        ]);
+        return list(trx, at, false);
+      });
     const modes: Array<[string, (at: number) => Promise<unknown>]> = [
-      ['owner (as the route runs today)', (at) => list(knex, at)],
-      ['owner, in a transaction', (at) => knex.transaction((trx) => list(trx, at))],
+      ['owner (as the route ran before)', (at) => list(knex, at, false)],
       [
-        'tenantTransaction (role balcao_tenant, policies on)',
-        (at) => runInTenant({ companyId }, () => tenantTransaction((trx) => list(trx, at), { knex })),
+        'the route today: tenantStatement (one statement, the scope in its round trip, policies on)',
+        (at) => list(knex, at, true),
       ],
+      [
+        'tenantTransaction (the scope and BEGIN in one round trip, COMMIT)',
+        (at) => inTenant(() => tenantTransaction((trx) => list(trx, at, false), { knex })),
+      ],
+      ['the first tenantTransaction (BEGIN, the scope, COMMIT: three round trips)', (at) => firstTenantTransaction(at)],
     ];
     for (let at = 0; at < cases.length; at++) {
       const answers = await Promise.all(modes.map(([, run]) => run(at)));
@@ -713,8 +730,8 @@ async function rowLevelSecurity(dataset: InboxDataset, push: (figure: Figure) =>
     // machine stretches (each is a wake-up of two processes)
     const cpuMs = cpu.map((spent) => ((spent.node + spent.postgres) * 1000) / spent.calls);
     const timeMs = all.map((times) => percentile(times, 50));
-    const [owner, ownerTrx, tenant] = cpuMs as [number, number, number];
-    const [ownerTime, , tenantTime] = timeMs as [number, number, number];
+    const [owner, tenant, transaction, firstTransaction] = cpuMs as [number, number, number, number];
+    const [ownerTime, tenantTime] = timeMs as [number, number];
     const signed = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)} %`;
     const overhead = (tenant / owner - 1) * 100;
     const us = (value: number) => `${Math.round(value * 1000).toLocaleString('en-US')} µs`;
@@ -727,7 +744,7 @@ async function rowLevelSecurity(dataset: InboxDataset, push: (figure: Figure) =>
     });
     const others = cpu.reduce((sum, spent) => sum + spent.others, 0) / cpu.reduce((sum, spent) => sum + spent.seconds, 0);
     detail.push(
-      `the policies alone (tenant vs owner, both in a transaction): CPU ${signed((tenant / ownerTrx - 1) * 100)}; the rest is the transaction (BEGIN, the role and company, COMMIT); time a call p50 ${signed((tenantTime / ownerTime - 1) * 100)}; other processes used ${others.toFixed(2)} of ${os.cpus().length} cores meanwhile`,
+      `over the owner: tenantStatement CPU ${signed(overhead)}, time a call p50 ${signed((tenantTime / ownerTime - 1) * 100)}; tenantTransaction CPU ${signed((transaction / owner - 1) * 100)}; the first tenantTransaction CPU ${signed((firstTransaction / owner - 1) * 100)}; other processes used ${others.toFixed(2)} of ${os.cpus().length} cores meanwhile`,
     );
     push({
       group: GROUP,

@@ -1,3 +1,4 @@
+import { tenantStatement } from '@balcao/plugin-sdk/server';
 import type { Knex } from 'knex';
 
 /**
@@ -69,29 +70,39 @@ const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 /**
  * Runs a prepared statement on a pooled connection of `db` (the transaction's own one for a knex
  * transaction). Rows come as objects of parsed values; `raw`: as arrays of Postgres' text (or null).
+ * `tenant`: a company, whose rows alone the statement sees — it runs under row-level security for it
+ * (the SDK's `tenantStatement`, in the same round trip), so a filter it forgets finds nothing of another
+ * company (docs/architecture.md#tenancy, "Row-level security").
  */
 export async function runStatement<Row>(
   db: Knex,
   statement: Statement,
   values: unknown[],
-  options: { raw?: boolean } = {},
+  options: { raw?: boolean; tenant?: number } = {},
 ): Promise<Row[]> {
+  const query = {
+    name: statement.name,
+    text: statement.text,
+    values,
+    ...(options.raw ? { rowMode: 'array' as const, types: RAW_TEXT } : {}),
+  };
+  if (options.tenant !== undefined) return (await tenantStatement<Row>(db, query, { companyId: options.tenant })).rows;
   const client = db.client as unknown as KnexClient;
   const connection = await client.acquireConnection();
   try {
-    const result = await connection.query({
-      name: statement.name,
-      text: statement.text,
-      values,
-      ...(options.raw ? { rowMode: 'array' as const, types: RAW_TEXT } : {}),
-    });
+    const result = await connection.query(query);
     return result.rows as Row[];
   } finally {
     await client.releaseConnection(connection);
   }
 }
 
-/** `runStatement` with raw rows: arrays of Postgres' text of each value (or null). */
-export function rawRows(db: Knex, statement: Statement, values: unknown[]): Promise<Array<Array<string | null>>> {
-  return runStatement<Array<string | null>>(db, statement, values, { raw: true });
+/** `runStatement` with raw rows: arrays of Postgres' text of each value (or null); `tenant` as there. */
+export function rawRows(
+  db: Knex,
+  statement: Statement,
+  values: unknown[],
+  tenant?: number,
+): Promise<Array<Array<string | null>>> {
+  return runStatement<Array<string | null>>(db, statement, values, { raw: true, tenant });
 }

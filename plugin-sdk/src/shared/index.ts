@@ -18,4 +18,4 @@ export * from './slot-names';
 export const PRODUCT_VERSION = '4.2.0';
 
 /** The semver version of the plugin SDK contract; plugins declare a range against it. */
-export const SDK_VERSION = '1.22.0';
+export const SDK_VERSION = '1.23.0';

@@ -16,8 +16,17 @@ export const TENANT_POLICY = 'balcao_tenant_isolation';
 /**
  * The company of the transaction, or null when none is set. `current_setting(…, true)` answers null for a
  * setting never set on the connection but '' after a transaction that set it locally ended: both mean none.
+ * Behind a scalar subquery it is an init plan, computed once per statement: as a bare expression it was
+ * computed again for every row the policy filtered (the setting looked up, the text cast), and an index on
+ * `company_id` takes it as its condition either way.
  */
-const COMPANY_OF_TRANSACTION = `NULLIF(current_setting('${TENANT_COMPANY_SETTING}', true), '')::int`;
+export const COMPANY_OF_TRANSACTION = `(SELECT NULLIF(current_setting('${TENANT_COMPANY_SETTING}', true), '')::int)`;
+
+/** The policy's condition, `USING` and `WITH CHECK` alike. */
+const POLICY_CONDITION = `company_id = ${COMPANY_OF_TRANSACTION}`;
+
+/** The condition of the first form of the policy (migration 0005): brought to `POLICY_CONDITION`. */
+export const FIRST_POLICY_CONDITION = `company_id = NULLIF(current_setting('${TENANT_COMPANY_SETTING}', true), '')::int`;
 
 /**
  * Creates the role when the cluster has none. Roles are cluster-wide: every database of the cluster (each
@@ -51,6 +60,8 @@ export interface TenantTableState {
   rowSecurity: boolean;
   /** The table has the tenant policy. */
   policy: boolean;
+  /** The policy's condition as Postgres prints it (`USING`; `WITH CHECK` is kept the same), null without one. */
+  condition: string | null;
 }
 
 /**
@@ -60,10 +71,11 @@ export interface TenantTableState {
 export async function tenantTables(db: Knex): Promise<TenantTableState[]> {
   const { rows } = (await db.raw(
     `SELECT c.relname AS "table", c.relrowsecurity AS "rowSecurity",
-            EXISTS (SELECT 1 FROM pg_policy p WHERE p.polrelid = c.oid AND p.polname = ?) AS "policy"
+            p.oid IS NOT NULL AS "policy", pg_get_expr(p.polqual, p.polrelid) AS "condition"
        FROM pg_class c
        JOIN pg_namespace n ON n.oid = c.relnamespace
        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'company_id' AND NOT a.attisdropped
+       LEFT JOIN pg_policy p ON p.polrelid = c.oid AND p.polname = ?
       WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')
       ORDER BY c.relname`,
     [TENANT_POLICY],
@@ -91,20 +103,46 @@ export async function secureTenantTables(db: Knex): Promise<string[]> {
   await db.raw(`ALTER DEFAULT PRIVILEGES IN SCHEMA ${schema} GRANT USAGE, SELECT, UPDATE ON SEQUENCES TO ${role}`);
 
   const secured: string[] = [];
+  const current = await printedCondition(db, POLICY_CONDITION);
   for (const state of await tenantTables(db)) {
-    if (state.rowSecurity && state.policy) continue;
+    if (state.rowSecurity && state.policy && state.condition === current) continue;
     const table = `${schema}.${identifier(state.table)}`;
     if (!state.rowSecurity) await db.raw(`ALTER TABLE ${table} ENABLE ROW LEVEL SECURITY`);
     if (!state.policy) {
       // USING hides other companies' rows; WITH CHECK refuses writing a row into another company
       await db.raw(
         `CREATE POLICY ${TENANT_POLICY} ON ${table} AS PERMISSIVE FOR ALL TO ${role}
-           USING (company_id = ${COMPANY_OF_TRANSACTION}) WITH CHECK (company_id = ${COMPANY_OF_TRANSACTION})`,
+           USING (${POLICY_CONDITION}) WITH CHECK (${POLICY_CONDITION})`,
       );
+    } else if (state.condition !== current) {
+      // an older form of the policy: the same rows, computed as today
+      await setPolicyCondition(db, table, POLICY_CONDITION);
     }
     secured.push(state.table);
   }
   return secured;
+}
+
+/** Sets the tenant policy of `table` (an SQL name) to `condition`, for reads and writes. */
+export async function setPolicyCondition(db: Knex, table: string, condition: string): Promise<void> {
+  await db.raw(`ALTER POLICY ${TENANT_POLICY} ON ${table} USING (${condition}) WITH CHECK (${condition})`);
+}
+
+/**
+ * A condition as Postgres prints a policy's (`pg_get_expr`), to compare a policy with: it is written on a
+ * throwaway table of this session, which row-level security never sees.
+ */
+async function printedCondition(db: Knex, condition: string): Promise<string> {
+  // one transaction (a savepoint inside the caller's): the table lives on one connection, and is gone after
+  return db.transaction(async (trx) => {
+    await trx.raw('CREATE TEMPORARY TABLE balcao_policy_probe (company_id int)');
+    await trx.raw(`CREATE POLICY probe ON pg_temp.balcao_policy_probe USING (${condition})`);
+    const { rows } = (await trx.raw(
+      "SELECT pg_get_expr(polqual, polrelid) AS condition FROM pg_policy WHERE polrelid = 'pg_temp.balcao_policy_probe'::regclass",
+    )) as { rows: Array<{ condition: string }> };
+    await trx.raw('DROP TABLE pg_temp.balcao_policy_probe');
+    return rows[0]?.condition ?? condition;
+  });
 }
 
 /** Undoes `secureTenantTables` on this database (the role, shared by the cluster, stays). */

@@ -289,27 +289,33 @@ type PageRow = Array<string | null>;
  * Reads of pages arriving while others are in flight leave together as one statement (a ticket list's
  * readers opening tickets at once): Postgres' cost of a page is more its statement's than its rows' — the
  * page statement is large — and one statement of 16 pages took less than half the time of 16 (measured,
- * docs/benchmarks.md "Inbox"). Pages of one batch share their size and offset (page 1, nearly always).
+ * docs/benchmarks.md "Inbox"). Pages of one batch share their company and their size and offset (page 1,
+ * nearly always): each statement runs under row-level security for its company (docs/architecture.md#tenancy,
+ * "Row-level security"), so a page finds nothing of another company even if its filter were lost.
  */
-const pageBatchers = perInstance((knex: Knex) =>
-  [false, true].map((hide) => {
+function companyPageBatchers(knex: Knex, companyId: number) {
+  return [false, true].map((hide) => {
     const single = PAGE_STATEMENTS[hide ? 1 : 0] as Statement;
     const batch = PAGE_BATCH_STATEMENTS[hide ? 1 : 0] as Statement;
     return new StatementBatcher<PageRead, PageRow | null>({
       runOne: async (read) => {
-        const [row] = await rawRows(knex, single, [read.companyId, read.ticketUuid, read.limit, read.offset, read.pageSize]);
+        const [row] = await rawRows(
+          knex,
+          single,
+          [read.companyId, read.ticketUuid, read.limit, read.offset, read.pageSize],
+          companyId,
+        );
         return row ?? null;
       },
       runMany: async (reads) => {
         const first = reads[0] as PageRead;
         // arrays as values: node-pg writes their literals, quoting each element (a uuid comes from the URL)
-        const rows = await rawRows(knex, batch, [
-          reads.map((read) => read.companyId),
-          reads.map((read) => read.ticketUuid),
-          first.limit,
-          first.offset,
-          first.pageSize,
-        ]);
+        const rows = await rawRows(
+          knex,
+          batch,
+          [reads.map((read) => read.companyId), reads.map((read) => read.ticketUuid), first.limit, first.offset, first.pageSize],
+          companyId,
+        );
         const byPlace = new Map(rows.map((row) => [Number(row[0]), row.slice(1)]));
         return reads.map((_read, index) => byPlace.get(index + 1) ?? null);
       },
@@ -319,16 +325,28 @@ const pageBatchers = perInstance((knex: Knex) =>
       maxInFlight: 1,
       maxBatch: 32,
     });
-  }),
-);
+  });
+}
+
+type PageBatchers = ReturnType<typeof companyPageBatchers>;
+const pageBatchers = perInstance((_knex: Knex) => new Map<number, PageBatchers>());
+/** Companies whose batchers are kept: past it, the map starts again (the busy ones come straight back). */
+const PAGE_COMPANIES = 1_000;
 
 /** How the page reads of an app went: statements run, pages they read, the largest batch. */
 export function pageReadStats(knex: Knex): BatcherStats {
-  return StatementBatcher.totals(pageBatchers(knex));
+  return StatementBatcher.totals([...pageBatchers(knex).values()].flat());
 }
 
-function pageBatcher(knex: Knex, hideDeleted: boolean): StatementBatcher<PageRead, PageRow | null> {
-  return pageBatchers(knex)[hideDeleted ? 1 : 0] as StatementBatcher<PageRead, PageRow | null>;
+function pageBatcher(knex: Knex, companyId: number, hideDeleted: boolean): StatementBatcher<PageRead, PageRow | null> {
+  const byCompany = pageBatchers(knex);
+  let batchers = byCompany.get(companyId);
+  if (!batchers) {
+    if (byCompany.size >= PAGE_COMPANIES) byCompany.clear();
+    batchers = companyPageBatchers(knex, companyId);
+    byCompany.set(companyId, batchers);
+  }
+  return batchers[hideDeleted ? 1 : 0] as StatementBatcher<PageRead, PageRow | null>;
 }
 
 /**
@@ -344,7 +362,7 @@ export async function loadTicketPageJson(
   ticketUuid: string,
   page: { offset: number; limit: number; pageSize: number; hideDeleted: boolean; mask: boolean },
 ): Promise<{ ticket: PageTicket; json: string } | null> {
-  const row = await pageBatcher(ctx.db.knex, page.hideDeleted).submit({
+  const row = await pageBatcher(ctx.db.knex, companyId, page.hideDeleted).submit({
     companyId,
     ticketUuid,
     limit: page.limit,

@@ -208,13 +208,19 @@ function pageRowsSql(ctes: string[], ids: string, count: string, orderBy: string
  * whole list — for a text search, up to SEARCH_COUNT_LIMIT — as the JSON text of the answer, built by
  * Postgres in one statement (the page's tickets in the API shape; `mask` hides numbers). The SQL is written
  * as text, one prepared statement per shape of the filters (the values are parameters).
+ *
+ * A tab's statement runs under row-level security for `companyId` (docs/architecture.md#tenancy,
+ * "Row-level security"): beside its own company filters, the policies let it read that company's rows only.
+ * `rowSecurity: false` runs it as the owner, as before: the bench's baseline. A search's statements run as
+ * the owner: its text operators (trigram, full text) are not leakproof, so under the policies Postgres
+ * would not use them as index conditions.
  */
 export async function listTickets(
   knex: Knex,
   companyId: number,
   viewer: Viewer,
   filters: TicketListFilters,
-  options: { settings: Record<string, string>; mask: boolean },
+  options: { settings: Record<string, string>; mask: boolean; rowSecurity?: boolean },
 ): Promise<TicketListJson> {
   const pageNumber = filters.pageNumber ?? 1;
   const offset = (pageNumber - 1) * TICKETS_PAGE_SIZE;
@@ -327,7 +333,7 @@ export async function listTickets(
     );
   }
   // a tab waits to leave with the tabs read meanwhile (see tabBatcher)
-  const batcher = plan === null ? tabBatcher(knex, sql) : null;
+  const batcher = plan === null ? tabBatcher(knex, sql, options.rowSecurity === false ? null : companyId) : null;
   const rows = batcher ? await batcher.submit(params.values) : await rawRows(knex, statementOf(sql), params.values);
   const count = Number(rows[0]?.[TICKET_RENDER_WIDTH] ?? 0);
   // past the last page the one row carries only the count
@@ -352,22 +358,27 @@ function tabBatchSql(sql: string): string {
 }
 
 /**
- * Tabs read while others are in flight leave together, one statement per shape of the filters (agents'
- * open tabs share theirs): as for message pages (message-serializer.ts), a tab's page costs Postgres more
- * per statement than per row.
+ * Tabs read while others are in flight leave together, one statement per company and shape of the filters
+ * (a company's agents' open tabs share theirs): as for message pages (message-serializer.ts), a tab's page
+ * costs Postgres more per statement than per row. Per company: a statement runs under row-level security
+ * for one company.
  */
 const tabBatchers = perInstance((_knex: Knex) => new Map<string, StatementBatcher<unknown[], Row[]>>());
-const TAB_SHAPES = 200;
+const TAB_SHAPES = 1_000;
 
 /** How the tab reads of an app went: statements run, tabs they read, the largest batch. */
 export function tabReadStats(knex: Knex): BatcherStats {
   return StatementBatcher.totals(tabBatchers(knex).values());
 }
 
-/** The batcher of a tab's statement; null when a value of it isn't one `tabBatchSql` can read (never, today). */
-function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]> | null {
+/**
+ * The batcher of a tab's statement for `tenant`, the company whose rows alone it reads (null: as the owner);
+ * null when a value of it isn't one `tabBatchSql` can read (never, today).
+ */
+function tabBatcher(knex: Knex, sql: string, tenant: number | null): StatementBatcher<unknown[], Row[]> | null {
   const byText = tabBatchers(knex);
-  let batcher = byText.get(sql);
+  const key = `${tenant ?? 'owner'}\u0000${sql}`;
+  let batcher = byText.get(key);
   if (!batcher) {
     const single = statementOf(sql);
     const batchSql = tabBatchSql(sql);
@@ -375,9 +386,9 @@ function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]>
     if (/\$(?:[2-9]|\d\d)/.test(batchSql)) return null;
     const batch = statementOf(batchSql);
     batcher = new StatementBatcher<unknown[], Row[]>({
-      runOne: (values) => rawRows(knex, single, values),
+      runOne: (values) => rawRows(knex, single, values, tenant ?? undefined),
       runMany: async (valueLists) => {
-        const rows = await rawRows(knex, batch, [JSON.stringify(valueLists)]);
+        const rows = await rawRows(knex, batch, [JSON.stringify(valueLists)], tenant ?? undefined);
         const byPlace: Row[][] = valueLists.map(() => []);
         for (const row of rows) byPlace[Number(row[0]) - 1]?.push(row.slice(1));
         return byPlace;
@@ -386,9 +397,9 @@ function tabBatcher(knex: Knex, sql: string): StatementBatcher<unknown[], Row[]>
       maxInFlight: 1,
       maxBatch: 32,
     });
-    // a few shapes are common (the tabs); the rest come and go
+    // a few shapes of each company are common (the tabs); the rest come and go
     if (byText.size >= TAB_SHAPES) byText.clear();
-    byText.set(sql, batcher);
+    byText.set(key, batcher);
   }
   return batcher;
 }
