@@ -27,6 +27,8 @@ export interface QueueIntegration {
   typebotRestartMessage: string;
   typebotSlug: string;
   typebotUnknownMessage: string;
+  /** The flow a `flowbuilder` integration starts (null for the other types). */
+  flowId: number | null;
 }
 
 export type IntegrationBody = Omit<QueueIntegration, 'id' | 'hasJsonContent'>;
