@@ -80,10 +80,6 @@ function remove<T extends { id: number }>(rows: T[], id: number | undefined): vo
 /** The flow builder's calls (docs/product/automation.md#calls-and-realtime-events) on the shell's api, kept live. */
 export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).injectEndpoints({
   endpoints: (build) => ({
-    /** The plugins loaded for the company (GET /plugins): the editor offers the openai node only with `ai`. */
-    flowbuilderLoadedPlugins: build.query<{ plugins: Array<{ id: string }> }, void>({
-      query: () => '/plugins',
-    }),
     queueIntegrations: build.query<IntegrationPage, { searchParam: string; pageNumber: number }>({
       query: ({ searchParam, pageNumber }) => ({
         url: '/queueIntegration',
@@ -193,7 +189,10 @@ export const flowbuilderApi = api.enhanceEndpoints({ addTagTypes: [...TAGS] }).i
     }),
     flowDocument: build.query<FlowWithDocument, number>({
       query: (id) => `/flowbuilder/flow/${id}`,
-      transformResponse: (answer: { flow: FlowWithDocument }) => answer.flow,
+      transformResponse: (answer: { flow: Omit<FlowWithDocument, 'openaiAvailable'>; openaiAvailable: boolean }) => ({
+        ...answer.flow,
+        openaiAvailable: answer.openaiAvailable === true,
+      }),
       // the editor keeps its own copy while editing: a stale cached document must never replace it
       keepUnusedDataFor: 0,
     }),
@@ -267,7 +266,6 @@ function patchFlowLists(dispatch: (action: unknown) => unknown, getState: () => 
 }
 
 export const {
-  useFlowbuilderLoadedPluginsQuery,
   useQueueIntegrationsQuery,
   useCreateQueueIntegrationMutation,
   useUpdateQueueIntegrationMutation,

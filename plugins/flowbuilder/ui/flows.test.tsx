@@ -290,9 +290,18 @@ describe('FlowEditorPage', () => {
       },
     },
   };
-  const openEditor = (nodes: unknown[], connections: unknown[], ...more: Parameters<typeof serveApi>) => {
+  /** The editor on flow 5; `openaiAvailable`: the server's answer beside the flow. */
+  const openEditor = (
+    nodes: unknown[],
+    connections: unknown[],
+    openaiAvailable: boolean,
+    ...more: Parameters<typeof serveApi>
+  ) => {
     const calls = serveApi(
-      answer('GET', '/flowbuilder/flow/5', { flow: { id: 5, name: 'Boas-vindas', active: true, flow: { nodes, connections } } }),
+      answer('GET', '/flowbuilder/flow/5', {
+        flow: { id: 5, name: 'Boas-vindas', active: true, flow: { nodes, connections } },
+        openaiAvailable,
+      }),
       ...more,
     );
     renderPage(
@@ -307,32 +316,29 @@ describe('FlowEditorPage', () => {
   const EDITOR_TEST_MS = 40_000;
   const START = { id: '1', type: 'start', position: { x: 0, y: 0 }, data: { label: 'Inicio do fluxo' } };
 
-  it('offers the openai node on a plan with useOpenAi when the AI plugin is loaded', { timeout: EDITOR_TEST_MS }, async () => {
-    openEditor(
-      [START],
-      [],
-      answer('GET', '/companies/listPlan/1', plan({ useOpenAi: true })),
-      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }, { id: 'ai' }] }),
-    );
+  it('offers the openai node when the server says the company may run it', { timeout: EDITOR_TEST_MS }, async () => {
+    const calls = openEditor([START], [], true, answer('GET', '/companies/listPlan/1', plan({ useOpenAi: true })));
     await screen.findByTestId('flow-node-start', {}, { timeout: 5_000 });
     fireEvent.click(screen.getByLabelText('Adicionar nó'));
-    // the open menu gains the entry once the plan and the plugin list are both known
     fireEvent.click(await screen.findByRole('menuitem', { name: /OpenAI/ }, { timeout: 5_000 }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText('Adicionar OpenAI')).toBeTruthy();
     expect((within(dialog).getByLabelText('Máximo de tokens') as HTMLInputElement).value).toBe('100');
     expect(Number((within(dialog).getByLabelText('Temperatura') as HTMLInputElement).value)).toBe(1);
     expect((within(dialog).getByLabelText('Máximo de mensagens') as HTMLInputElement).value).toBe('10');
+    // the server's answer is the only one read: the editor no longer asks for the plugin list itself
+    expect(calls.some((call) => call.path === '/plugins')).toBe(false);
   });
 
-  it('hides the openai node without the AI plugin, and a flow’s openai node says it is unavailable', {
+  it('hides the openai node when the server says no, and a flow’s openai node says it is unavailable', {
     timeout: EDITOR_TEST_MS,
   }, async () => {
+    // the plan has useOpenAi, but the server (which knows whether the AI plugin runs) says no: the server wins
     const calls = openEditor(
       [START, OPENAI_NODE],
       [{ id: 'e1', source: '1', target: OPENAI_NODE.id, sourceHandle: 'a' }],
+      false,
       answer('GET', '/companies/listPlan/1', plan({ useOpenAi: true })),
-      answer('GET', '/plugins', { plugins: [{ id: 'flowbuilder' }] }),
     );
     const notice = await screen.findByTestId('openai-unavailable', {}, { timeout: 5_000 });
     expect(notice.textContent).toContain('O nó OpenAI não está disponível para esta empresa');
@@ -360,6 +366,7 @@ describe('FlowEditorPage', () => {
         { id: 'e2', source: condition.id, target: 'M'.repeat(30), sourceHandle: 'a' },
         { id: 'e3', source: condition.id, target: 'N'.repeat(30), sourceHandle: 'b' },
       ],
+      false,
       answer('POST', '/flowbuilder/flow', { ok: true }),
     );
     const card = await screen.findByTestId('flow-node-condition', {}, { timeout: 5_000 });
@@ -380,7 +387,7 @@ describe('FlowEditorPage', () => {
   });
 
   it('asks before the tab closes only while changes are unsaved', { timeout: EDITOR_TEST_MS }, async () => {
-    openEditor([START], [], answer('POST', '/flowbuilder/flow', { ok: true }));
+    openEditor([START], [], false, answer('POST', '/flowbuilder/flow', { ok: true }));
     await screen.findByTestId('flow-node-start', {}, { timeout: 5_000 });
     const leaving = () => {
       const event = new Event('beforeunload', { cancelable: true });

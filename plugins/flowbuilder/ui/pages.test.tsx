@@ -1,5 +1,5 @@
 import { registerPermissions } from '@balcao/plugin-sdk/ui';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PhraseListsPage } from './pages/PhraseListsPage';
 import { QueueIntegrationsPage } from './pages/QueueIntegrationsPage';
@@ -27,6 +27,7 @@ const integration = (id: number, name: string, type: QueueIntegration['type']): 
   typebotRestartMessage: '',
   typebotSlug: type === 'typebot' ? 'triagem' : '',
   typebotUnknownMessage: '',
+  flowId: type === 'flowbuilder' ? 2 : null,
 });
 
 beforeAll(() => registerPermissions({ 'integrations:manage': ['admin'] }));
@@ -49,6 +50,31 @@ describe('QueueIntegrationsPage', () => {
     // a stored service account is never shown; the dialog says so
     expect(screen.getByText('As credenciais guardadas não são mostradas. Deixe em branco para mantê-las.')).toBeTruthy();
     expect(screen.getByText('Testar sessão')).toBeTruthy();
+  });
+
+  it('has a flowbuilder integration name one of the company’s flows, and saves the choice', async () => {
+    const calls = serveApi(
+      answer('GET', '/queueIntegration', { queueIntegrations: [integration(5, 'Fluxo da fila', 'flowbuilder')], hasMore: false }),
+      answer('GET', '/flowbuilder', {
+        flows: [
+          { id: 2, name: 'Boas-vindas', active: true },
+          { id: 7, name: 'Pós-venda', active: true },
+        ],
+        hasMore: false,
+      }),
+      answer('PUT', '/queueIntegration/5', integration(5, 'Fluxo da fila', 'flowbuilder')),
+    );
+    renderPage(<QueueIntegrationsPage />);
+    expect(await screen.findByText('Fluxo da fila')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('Editar'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Fluxo')).toBeTruthy();
+    // the stored flow shows by its name once the company's flows are in
+    expect(await within(dialog).findByText('Boas-vindas')).toBeTruthy();
+    expect(within(dialog).getByText('O ticket entregue a esta integração percorre este fluxo.')).toBeTruthy();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Salvar' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(calls.find((call) => call.method === 'PUT')?.body).toMatchObject({ type: 'flowbuilder', flowId: 2 });
   });
 
   it('shows an empty state', async () => {

@@ -27,6 +27,8 @@ export interface QueueIntegration {
   typebotRestartMessage: string;
   typebotSlug: string;
   typebotUnknownMessage: string;
+  /** The flow a `flowbuilder` integration starts (null for the other types). */
+  flowId: number | null;
 }
 
 export type IntegrationBody = Omit<QueueIntegration, 'id' | 'hasJsonContent'>;
@@ -63,6 +65,11 @@ export interface Flow {
 /** `GET /flowbuilder/flow/{id}`: the flow with its document (null until first saved). */
 export interface FlowWithDocument extends Flow {
   flow: { nodes: FlowDocumentNode[]; connections: FlowDocumentConnection[] } | null;
+  /**
+   * Whether the company's flows may hold an openai node (the server's answer beside the flow: the plan's
+   * useOpenAi and the AI plugin's `ai` service, what it checks on save too).
+   */
+  openaiAvailable: boolean;
 }
 
 /** One step of a ticket's run: the node reached, when, and the variables at that moment. */

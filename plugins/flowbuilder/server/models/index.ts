@@ -22,6 +22,8 @@ export class QueueIntegration extends TenantModel {
   declare typebotRestartMessage: string;
   declare typebotSlug: string;
   declare typebotUnknownMessage: string;
+  /** The flow a `flowbuilder` integration starts (null for the other types, or once the flow is deleted). */
+  declare flowId: number | null;
   declare createdAt: Date;
   declare updatedAt: Date;
 }

@@ -108,8 +108,11 @@ export default defineRoutes((app, rawCtx) => {
       'ERR_INTEGRATION_LANGUAGE_REQUIRED',
       'ERR_INTEGRATION_URL_REQUIRED',
       'ERR_INTEGRATION_CREDENTIALS_INVALID',
+      'ERR_INTEGRATION_FLOW_REQUIRED',
     ],
   } as const;
+  // the walkers' body: a flowbuilder integration, so that the flow it names is what another company's id is tried in
+  const fixtureBody = (ids: Record<string, unknown>) => ({ type: 'flowbuilder', name: 'Fluxo integrado', flowId: ids.flow });
 
   app.post(
     '/queueIntegration',
@@ -120,7 +123,7 @@ export default defineRoutes((app, rawCtx) => {
         body: IntegrationBody,
         response: { 200: IntegrationSchema, ...errorResponses(400) },
       },
-      config: { ...access.admin },
+      config: { ...access.admin, fixtureBody },
     },
     async (request) => integrations.createIntegration(ctx, companyOf(request), request.body),
   );
@@ -135,7 +138,7 @@ export default defineRoutes((app, rawCtx) => {
         body: IntegrationBody,
         response: { 200: IntegrationSchema, ...errorResponses(400, 404) },
       },
-      config: { ...access.admin, fixtureParams: { id: 'integration' } },
+      config: { ...access.admin, fixtureParams: { id: 'integration' }, fixtureBody },
     },
     async (request) => integrations.updateIntegration(ctx, companyOf(request), request.params.id, request.body),
   );

@@ -129,7 +129,11 @@ describe('queue integrations', () => {
 
   it('pages by 20 with hasMore', async () => {
     for (let index = 0; index < 21; index += 1) {
-      await kit.api('POST', '/queueIntegration', { type: 'flowbuilder', name: `Página ${String(index).padStart(2, '0')}` });
+      await kit.api('POST', '/queueIntegration', {
+        type: 'webhook',
+        name: `Página ${String(index).padStart(2, '0')}`,
+        urlN8N: 'https://hook.example/page',
+      });
     }
     const first = await kit.api('GET', '/queueIntegration?searchParam=Página&pageNumber=1');
     expect(first.body.queueIntegrations).toHaveLength(20);
@@ -662,6 +666,115 @@ describe('flows', () => {
       expect(await run(waiting)).toBeUndefined();
       expect(await kit.knex('tickets').where({ id: waiting }).first('useIntegration')).toEqual({ useIntegration: false });
       expect(await kit.knex('flowCampaigns').where({ flowId }).first('id')).toBeUndefined();
+    });
+
+    it('a flowbuilder integration names its flow, and a queue or a connection handing a ticket to it starts that flow', async () => {
+      const flowId = await newFlow('Fluxo integrado', {
+        nodes: [
+          { id: '1', type: 'start', position: at, data: {} },
+          { id: 'oi', type: 'message', position: at, data: { label: 'Aqui é o fluxo da integração.' } },
+        ],
+        connections: [{ source: '1', target: 'oi' }],
+      });
+      const otherCompany = await kit.knex('companies').whereNot({ id: kit.acme }).orderBy('id').first('id');
+      const [foreign] = await kit
+        .knex('flowBuilders')
+        .insert({ companyId: otherCompany.id, name: 'Alheio', active: true })
+        .returning('id');
+      const refused = { status: 400, body: { error: 'ERR_INTEGRATION_FLOW_REQUIRED' } };
+      expect(await kit.api('POST', '/queueIntegration', { type: 'flowbuilder', name: 'Sem fluxo' })).toMatchObject(refused);
+      expect(
+        await kit.api('POST', '/queueIntegration', { type: 'flowbuilder', name: 'Alheio', flowId: Number(foreign.id) }),
+      ).toMatchObject(refused);
+      const created = await kit.api('POST', '/queueIntegration', { type: 'flowbuilder', name: 'Fluxo', flowId });
+      expect(created).toMatchObject({ status: 200, body: { type: 'flowbuilder', flowId } });
+      const integrationId = created.body.id as number;
+      expect((await kit.api('GET', `/queueIntegration/${integrationId}`)).body.flowId).toBe(flowId);
+      // a PUT without flowId keeps it; another company's flow is refused there too; other types keep none
+      expect(
+        (await kit.api('PUT', `/queueIntegration/${integrationId}`, { type: 'flowbuilder', name: 'Fluxo!' })).body,
+      ).toMatchObject({ name: 'Fluxo!', flowId });
+      expect(
+        await kit.api('PUT', `/queueIntegration/${integrationId}`, {
+          type: 'flowbuilder',
+          name: 'Fluxo',
+          flowId: Number(foreign.id),
+        }),
+      ).toMatchObject(refused);
+      const hook = await kit.api('POST', '/queueIntegration', {
+        type: 'webhook',
+        name: 'Gancho',
+        urlN8N: 'https://hook.example',
+        flowId,
+      });
+      expect(hook.body.flowId).toBeNull();
+
+      /** A connection of its own, with `fields`; a customer's first text on it. */
+      const connectionWith = async (fields: Record<string, unknown>) => {
+        const [row] = await kit
+          .knex('whatsapps')
+          .insert({
+            companyId: kit.acme,
+            name: 'Integração WA',
+            channel: 'whatsapp',
+            status: 'CONNECTED',
+            token: `int-${Date.now()}-${customers}`,
+            ...fields,
+          })
+          .returning('id');
+        customers += 1;
+        return Number(row.id);
+      };
+      const sayOn = async (whatsappId: number, number: string, body: string) => {
+        customers += 1;
+        const result = await kit.inbox.receive({
+          companyId: kit.acme,
+          whatsappId,
+          channel: 'whatsapp',
+          contact: { identifiers: [`${number}@s.whatsapp.net`], number, name: `Cliente ${number.slice(-3)}` },
+          message: { id: `int-${Date.now().toString(36)}-${customers}`, body },
+        });
+        return result.ticketId;
+      };
+
+      // the chatbot lands the ticket in the connection's only queue, which hands it to the integration: its flow speaks
+      const queue = await kit.api('POST', '/queue', {
+        name: 'Fila do fluxo',
+        color: '#123123',
+        greetingMessage: 'Fila do fluxo',
+        integrationId,
+        chatbots: [],
+      });
+      expect(queue.status).toBe(201);
+      const byQueue = await connectionWith({});
+      await kit.knex('whatsappQueues').insert({ companyId: kit.acme, whatsappId: byQueue, queueId: queue.body.id });
+      const handed = await sayOn(byQueue, '5531990002001', 'oi');
+      expect(await waitTexts(handed, 1)).toEqual(['Aqui é o fluxo da integração.']);
+      expect(await until(async () => (await run(handed))?.status === 'done' && (await run(handed)))).toMatchObject({ flowId });
+      expect(await kit.knex('tickets').where({ id: handed }).first('integrationId', 'queueId')).toEqual({
+        integrationId: null,
+        queueId: queue.body.id,
+      });
+
+      // a connection whose integration is it: a new ticket starts the flow, and the chatbot stays out
+      const byConnection = await connectionWith({ integrationId });
+      const opened = await sayOn(byConnection, '5531990002002', 'bom dia');
+      expect(await waitTexts(opened, 1)).toEqual(['Aqui é o fluxo da integração.']);
+      await until(async () => (await run(opened))?.status === 'done');
+      expect(await kit.knex('messages').where({ ticketId: opened, fromMe: true }).pluck('body')).toEqual([
+        'Aqui é o fluxo da integração.',
+      ]);
+
+      // the flow deleted, the integration names none: a ticket handed to it goes back to people
+      expect((await kit.api('DELETE', `/flowbuilder/${flowId}`)).status).toBe(204);
+      expect((await kit.api('GET', `/queueIntegration/${integrationId}`)).body.flowId).toBeNull();
+      const back = await sayOn(byQueue, '5531990002003', 'oi');
+      // handed over (the chatbot sets integrationId and the toggle), then handed back (the toggle off)
+      await until(async () => {
+        const ticket = await kit.knex('tickets').where({ id: back }).first('integrationId', 'useIntegration');
+        return ticket.integrationId === integrationId && ticket.useIntegration === false;
+      });
+      expect(await run(back)).toBeUndefined();
     });
   });
 });

@@ -104,6 +104,7 @@ export async function onMessageReceived(ctx: FlowbuilderContext, payload: Balcao
     .first(
       'w.flowIdWelcome',
       'w.flowIdNotPhrase',
+      ctx.db.knex.raw(`${INTEGRATION_FLOW_SQL} AS integration_flow_id`),
       ctx.db.knex.raw('(SELECT status FROM flow_runs WHERE ticket_id = ?) AS run_status', [payload.ticketId]),
       ctx.db.knex.raw(
         'EXISTS (SELECT 1 FROM flow_campaigns c WHERE c.company_id = w.company_id AND c.whatsapp_id = w.id AND c.status) AS has_phrases',
@@ -111,7 +112,9 @@ export async function onMessageReceived(ctx: FlowbuilderContext, payload: Balcao
     );
   if (!row) return;
   const inRun = row.runStatus !== null && (ACTIVE as readonly string[]).includes(row.runStatus);
-  const triggers = row.hasPhrases || (payload.ticketCreated && (row.flowIdWelcome !== null || row.flowIdNotPhrase !== null));
+  const triggers =
+    row.hasPhrases ||
+    (payload.ticketCreated && (row.flowIdWelcome !== null || row.flowIdNotPhrase !== null || row.integrationFlowId !== null));
   if (!inRun && !triggers) return;
   await ctx.jobs.enqueue(
     FLOW_STEP_JOB,
@@ -127,9 +130,16 @@ export async function onMessageReceived(ctx: FlowbuilderContext, payload: Balcao
   );
 }
 
-/** An agent took the ticket (accepted, or it was closed): its run stops. */
+/**
+ * An agent took the ticket (accepted, or it was closed): its run stops. A ticket back to pending from
+ * waiting for the contact's LGPD consent (the contact accepted) gets the turn its first message would have
+ * had, had consent not been pending: the welcome or not-phrase flow starts on the acceptance.
+ */
 export async function onTicketUpdated(ctx: FlowbuilderContext, payload: BalcaoEvents['ticket.updated']): Promise<void> {
-  if (payload.userId === null && payload.status === 'pending') return;
+  if (payload.userId === null && payload.status === 'pending') {
+    if (payload.previousStatus === 'lgpd' && !payload.isGroup && payload.whatsappId !== null) await onConsent(ctx, payload);
+    return;
+  }
   await ctx.db
     .knex('flowRuns')
     .where({ ticketId: payload.ticketId, companyId: payload.companyId })
@@ -140,6 +150,21 @@ export async function onTicketUpdated(ctx: FlowbuilderContext, payload: BalcaoEv
       endReason: payload.userId !== null ? 'accepted' : payload.status,
       updatedAt: new Date(),
     });
+}
+
+/** The contact's acceptance (its latest message) starts what the ticket's first message would have. */
+async function onConsent(ctx: FlowbuilderContext, payload: BalcaoEvents['ticket.updated']): Promise<void> {
+  const message = await ctx.db
+    .knex('messages')
+    .where({ companyId: payload.companyId, ticketId: payload.ticketId, fromMe: false })
+    .orderBy('id', 'desc')
+    .first('id');
+  if (!message) return;
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId: payload.ticketId, kind: 'message', messageId: Number(message.id), ticketCreated: true },
+    { jobId: `flow-consent-${payload.ticketId}-${message.id}` },
+  );
 }
 
 /**
@@ -430,12 +455,38 @@ async function pastInterval(ctx: FlowbuilderContext, ticket: TicketRow, claimed:
   await walk(ctx, ticket, run, document);
 }
 
+/** The flow of the connection's queue integration, when it is a `flowbuilder` one (SQL on `w`, the connection). */
+const INTEGRATION_FLOW_SQL = `(SELECT i.flow_id FROM queue_integrations i
+  WHERE i.id = w.integration_id AND i.company_id = w.company_id AND i.type = 'flowbuilder')`;
+
+/** A stored date (`YYYY-MM-DD`, or a timestamp) as YYYY-MM-DD; null when unset. */
+const dayOf = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null);
+
+/**
+ * Whether the ticket's connection is on collective vacation today, as the chatbot reads it: start and end
+ * set, both days included, in the server's local date, and a vacation message (the chatbot tells it; without
+ * one the dates are left-overs). The business is closed: no flow starts over the chatbot's vacation message.
+ */
+async function onVacation(ctx: FlowbuilderContext, companyId: number, whatsappId: number, at: Date): Promise<boolean> {
+  if (!ctx.services.has('connections')) return false;
+  const profile = await ctx.services.use('connections').profile(companyId, whatsappId);
+  if (!profile || profile.collectiveVacationMessage.trim() === '') return false;
+  const start = dayOf(profile.collectiveVacationStart);
+  const end = dayOf(profile.collectiveVacationEnd);
+  if (!start || !end) return false;
+  const pad = (value: number) => String(value).padStart(2, '0');
+  const today = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+  return start <= today && today <= end;
+}
+
 /**
  * The flow a customer's message starts (docs/product/automation.md "Flows at work"), with its document
  * and start node: an active phrase campaign of the connection whose phrase the message contains (case and
  * accents aside); else, on a new ticket's first message, the connection's welcome flow for a contact never
- * seen before, or its not-phrase flow. None while the company's plan lacks the flow builder, nor while the
- * contact's consent is still to be asked (the chatbot asks it first).
+ * seen before, or its not-phrase flow; else the flow of the connection's `flowbuilder` integration. None
+ * while the company's plan lacks the flow builder, while the connection is on collective vacation (the
+ * chatbot's vacation message wins), nor while the contact's consent is still to be asked (the chatbot asks
+ * it first; the acceptance then counts as the first message).
  */
 async function triggeredFlow(
   ctx: FlowbuilderContext,
@@ -457,17 +508,18 @@ async function triggeredFlow(
     campaigns.find((campaign) => fold(campaign.phrase) !== '' && said.includes(fold(campaign.phrase)))?.flowId ?? null;
   if (flowId === null && ticketCreated) {
     const connection = await ctx.db
-      .knex('whatsapps')
-      .where({ id: ticket.whatsappId, companyId })
-      .first('flowIdWelcome', 'flowIdNotPhrase');
+      .knex('whatsapps as w')
+      .where({ 'w.id': ticket.whatsappId, 'w.companyId': companyId })
+      .first('w.flowIdWelcome', 'w.flowIdNotPhrase', ctx.db.knex.raw(`${INTEGRATION_FLOW_SQL} AS integration_flow_id`));
     const earlier = await ctx.db
       .knex('tickets')
       .where({ companyId, contactId: ticket.contactId })
       .whereNot('id', ticket.id)
       .first('id');
-    flowId = (earlier ? connection?.flowIdNotPhrase : connection?.flowIdWelcome) ?? null;
+    flowId = (earlier ? connection?.flowIdNotPhrase : connection?.flowIdWelcome) ?? connection?.integrationFlowId ?? null;
   }
   if (flowId === null) return null;
+  if (await onVacation(ctx, companyId, ticket.whatsappId, new Date())) return null;
   const document = await loadDocument(ctx, companyId, flowId);
   const start = document ? startNode(document) : null;
   if (!document || !start) return null;
@@ -505,7 +557,51 @@ async function startByTrigger(
 ): Promise<{ run: RunRow; document: FlowDocument } | null> {
   const triggered = await triggeredFlow(ctx, companyId, ticket, body, input.ticketCreated);
   if (!triggered) return null;
-  const { flowId, start, document } = triggered;
+  const run = await startRun(ctx, companyId, ticket, triggered.flowId, triggered.start, input.messageId, previousStep);
+  return { run, document: triggered.document };
+}
+
+/**
+ * A ticket handed to a `flowbuilder` queue integration (a queue's or a chatbot option's): the integration's
+ * flow starts on it, walked by a job, and the ticket is the flow's from then on (`integrationId` cleared, as
+ * with a trigger). `messageId`: the message that led to the hand-off, never the flow's answer. False when
+ * no flow can start (none named, inactive, no document or start node, or the plan lost the flow builder):
+ * the caller hands the ticket back to people. A run already under way on the ticket is left to go on.
+ */
+export async function startIntegrationFlow(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticketId: number,
+  flowId: number | null,
+  messageId: number | null,
+): Promise<boolean> {
+  const ticket = await loadTicket(ctx, companyId, ticketId);
+  if (!ticket || !open(ticket) || flowId === null) return false;
+  const previous = await loadRun(ctx, companyId, ticketId);
+  if (previous && (ACTIVE as readonly string[]).includes(previous.status)) return true;
+  if (!(await ctx.plans.has(companyId, 'useIntegrations'))) return false;
+  const document = await loadDocument(ctx, companyId, flowId);
+  const start = document ? startNode(document) : null;
+  if (!start) return false;
+  const run = await startRun(ctx, companyId, ticket, flowId, start, messageId, previous?.step ?? -1);
+  await ctx.jobs.enqueue(
+    FLOW_STEP_JOB,
+    { ticketId, kind: 'resume' },
+    { companyId, jobId: `flow-resume-${ticketId}-${run.step}` },
+  );
+  return true;
+}
+
+/** Starts a run of `flowId` at `start` on the ticket, which becomes the flow's (the integration toggle on). */
+async function startRun(
+  ctx: FlowbuilderContext,
+  companyId: number,
+  ticket: TicketRow,
+  flowId: number,
+  start: FlowNode,
+  messageId: number | null,
+  previousStep: number,
+): Promise<RunRow> {
   const contact = await ctx.db.knex('contacts').where({ id: ticket.contactId, companyId }).first('name', 'number', 'email');
   const variables: FlowVariables = {
     name: String(contact?.name ?? ''),
@@ -529,7 +625,7 @@ async function startByTrigger(
       attempts: 0,
       askedAt: null,
       dueAt: null,
-      lastMessageId: input.messageId,
+      lastMessageId: messageId,
       typebotSessionId: null,
       endReason: null,
       // the database's clock, as the steps' `at`: the replay shows the steps at or after it
@@ -551,7 +647,7 @@ async function startByTrigger(
   await recordStep(ctx, row as RunRow);
   // a new step of the ticket's: none of its messages exists yet
   freshSteps.add(row as RunRow);
-  return { run: row as RunRow, document };
+  return row as RunRow;
 }
 
 /** Text compared without case, accents or repeated spaces. */

@@ -1,6 +1,6 @@
 import { AppError } from '@balcao/plugin-sdk/server';
 import type { FlowbuilderContext } from '../config';
-import { type IntegrationType, QueueIntegration } from '../models';
+import { FlowBuilder, type IntegrationType, QueueIntegration } from '../models';
 import { parseServiceAccount } from './clients/dialogflow';
 import { emitToAdmins } from './live';
 import { seal, secretsKey } from './secrets';
@@ -31,6 +31,7 @@ export interface IntegrationInput {
   typebotRestartMessage?: string;
   typebotSlug?: string;
   typebotUnknownMessage?: string;
+  flowId?: number | null;
 }
 
 /** An integration as the API answers it: its secret never leaves the server (`hasJsonContent` says one is kept). */
@@ -51,6 +52,7 @@ export function integrationJson(row: QueueIntegration) {
     typebotRestartMessage: row.typebotRestartMessage,
     typebotSlug: row.typebotSlug,
     typebotUnknownMessage: row.typebotUnknownMessage,
+    flowId: row.flowId ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -68,11 +70,22 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
+ * The flow a `flowbuilder` integration starts: given (else the stored one), and one of the company's flows
+ * (the model reads the caller's company only, so another company's id is not found). Null for other types.
+ */
+async function flowOf(input: IntegrationInput, existing: QueueIntegration | null): Promise<number | null> {
+  if (input.type !== 'flowbuilder') return null;
+  const flowId = input.flowId === undefined ? (existing?.flowId ?? null) : input.flowId;
+  if (flowId === null || !(await FlowBuilder.query().findById(flowId))) throw new AppError('ERR_INTEGRATION_FLOW_REQUIRED');
+  return flowId;
+}
+
+/**
  * The rules of docs/product/automation.md#validation-rules and what each type needs to run: a name;
  * DialogFlow a language of its three and a service account; n8n, webhooks and Typebot an http(s) URL;
- * Typebot its slug. Answers the row's columns.
+ * Typebot its slug; Flowbuilder a flow of the company. Answers the row's columns.
  */
-function columnsOf(ctx: FlowbuilderContext, input: IntegrationInput, existing: QueueIntegration | null) {
+async function columnsOf(ctx: FlowbuilderContext, input: IntegrationInput, existing: QueueIntegration | null) {
   const name = input.name.trim();
   if (name === '') throw new AppError('ERR_INTEGRATION_NAME_REQUIRED');
   const language = (input.language ?? existing?.language ?? '').trim();
@@ -94,6 +107,7 @@ function columnsOf(ctx: FlowbuilderContext, input: IntegrationInput, existing: Q
     throw new AppError('ERR_INTEGRATION_URL_REQUIRED');
   }
   if (input.type === 'typebot' && typebotSlug === '') throw new AppError('ERR_INTEGRATION_URL_REQUIRED');
+  const flowId = await flowOf(input, existing);
   return {
     type: input.type,
     name,
@@ -109,6 +123,7 @@ function columnsOf(ctx: FlowbuilderContext, input: IntegrationInput, existing: Q
     typebotRestartMessage: input.typebotRestartMessage ?? existing?.typebotRestartMessage ?? '',
     typebotSlug,
     typebotUnknownMessage: input.typebotUnknownMessage ?? existing?.typebotUnknownMessage ?? '',
+    flowId,
   };
 }
 
@@ -139,7 +154,7 @@ export async function createIntegration(
   companyId: number,
   input: IntegrationInput,
 ): Promise<IntegrationJson> {
-  const row = await QueueIntegration.query().insertAndFetch(columnsOf(ctx, input, null));
+  const row = await QueueIntegration.query().insertAndFetch(await columnsOf(ctx, input, null));
   const json = integrationJson(row);
   await emitToAdmins(ctx, companyId, 'queueIntegration', { action: 'create', queueIntegration: json });
   return json;
@@ -152,7 +167,7 @@ export async function updateIntegration(
   input: IntegrationInput,
 ): Promise<IntegrationJson> {
   const existing = await loadIntegration(id);
-  const row = await QueueIntegration.query().patchAndFetchById(id, columnsOf(ctx, input, existing));
+  const row = await QueueIntegration.query().patchAndFetchById(id, await columnsOf(ctx, input, existing));
   const json = integrationJson(row);
   await emitToAdmins(ctx, companyId, 'queueIntegration', { action: 'update', queueIntegration: json });
   return json;

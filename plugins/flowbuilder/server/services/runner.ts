@@ -5,6 +5,7 @@ import { askDialogflow, parseServiceAccount } from './clients/dialogflow';
 import { askTypebot } from './clients/typebot';
 import { type IntegrationAnswer, IntegrationFailure, type IntegrationTurn, sanitizeAnswer } from './clients/types';
 import { askWebhook } from './clients/webhook';
+import { startIntegrationFlow } from './flow-runs.service';
 import { integrationHttp } from './http';
 import { secretsKey, unseal } from './secrets';
 
@@ -83,7 +84,7 @@ export async function askIntegration(
       );
     }
     default:
-      // a flow integration runs in the flow runtime, which this part of the flow builder does not have yet
+      // a flow integration's tickets go to the flow runtime (`answerLocked`), never asked as a bot
       throw new IntegrationFailure('no flow runtime');
   }
 }
@@ -181,6 +182,11 @@ async function answerLocked(
   const integration = await QueueIntegration.query().findById(ticket.integrationId as number);
   if (!integration) {
     await handBack(ctx, ticketId);
+    return;
+  }
+  if (integration.type === 'flowbuilder') {
+    // the flow runtime has the ticket from here on; an integration without a flow it can start hands it back
+    if (!(await startIntegrationFlow(ctx, companyId, ticketId, integration.flowId, messageId))) await handBack(ctx, ticketId);
     return;
   }
   let session = await IntegrationSession.query().findById(ticketId);

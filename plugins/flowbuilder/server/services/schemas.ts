@@ -36,6 +36,8 @@ export const IntegrationBody = StrictObject({
   typebotRestartMessage: Type.Optional(Text(4_000)),
   typebotSlug: Type.Optional(Text(200)),
   typebotUnknownMessage: Type.Optional(Text(4_000)),
+  /** The flow a `flowbuilder` integration starts: one of the company's flows (the other types keep none). */
+  flowId: Type.Optional(Type.Union([Id, Type.Null()])),
 });
 
 export const IntegrationSchema = Type.Object(
@@ -55,6 +57,7 @@ export const IntegrationSchema = Type.Object(
     typebotRestartMessage: Type.String(),
     typebotSlug: Type.String(),
     typebotUnknownMessage: Type.String(),
+    flowId: Type.Union([Type.Integer(), Type.Null()]),
     createdAt: Type.String(),
     updatedAt: Type.String(),
   },

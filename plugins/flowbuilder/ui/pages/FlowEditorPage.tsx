@@ -50,7 +50,6 @@ import {
 } from '../flows/model';
 import { NodeDialog } from '../flows/NodeDialog';
 import { type CanvasNode, FIT_VIEW, KIND_LOOK, NODE_TYPES, type NodeActions, NodeActionsContext } from '../flows/nodes';
-import { useOpenAiNodeAvailable } from '../flows/openai';
 
 /** How many changes undo goes back. */
 export const UNDO_DEPTH = 50;
@@ -96,7 +95,8 @@ function FlowEditor({ flowId }: { flowId: number }) {
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   const [problems, setProblems] = useState<FlowProblem[] | null>(null);
   const [ticketId, setTicketId] = useState('');
-  const openaiAvailable = useOpenAiNodeAvailable();
+  // the server's answer with the document (undefined while it loads: the node is neither offered nor flagged)
+  const openaiAvailable = data?.openaiAvailable;
 
   // the latest state for callbacks that must stay stable (the memoised nodes get them through context)
   const current = useRef<Snapshot>({ nodes, edges });

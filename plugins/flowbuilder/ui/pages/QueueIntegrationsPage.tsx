@@ -22,6 +22,7 @@ import { useEffect, useState } from 'react';
 import {
   useCreateQueueIntegrationMutation,
   useDeleteQueueIntegrationMutation,
+  useFlowsQuery,
   useQueueIntegrationsQuery,
   useTestSessionMutation,
   useUpdateQueueIntegrationMutation,
@@ -180,6 +181,7 @@ const EMPTY: IntegrationBody = {
   typebotRestartMessage: '',
   typebotSlug: '',
   typebotUnknownMessage: '',
+  flowId: null,
 };
 
 /** New or edit integration: the type decides the fields (docs/product/automation.md#entities, #validation-rules). */
@@ -198,6 +200,9 @@ function IntegrationDialog({
   const [create, creating] = useCreateQueueIntegrationMutation();
   const [update, updating] = useUpdateQueueIntegrationMutation();
   const [test, testing] = useTestSessionMutation();
+  const [flowSearch, setFlowSearch] = useState('');
+  // the company's flows, for the flow a flowbuilder integration starts (searched by name, as the phrase dialog's)
+  const flows = useFlowsQuery(flowSearch, { skip: !open || type !== 'flowbuilder' });
   useEffect(() => {
     if (open) form.setFieldsValue(integration ? { ...EMPTY, ...integration, jsonContent: '' } : EMPTY);
   }, [open, integration, form]);
@@ -206,6 +211,7 @@ function IntegrationDialog({
       ...EMPTY,
       ...values,
       projectName: values.type === 'typebot' ? values.name : values.projectName || values.name,
+      flowId: values.type === 'flowbuilder' ? (values.flowId ?? null) : null,
     };
     try {
       if (integration) await update({ id: integration.id, body }).unwrap();
@@ -294,6 +300,24 @@ function IntegrationDialog({
             rules={[{ required: true, type: 'url', message: t('validation.url') }]}
           >
             <Input placeholder="https://" />
+          </Form.Item>
+        ) : null}
+        {type === 'flowbuilder' ? (
+          <Form.Item
+            name="flowId"
+            label={t('integrations.flow')}
+            extra={t('integrations.flowHelp')}
+            rules={[{ required: true, message: t('validation.required') }]}
+          >
+            <Select
+              showSearch
+              filterOption={false}
+              onSearch={setFlowSearch}
+              placeholder={t('integrations.flowPlaceholder')}
+              loading={flows.isFetching}
+              options={(flows.data?.flows ?? []).map((flow) => ({ value: flow.id, label: flow.name }))}
+              notFoundContent={<Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('phrases.noFlows')} />}
+            />
           </Form.Item>
         ) : null}
         {type === 'typebot' ? (

@@ -14,7 +14,7 @@ import {
   statementsDuring,
   useChatbotApp,
 } from '../testing/chatbot';
-import { LGPD_MAX_ASKS, LGPD_TEXTS, onCollectiveVacation } from './conversation-start';
+import { LGPD_MAX_ASKS, LGPD_TEXTS, localDate, onCollectiveVacation } from './conversation-start';
 
 /** The chatbot's turn: what it reads and writes, what it leaves alone, and its order — vacation, consent, hours. */
 useChatbotApp();
@@ -112,6 +112,50 @@ describe('the turn', () => {
     expect(await knex()('tickets').where({ id: result.ticketId }).first('status')).toEqual({ status: 'lgpd' });
     expect(await knex()('flowRuns').where({ ticketId: result.ticketId }).first()).toBeUndefined();
   });
+
+  it('starts the welcome flow once the new contact accepts, and the bot stays out of it', async () => {
+    await queue('Vendas');
+    await queue('Suporte');
+    await settings('enableLGPD', 'enabled');
+    await settings('lgpdConsent', 'enabled');
+    await settings('lgpdMessage', 'Podemos tratar os seus dados?');
+    const connection = await flowConnection();
+    const number = newNumber();
+    const first = await inbox.receive({ ...inbound(number, 'Oi'), whatsappId: connection, channel: 'webchat' });
+    const accepted = await inbox.receive({ ...inbound(number, '1'), whatsappId: connection, channel: 'webchat' });
+    expect(accepted.ticketId).toBe(first.ticketId);
+    const bodies = await flowSpoke(first.ticketId, 2);
+    // the question, then the flow: no greeting, no menu of queues
+    expect(bodies).toEqual(['Podemos tratar os seus dados?\n\n*[ 1 ]* - Aceito\n*[ 2 ]* - Não aceito', 'Bem-vindo ao fluxo.']);
+    expect(await knex()('flowRuns').where({ ticketId: first.ticketId }).first('status', 'flowId')).toMatchObject({
+      status: 'done',
+    });
+    expect(await knex()('chatbotTickets').where({ ticketId: first.ticketId }).first()).toBeUndefined();
+    expect(await knex()('tickets').where({ id: first.ticketId }).first('status')).toEqual({ status: 'pending' });
+    // a settled run sends nothing again, and the bot does not come in on a late duplicate of the flow's job
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await knex()('messages').where({ ticketId: first.ticketId, fromMe: true }).pluck('body')).toEqual(bodies);
+  });
+
+  it('tells only the collective vacation on a connection with a welcome flow: the business is closed', async () => {
+    await queue('Vendas');
+    const connection = await flowConnection();
+    const today = localDate(new Date());
+    await knex()('whatsapps').where({ id: connection }).update({
+      collectiveVacationMessage: 'Estamos em férias coletivas.',
+      collectiveVacationStart: today,
+      collectiveVacationEnd: today,
+    });
+    const result = await inbox.receive({ ...inbound(newNumber(), 'Oi'), whatsappId: connection, channel: 'webchat' });
+    expect(await flowSpoke(result.ticketId)).toEqual(['Estamos em férias coletivas.']);
+    // the flow's job has had its turn by now: no run, nothing more said
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await knex()('flowRuns').where({ ticketId: result.ticketId }).first()).toBeUndefined();
+    expect(await knex()('messages').where({ ticketId: result.ticketId, fromMe: true }).pluck('body')).toEqual([
+      'Estamos em férias coletivas.',
+    ]);
+    expect(await knex()('tickets').where({ id: result.ticketId }).first('useIntegration')).toEqual({ useIntegration: false });
+  });
 });
 
 /** A webchat connection of Acme whose new contacts go to an active welcome flow that says one thing. */
@@ -139,12 +183,12 @@ async function flowConnection(): Promise<number> {
   return Number(connection.id);
 }
 
-/** The messages sent on a ticket once its flow has spoken (its job runs just after the turn). */
-async function flowSpoke(ticketId: number): Promise<string[]> {
+/** The messages sent on a ticket once `count` are there (a flow's job runs just after the turn). */
+async function flowSpoke(ticketId: number, count = 1): Promise<string[]> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const bodies: string[] = await knex()('messages').where({ ticketId, fromMe: true }).orderBy('id').pluck('body');
-    if (bodies.length > 0 || Date.now() > deadline) return bodies;
+    if (bodies.length >= count || Date.now() > deadline) return bodies;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -273,15 +273,21 @@ const ticketReads = perInstance(
 /**
  * Whether the flow builder starts one of its flows on this message (it decides: its triggers, its plan, a
  * flow with a document): the bot then stays out of the conversation. Without the flow builder, never.
+ * `opening`: the message opens the conversation though it did not open the ticket (the contact's consent,
+ * after which the flow builder starts what a new ticket's first message would have).
  */
-async function flowTakesConversation(conversation: Conversation, event: BalcaoEvents['message.received']): Promise<boolean> {
+async function flowTakesConversation(
+  conversation: Conversation,
+  event: BalcaoEvents['message.received'],
+  opening = event.ticketCreated,
+): Promise<boolean> {
   if (!conversation.ctx.services.has('flows')) return false;
   return conversation.ctx.services.use('flows').startsFor({
     companyId: conversation.companyId,
     ticketId: conversation.ticket.id,
     messageId: event.messageId,
     whatsappId: event.whatsappId,
-    ticketCreated: event.ticketCreated,
+    ticketCreated: opening,
     body: event.body,
   });
 }
@@ -337,6 +343,12 @@ async function runTurn(ctx: PluginContext, event: BalcaoEvents['message.received
   let firstTurn = !state;
   if (ticket.status === 'lgpd') {
     if (!(await consentTurn(conversation, body))) return;
+    if (await flowTakesConversation(conversation, event, true)) {
+      // consent given and the connection's welcome (or not-phrase) flow starts on it: the bot has not met the
+      // ticket, as when that flow starts on a new ticket (docs/product/automation.md "Flows at work")
+      await ChatbotTicket.query().deleteById(ticketId);
+      return;
+    }
     // consent given: the bot starts now, as on a new ticket (the answer is no menu choice)
     state = await ChatbotTicket.query().findById(ticketId);
     firstTurn = true;
