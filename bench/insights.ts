@@ -273,6 +273,79 @@ async function exportFigure(server: ServerProcess, token: string, report: (figur
   });
 }
 
+/**
+ * Where a round's paint went, from the page's own timings: each request made after the route change (its
+ * start and end, from the change) and the main thread's long tasks in the two seconds before the change and
+ * after it — work of the page left over from its load competes with the panel's.
+ */
+async function paintBreakdown(page: import('playwright-core').Page, started: number, painted: number): Promise<string> {
+  const { resources, tasks } = await page.evaluate<{
+    resources: Array<{ name: string; start: number; end: number; bytes: number }>;
+    tasks: Array<[number, number]>;
+  }>(`({
+    resources: performance.getEntriesByType('resource').filter((entry) => entry.startTime >= ${started})
+      .map((entry) => ({ name: entry.name, start: entry.startTime, end: entry.responseEnd, bytes: entry.encodedBodySize })),
+    tasks: window.__momentsTasks ?? [],
+  })`);
+  const at = (time: number) => (time - started).toFixed(0);
+  const requests = resources.map((entry) => {
+    const name = new URL(entry.name).pathname.replace(/^\/(api\/)?/, '').slice(-40);
+    return `${name} ${at(entry.start)}→${at(entry.end)}${entry.bytes ? ` (${(entry.bytes / 1024).toFixed(0)} kB)` : ''}`;
+  });
+  const before = tasks.filter(([start, duration]) => start + duration > started - 2000 && start < started);
+  const after = tasks.filter(([start]) => start >= started && start < painted);
+  const busy = (list: Array<[number, number]>) => list.reduce((sum, [, duration]) => sum + duration, 0).toFixed(0);
+  return [
+    `requests: ${requests.join(', ') || 'none'}`,
+    `long tasks in the 2 s before: ${before.length} (${busy(before)} ms)`,
+    `after: ${after.map(([start, duration]) => `${at(start)}+${duration.toFixed(0)}`).join(', ') || 'none'} (${busy(after)} ms)`,
+  ].join('; ');
+}
+
+/** `BENCH_INSIGHTS_PROFILE=1`: a CPU profile of each counted round's route change, summed up in the log. */
+const PROFILE = process.env.BENCH_INSIGHTS_PROFILE === '1';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+}
+
+/** Starts chromium's sampling profiler on the page; the function answers the profile's heaviest parts. */
+async function startProfile(page: import('playwright-core').Page): Promise<() => Promise<string>> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('Profiler.enable');
+  await session.send('Profiler.setSamplingInterval', { interval: 200 });
+  await session.send('Profiler.start');
+  return async () => {
+    const { profile } = (await session.send('Profiler.stop')) as unknown as {
+      profile: { nodes: ProfileNode[]; startTime: number; endTime: number; samples: number[]; timeDeltas: number[] };
+    };
+    await session.detach();
+    // self time per node from the samples' intervals
+    const self = new Map<number, number>();
+    for (const [index, id] of profile.samples.entries()) {
+      self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[index + 1] ?? 0) / 1000);
+    }
+    const byFunction = new Map<string, number>();
+    const byScript = new Map<string, number>();
+    for (const node of profile.nodes) {
+      const time = self.get(node.id) ?? 0;
+      const script = node.callFrame.url ? new URL(node.callFrame.url).pathname.split('/').slice(-2).join('/') : '(native)';
+      const name = `${node.callFrame.functionName || '(anonymous)'} ${script}:${node.callFrame.lineNumber}`;
+      byFunction.set(name, (byFunction.get(name) ?? 0) + time);
+      byScript.set(script, (byScript.get(script) ?? 0) + time);
+    }
+    const top = (map: Map<string, number>, count: number) =>
+      [...map]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, count)
+        .map(([name, time]) => `${name} ${time.toFixed(0)}`)
+        .join(', ');
+    return `by script (ms): ${top(byScript, 8)}; by function: ${top(byFunction, 12)}`;
+  };
+}
+
 async function momentsFigures(server: ServerProcess, report: (figure: Figure) => void, log: (line: string) => void) {
   if (!existsSync(path.join(REPO_ROOT, 'host', 'dist', 'index.html'))) {
     log('insights: Moments in chromium skipped (run `npm run build` first)');
@@ -300,7 +373,13 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
       });
       await page.goto(`${server.url}/tickets`);
       await page.getByTestId('greeting').waitFor();
+      // the main thread's long tasks, from the page's load on, for the round's breakdown
+      await page.evaluate(`window.__momentsTasks = [];
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) window.__momentsTasks.push([entry.startTime, entry.duration]);
+        }).observe({ type: 'longtask', buffered: true })`);
       // a client-side route change, as the menu does: the shell and its socket are already up
+      const profiler = PROFILE && round > 0 ? await startProfile(page) : null;
       const started = await page.evaluate<number>('performance.now()');
       await page.evaluate(`window.history.pushState({}, '', '/moments'); window.dispatchEvent(new PopStateEvent('popstate'))`);
       await page.getByTestId('moments-pending').getByTestId(`moment-ticket-${waiting}`).waitFor({ timeout: 20_000 });
@@ -310,6 +389,8 @@ async function momentsFigures(server: ServerProcess, report: (figure: Figure) =>
       const cards = await page.locator('[data-testid^="moment-ticket-"]').count();
       if (round > 0) paints.push(painted - started);
       log(`moments: round ${round}: ${cards} tickets painted in ${(painted - started).toFixed(0)} ms`);
+      log(`moments:   ${await paintBreakdown(page, started, painted)}`);
+      if (profiler) log(`moments:   profile: ${await profiler()}`);
       // the change: accepted by the first agent; the card moves to that agent's column
       const agent = await withBenchDb(async (db) => {
         const row = (

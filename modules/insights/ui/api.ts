@@ -69,7 +69,7 @@ export interface TicketLogEntry {
   createdAt: string;
 }
 
-const insightsApi = api.enhanceEndpoints({ addTagTypes: ['InsightsDashboard'] }).injectEndpoints({
+export const insightsApi = api.enhanceEndpoints({ addTagTypes: ['InsightsDashboard'] }).injectEndpoints({
   endpoints: (build) => ({
     getDashboard: build.query<DashboardResponse, RangeArgs>({
       query: ({ from, to }) => `/dashboard?date_from=${from}&date_to=${to}`,

@@ -1,7 +1,7 @@
-import { definePluginUi, type UiMenuEntry, type UiRoute, usePermission } from '@balcao/plugin-sdk/ui';
+import { definePluginUi, type UiMenuEntry, type UiRoute, useAppDispatch, usePermission } from '@balcao/plugin-sdk/ui';
 import { Skeleton } from 'antd';
-import { lazy, type ReactNode, Suspense } from 'react';
-import { useGetMomentsQuery, useGetMomentUsersQuery } from './api';
+import { lazy, type ReactNode, Suspense, useLayoutEffect } from 'react';
+import { insightsApi } from './api';
 import en from './locales/en.json';
 import es from './locales/es.json';
 import pt from './locales/pt.json';
@@ -18,12 +18,22 @@ function Page({ children }: { children: ReactNode }) {
 
 /**
  * Asks for the panel's data as soon as its route is shown, beside its page's code rather than after it: the
- * page reads the same cache entries, kept live from the first answer.
+ * page reads the same cache entries, kept live from the first answer. The calls leave in the route's commit
+ * (a layout effect), where a query hook's effect would wait for the next paint and whatever tasks the
+ * browser runs before it — on a busy page, hundreds of milliseconds after the page's code was asked for.
  */
 function MomentsData() {
-  const skip = !usePermission('moments:view');
-  useGetMomentsQuery(undefined, { skip });
-  useGetMomentUsersQuery(undefined, { skip });
+  const allowed = usePermission('moments:view');
+  const dispatch = useAppDispatch();
+  useLayoutEffect(() => {
+    if (!allowed) return;
+    const tickets = dispatch(insightsApi.endpoints.getMoments.initiate());
+    const users = dispatch(insightsApi.endpoints.getMomentUsers.initiate());
+    return () => {
+      tickets.unsubscribe();
+      users.unsubscribe();
+    };
+  }, [allowed, dispatch]);
   return null;
 }
 

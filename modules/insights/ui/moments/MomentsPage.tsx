@@ -64,7 +64,8 @@ function useMinute(everyMs = 30_000): number {
   return minute;
 }
 
-const bySince = (a: MomentTicket, b: MomentTicket) => a.since.localeCompare(b.since) || a.id - b.id;
+/** ISO instants of one format sort as plain strings (no collation, which costs per comparison). */
+const bySince = (a: MomentTicket, b: MomentTicket) => (a.since < b.since ? -1 : a.since > b.since ? 1 : a.id - b.id);
 
 function sameTickets(a: MomentTicket[], b: MomentTicket[]): boolean {
   return a.length === b.length && a.every((ticket, index) => ticket === b[index]);
