@@ -101,17 +101,10 @@ export function useLeaveGuard(hasChanges: () => boolean, texts: LeaveGuardTexts)
     };
     // the popstate of the guard's own return to the page, which nobody else must hear
     let returning = false;
-    // the popstate of a confirmed move, which the router hears (once: the page may stay, as another flow's editor)
-    let passing = false;
     const onPopState = (event: PopStateEvent) => {
       if (returning) {
         returning = false;
         event.stopImmediatePropagation();
-        return;
-      }
-      if (passing) {
-        passing = false;
-        remember();
         return;
       }
       if (letThrough || !leavesPage(window.location.href, here.url) || !latest.current.hasChanges()) {
@@ -141,8 +134,8 @@ export function useLeaveGuard(hasChanges: () => boolean, texts: LeaveGuardTexts)
         onOk() {
           asking = false;
           if (steps !== null) {
-            // the same move again, heard by the router this time
-            passing = true;
+            // the same move again, heard by the router this time (the page goes: nothing holds it any more)
+            letThrough = true;
             history.go(steps);
             return;
           }
