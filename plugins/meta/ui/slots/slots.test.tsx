@@ -2,13 +2,20 @@ import { renderPage as renderSlot, serveApi, signIn as signInAs } from '@balcao/
 import type { ComponentSlotProps } from '@balcao/plugin-sdk/ui';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import channelsPt from '../../../channels/ui/locales/pt.json';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
 import pt from '../locales/pt.json';
 import tr from '../locales/tr.json';
 import FacebookLogin from './FacebookLogin';
 import WindowNotice from './WindowNotice';
+
+/** The channels plugin's texts of the two Meta errors these tests meet. */
+const channelsPt = {
+  errors: {
+    ERR_META_TOKEN_INVALID: 'O Meta recusou o token.',
+    ERR_META_NOT_CONFIGURED: 'Os canais do Meta não estão configurados neste servidor.',
+  },
+};
 
 /** Answers one method and path with a body. */
 const answer =
@@ -25,7 +32,8 @@ const SDK_URL = 'https://connect.facebook.test/sdk.js';
 const settings = { configured: true, appId: '4242', sdkUrl: SDK_URL, graphVersion: 'v21.0' };
 
 beforeEach(async () => {
-  // the Meta texts, and the channels plugin's (it carries the ERR_META_* messages the shell shows)
+  // the Meta texts, and the channels plugin's (it carries the ERR_META_* messages the shell shows; a feature's
+  // tests read no other feature's files, so the two the tests meet are given here)
   await signInAs({ namespace: 'channels', translations: { pt: channelsPt, en: {}, es: {}, tr: {} } });
   await signInAs({ namespace: 'meta', translations: { pt, en, es, tr } });
   // the SDK script: "loaded" at once, defining FB (happy-dom must not fetch Facebook's)
