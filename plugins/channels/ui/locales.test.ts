@@ -56,6 +56,7 @@ describe('channels texts', () => {
       'ERR_META_UNAVAILABLE',
       'ERR_META_TEMPLATE_INVALID',
       'ERR_META_PAGE_NOT_FOUND',
+      'ERR_META_SEND_UNCONFIRMED',
     ];
     for (const tree of [pt, en, es, tr]) expect(Object.keys(tree.errors).sort()).toEqual([...codes].sort());
   });
