@@ -13,8 +13,8 @@ const NODE_TIER = {
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // two cores, but a test file waits on Postgres, Redis and sockets much of its time (the cores sat 20–50 %
-  // idle at two files at a time): three at a time keeps them busy without thrashing (`BALCAO_TEST_WORKERS`
-  // sets another count)
+  // idle at two files at a time): three at a time keeps them busy without thrashing; CI runs two beside the
+  // browser tier (`BALCAO_TEST_WORKERS`, .ci/run)
   maxWorkers: Number(process.env.BALCAO_TEST_WORKERS) || 3,
 };
 
